@@ -1,0 +1,24 @@
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "vite";
+
+// Builds the web app into dist/web. `npm start` calls it without --force and it skips the build when
+// nothing the web app is made of has changed since the last one.
+
+const root = fileURLToPath(new URL("../", import.meta.url));
+const stamp = path.join(root, "dist/web/index.html");
+const inputs = ["src/web", "src/common", "vite.config.ts", "package-lock.json"];
+
+function newestChange(entry: string): number {
+  const stat = fs.statSync(entry, { throwIfNoEntry: false });
+  if (!stat) return 0;
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...fs.readdirSync(entry).map((name) => newestChange(path.join(entry, name))));
+}
+
+const builtAt = fs.statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+const force = process.argv.includes("--force");
+if (force || inputs.some((input) => newestChange(path.join(root, input)) > builtAt)) {
+  await build({ configFile: path.join(root, "vite.config.ts"), logLevel: "warn" });
+}

@@ -1,0 +1,23 @@
+// Every business constant and limit of the product in one place (spec §9, design.md §6).
+
+export const locales = ["en", "sl"] as const;
+export type Locale = (typeof locales)[number];
+export const defaultLocale: Locale = "en";
+
+/** Scope the console asks for when it signs in (spec §4). */
+export const consoleScope = "openid profile email";
+
+/** Time-out of the OpenID discovery request, in milliseconds (spec §9). */
+export const discoveryTimeoutMs = 30_000;
+/** Clock tolerance when checking token timestamps, in seconds (spec §9). */
+export const clockToleranceSeconds = 30;
+/** How long browsers may cache a CORS preflight answer, in seconds (spec §7). */
+export const corsMaxAgeSeconds = 600;
+
+export const codeLength = 6;
+export const passwordMinLength = 8;
+export const passwordMaxLength = 1024;
+export const usernameOrEmailMinLength = 3;
+export const usernameOrEmailMaxLength = 254;
+/** Largest request body the server reads, in bytes. */
+export const bodyLimitBytes = 64 * 1024;

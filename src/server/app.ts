@@ -1,0 +1,64 @@
+import Fastify, {
+  type FastifyHttp2SecureOptions,
+  type FastifyHttpOptions,
+  type FastifyInstance,
+} from "fastify";
+import type Provider from "oidc-provider";
+import type { Context } from "../common/api/context.ts";
+import { bodyLimitBytes } from "../common/limits.ts";
+import type { Config } from "./config.ts";
+import { registerErrorHandlers } from "./http/errors.ts";
+import { pagesPlugin } from "./http/pages.ts";
+import { securityHeadersPlugin } from "./http/security-headers.ts";
+import type { TlsMaterial } from "./http/tls.ts";
+import { unimplementedApiPlugin } from "./http/unimplemented.ts";
+import { oidcPlugin } from "./oidc/plugin.ts";
+
+export interface AppParts {
+  config: Config;
+  tls: TlsMaterial | undefined;
+  provider: Provider;
+  context: Context;
+  renderIndex: (url: string) => Promise<string>;
+  /** Development: Vite's middleware serves the web app's modules. */
+  devMiddleware?: (app: FastifyInstance) => Promise<void>;
+}
+
+// HTTP/2 with HTTP/1.1 fallback over TLS, or plain HTTP/1.1 behind a proxy. Plugins use only what the
+// two have in common, so they are typed against the plain instance.
+const createFastify = Fastify as (
+  options: FastifyHttpOptions<never> | FastifyHttp2SecureOptions<never>,
+) => FastifyInstance;
+
+function serverOptions(tls: TlsMaterial | undefined) {
+  return tls ? { http2: true as const, https: { allowHTTP1: true, key: tls.key, cert: tls.cert } } : {};
+}
+
+/** The HTTP application: every capability is a plugin that registers its own routes. */
+export async function buildApp({ config, tls, provider, context, renderIndex, devMiddleware }: AppParts) {
+  const app = createFastify({
+    ...serverOptions(tls),
+    bodyLimit: bodyLimitBytes,
+    trustProxy: config.tls.kind === "proxy",
+    routerOptions: { ignoreTrailingSlash: false, caseSensitive: true },
+    logger: {
+      level: config.logLevel,
+      // Query strings can carry authorization codes and tokens: only the path is logged.
+      serializers: {
+        req: (request: { method: string; url: string; id: string }) => ({
+          id: request.id,
+          method: request.method,
+          path: request.url.split("?")[0],
+        }),
+      },
+    },
+  });
+
+  registerErrorHandlers(app);
+  await app.register(securityHeadersPlugin, { issuer: config.issuer, dev: config.dev });
+  if (devMiddleware) await devMiddleware(app);
+  await app.register(oidcPlugin, { provider });
+  await app.register(pagesPlugin, { context, renderIndex, serveBuiltAssets: !devMiddleware });
+  await app.register(unimplementedApiPlugin);
+  return app;
+}

@@ -1,0 +1,211 @@
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { z } from "zod";
+
+/**
+ * Vrata's settings: each one is a flag, an environment variable and a default. The same table
+ * drives parsing, validation and `--help`, so the three never drift apart.
+ */
+const optionTable = {
+  port: {
+    env: "VRATA_PORT",
+    help: "port to listen on",
+    schema: z.coerce.number().int().min(0).max(65535),
+    defaultValue: "8080",
+  },
+  host: {
+    env: "VRATA_HOST",
+    help: "address to listen on (0.0.0.0 or :: for every interface)",
+    schema: z.string().min(1),
+    defaultValue: "localhost",
+  },
+  data: {
+    env: "VRATA_DATA",
+    help: "folder for the SQLite database and the generated TLS certificates",
+    schema: z.string().min(1),
+    defaultValue: "./data",
+  },
+  issuer: {
+    env: "VRATA_ISSUER",
+    help: "public https:// origin of this server (default https://localhost:<port>)",
+    schema: z
+      .string()
+      .refine(isHttpsOrigin, "must be an https:// origin without a path, e.g. https://id.example.com"),
+  },
+  database: {
+    env: "VRATA_DATABASE_URL",
+    help: "postgres://user:password@host/db for PostgreSQL (default: SQLite in the data folder)",
+    schema: z.string().refine(isPostgresUrl, "must be a postgres:// or postgresql:// URL"),
+  },
+  "tls-cert": {
+    env: "VRATA_TLS_CERT",
+    help: "PEM certificate chain file (default: a generated local CA and localhost certificate)",
+    schema: z.string().min(1),
+  },
+  "tls-key": {
+    env: "VRATA_TLS_KEY",
+    help: "PEM private key file for --tls-cert",
+    schema: z.string().min(1),
+  },
+  "behind-proxy": {
+    env: "VRATA_BEHIND_PROXY",
+    help: "listen on plain HTTP behind a TLS-terminating proxy (needs --issuer)",
+    schema: z.stringbool(),
+    boolean: true,
+    defaultValue: "false",
+  },
+  title: {
+    env: "VRATA_TITLE",
+    help: "name of this instance shown in the interface",
+    schema: z.string().trim().min(1).max(100),
+    defaultValue: "Vrata",
+  },
+  "log-level": {
+    env: "VRATA_LOG_LEVEL",
+    help: "fatal, error, warn, info, debug, trace or silent",
+    schema: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
+    defaultValue: "info",
+  },
+  dev: {
+    env: "VRATA_DEV",
+    help: "serve the web app from Vite with hot reload (development only)",
+    schema: z.stringbool(),
+    boolean: true,
+    defaultValue: "false",
+  },
+} as const satisfies Record<string, OptionDefinition>;
+
+interface OptionDefinition {
+  env: string;
+  help: string;
+  schema: z.ZodType;
+  boolean?: boolean;
+  defaultValue?: string;
+}
+
+type OptionName = keyof typeof optionTable;
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  issuer: string;
+  /** Issuer given explicitly rather than derived from the port. */
+  issuerExplicit: boolean;
+  database: { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
+  tls: { kind: "generated" } | { kind: "files"; certFile: string; keyFile: string } | { kind: "proxy" };
+  title: string;
+  logLevel: z.infer<(typeof optionTable)["log-level"]["schema"]>;
+  dev: boolean;
+}
+
+/** A setting that cannot be used; its message is one line meant for the person starting Vrata. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export class HelpRequested extends Error {
+  override name = "HelpRequested";
+}
+
+function isHttpsOrigin(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return url.protocol === "https:" && url.origin === value.replace(/\/$/, "") && !url.username;
+}
+
+function isPostgresUrl(value: string): boolean {
+  return URL.canParse(value) && ["postgres:", "postgresql:"].includes(new URL(value).protocol);
+}
+
+function validate<N extends OptionName>(
+  name: N,
+  raw: string,
+  from: string,
+): z.infer<(typeof optionTable)[N]["schema"]> {
+  const result = optionTable[name].schema.safeParse(raw);
+  if (!result.success) {
+    const reason = result.error.issues[0]?.message ?? "is invalid";
+    throw new ConfigError(`${from} ${reason.replace(/^Invalid input: /, "")} (got ${JSON.stringify(raw)})`);
+  }
+  return result.data as z.infer<(typeof optionTable)[N]["schema"]>;
+}
+
+/** Reads the settings from command-line arguments, then the environment, then the defaults. */
+export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv): Config {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    const options = Object.fromEntries(
+      Object.entries(optionTable).map(([name, option]) => [
+        name,
+        { type: "boolean" in option ? ("boolean" as const) : ("string" as const) },
+      ]),
+    );
+    ({ values } = parseArgs({
+      args: [...args],
+      options: { ...options, help: { type: "boolean" } },
+      strict: true,
+    }));
+  } catch (error) {
+    throw new ConfigError((error as Error).message.split("\n")[0] ?? "invalid arguments");
+  }
+  if (values.help) throw new HelpRequested(helpText());
+
+  const setting = <N extends OptionName>(name: N): z.infer<(typeof optionTable)[N]["schema"]> | undefined => {
+    const option: OptionDefinition = optionTable[name];
+    const flag = values[name];
+    if (flag !== undefined) return validate(name, String(flag), `--${name}`);
+    const fromEnv = env[option.env];
+    if (fromEnv !== undefined && fromEnv !== "") return validate(name, fromEnv, option.env);
+    if (option.defaultValue !== undefined) return validate(name, option.defaultValue, `default of --${name}`);
+    return undefined;
+  };
+
+  const port = setting("port") as number;
+  const dataDir = path.resolve(setting("data") as string);
+  const explicitIssuer = setting("issuer");
+  const behindProxy = setting("behind-proxy") as boolean;
+  const certFile = setting("tls-cert");
+  const keyFile = setting("tls-key");
+  const database = setting("database");
+
+  if ((certFile === undefined) !== (keyFile === undefined)) {
+    throw new ConfigError("--tls-cert and --tls-key must be given together");
+  }
+  if (behindProxy && explicitIssuer === undefined) {
+    throw new ConfigError("--behind-proxy needs --issuer with the public https:// origin");
+  }
+  if (behindProxy && certFile !== undefined) {
+    throw new ConfigError("--behind-proxy listens on plain HTTP and cannot be combined with --tls-cert");
+  }
+
+  return {
+    port,
+    host: setting("host") as string,
+    dataDir,
+    issuer: explicitIssuer?.replace(/\/$/, "") ?? `https://localhost:${port}`,
+    issuerExplicit: explicitIssuer !== undefined,
+    database:
+      database === undefined
+        ? { kind: "sqlite", file: path.join(dataDir, "vrata.sqlite") }
+        : { kind: "postgres", url: database },
+    tls: behindProxy
+      ? { kind: "proxy" }
+      : certFile !== undefined && keyFile !== undefined
+        ? { kind: "files", certFile: path.resolve(certFile), keyFile: path.resolve(keyFile) }
+        : { kind: "generated" },
+    title: setting("title") as string,
+    logLevel: setting("log-level") as Config["logLevel"],
+    dev: setting("dev") as boolean,
+  };
+}
+
+export function helpText(): string {
+  const lines = Object.entries(optionTable).map(([name, option]: [string, OptionDefinition]) => {
+    const flag = "boolean" in option ? `--${name}` : `--${name} <value>`;
+    const fallback =
+      option.defaultValue !== undefined && !option.boolean ? ` (default ${option.defaultValue})` : "";
+    return `  ${flag.padEnd(24)} ${option.env.padEnd(20)} ${option.help}${fallback}`;
+  });
+  return ["Usage: vrata [options]", "", "  flag                     environment", ...lines, ""].join("\n");
+}

@@ -1,0 +1,29 @@
+import fs from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import middie from "@fastify/middie";
+import type { FastifyInstance } from "fastify";
+import { createServer } from "vite";
+
+const projectRoot = fileURLToPath(new URL("../../../", import.meta.url));
+const hmrPort = 24678;
+
+/**
+ * Development only: Vite runs inside the server as middleware, so the web app keeps the server's
+ * origin (the issuer and the console's redirect URI) and still reloads on every edit.
+ */
+export async function createViteDevServer() {
+  const vite = await createServer({
+    configFile: projectRoot + "vite.config.ts",
+    appType: "custom",
+    server: { middlewareMode: true, hmr: { port: hmrPort } },
+  });
+  return {
+    register: async (app: FastifyInstance) => {
+      await app.register(middie);
+      app.use(vite.middlewares);
+    },
+    renderIndex: async (url: string) =>
+      vite.transformIndexHtml(url, await fs.readFile(projectRoot + "src/web/index.html", "utf8")),
+    close: () => vite.close(),
+  };
+}

@@ -1,0 +1,49 @@
+import type { FastifyError, FastifyInstance } from "fastify";
+import type { ErrorBody, ErrorCode } from "../../common/api/errors.ts";
+
+/** An error the client caused or must know about: its status and stable code go out as they are. */
+export class HttpError extends Error {
+  override name = "HttpError";
+  readonly statusCode: number;
+  readonly code: ErrorCode;
+
+  constructor(statusCode: number, code: ErrorCode, message: string) {
+    super(message);
+    this.statusCode = statusCode;
+    this.code = code;
+  }
+}
+
+const codeForStatus: Partial<Record<number, ErrorCode>> = {
+  400: "badRequest",
+  404: "notFound",
+  405: "methodNotAllowed",
+  413: "payloadTooLarge",
+  415: "unsupportedMediaType",
+};
+
+function bodyFor(error: FastifyError | HttpError, requestId: string): { status: number; body: ErrorBody } {
+  if (error instanceof HttpError)
+    return { status: error.statusCode, body: { error: error.code, message: error.message } };
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    // Fastify's own client errors (bad JSON, body too large, wrong content type, failed validation).
+    return { status, body: { error: codeForStatus[status] ?? "badRequest", message: error.message } };
+  }
+  return { status: 500, body: { error: "unexpected", message: "Unexpected error.", requestId } };
+}
+
+/** Every error leaves as `{"error": code, "message": detail}`; only faults of ours are 500s, and logged. */
+export function registerErrorHandlers(app: FastifyInstance): void {
+  app.setErrorHandler<FastifyError | HttpError>((error, request, reply) => {
+    const { status, body } = bodyFor(error, request.id);
+    if (status >= 500 && !(error instanceof HttpError)) request.log.error({ err: error }, "request failed");
+    return reply.status(status).type("application/json").send(body);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({
+      error: "notFound",
+      message: `no route for ${request.method} ${request.url.split("?")[0] ?? ""}`,
+    }),
+  );
+}

@@ -1,0 +1,95 @@
+import type { Adapter, AdapterPayload } from "oidc-provider";
+import type { Database } from "../store/database.ts";
+import {
+  consumeOidcModel,
+  destroyOidcGrant,
+  destroyOidcModel,
+  findOidcModel,
+  findOidcModelByUid,
+  findOidcModelByUserCode,
+  upsertOidcModel,
+  type OidcModelRow,
+} from "../store/oidc-models.ts";
+import { findClientMetadata } from "./clients.ts";
+
+function toPayload(row: OidcModelRow | undefined): AdapterPayload | undefined {
+  if (!row) return undefined;
+  const payload = JSON.parse(row.payload) as AdapterPayload;
+  return row.consumedAt === null ? payload : { ...payload, consumed: Math.floor(row.consumedAt / 1000) };
+}
+
+/** Keeps oidc-provider's artifacts (sessions, grants, codes, tokens, interactions) in the store. */
+class StoreAdapter implements Adapter {
+  readonly #db: Database;
+  readonly #model: string;
+
+  constructor(db: Database, model: string) {
+    this.#db = db;
+    this.#model = model;
+  }
+
+  async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+    await upsertOidcModel(this.#db, {
+      model: this.#model,
+      id,
+      payload: JSON.stringify(payload),
+      grantId: payload.grantId ?? null,
+      uid: payload.uid ?? null,
+      userCode: payload.userCode ?? null,
+      expiresAt: expiresIn > 0 ? Date.now() + expiresIn * 1000 : null,
+    });
+  }
+
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    return toPayload(await findOidcModel(this.#db, this.#model, id, Date.now()));
+  }
+
+  async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    return toPayload(await findOidcModelByUid(this.#db, this.#model, uid, Date.now()));
+  }
+
+  async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+    return toPayload(await findOidcModelByUserCode(this.#db, this.#model, userCode, Date.now()));
+  }
+
+  async consume(id: string): Promise<void> {
+    await consumeOidcModel(this.#db, this.#model, id, Date.now());
+  }
+
+  async destroy(id: string): Promise<void> {
+    await destroyOidcModel(this.#db, this.#model, id);
+  }
+
+  async revokeByGrantId(grantId: string): Promise<void> {
+    await destroyOidcGrant(this.#db, grantId);
+  }
+}
+
+/**
+ * Clients are not registered with oidc-provider: they come from organization applications, so the
+ * "Client" model only reads them.
+ */
+class ClientAdapter implements Adapter {
+  readonly #db: Database;
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  async find(id: string): Promise<AdapterPayload | undefined> {
+    return findClientMetadata(this.#db, id);
+  }
+
+  upsert(): Promise<void> {
+    return Promise.reject(new Error("clients are managed through organizations"));
+  }
+  findByUid = () => Promise.resolve(undefined);
+  findByUserCode = () => Promise.resolve(undefined);
+  consume = () => Promise.resolve();
+  destroy = () => Promise.resolve();
+  revokeByGrantId = () => Promise.resolve();
+}
+
+export function adapterFactory(db: Database): (model: string) => Adapter {
+  return (model) => (model === "Client" ? new ClientAdapter(db) : new StoreAdapter(db, model));
+}

@@ -1,0 +1,93 @@
+import cors from "@fastify/cors";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods } from "fastify";
+import type Provider from "oidc-provider";
+import { corsMaxAgeSeconds } from "../../common/limits.ts";
+import { apiPrefix, routes, type RouteName } from "../../common/routes.ts";
+
+interface EngineRoute {
+  methods: HTTPMethods[];
+  /** Where oidc-provider serves it, when that differs from the route's own path. */
+  enginePath?: string;
+  /** Cross-origin use per spec §7; `authorization` lets browsers send the Authorization header. */
+  cors?: { authorization: boolean };
+}
+
+const engineRoutes: Partial<Record<RouteName, EngineRoute>> = {
+  OIDCAuthorize: { methods: ["GET", "POST"] },
+  OIDCToken: { methods: ["POST"], cors: { authorization: true } },
+  OIDCRevoke: { methods: ["POST"], cors: { authorization: true } },
+  OIDCIntrospect: { methods: ["POST"] },
+  OIDCUserinfo: { methods: ["GET", "HEAD", "POST"], cors: { authorization: true } },
+  OIDCKeys: { methods: ["GET", "HEAD"], cors: { authorization: false } },
+  OIDCDiscovery: { methods: ["GET", "HEAD"], cors: { authorization: false } },
+  OAuthDiscovery: {
+    methods: ["GET", "HEAD"],
+    enginePath: routes.OIDCDiscovery.path,
+    cors: { authorization: false },
+  },
+};
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    engineCors?: { methods: HTTPMethods[]; authorization: boolean };
+  }
+}
+
+/**
+ * Mounts oidc-provider at the spec's OIDC routes (and under /api for the API ones). Fastify only
+ * routes and adds CORS and security headers; the engine reads the body and writes the response itself.
+ */
+export const oidcPlugin: FastifyPluginAsync<{ provider: Provider }> = async (app, { provider }) => {
+  // The engine parses its own bodies; Fastify must not consume or reject them.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser("*", (_request, _payload, done) => done(null));
+
+  await app.register(cors, {
+    hook: "onRequest",
+    delegator: (request, callback) => {
+      const rule = request.routeOptions.config.engineCors;
+      if (!rule) return callback(null, { origin: false });
+      callback(null, {
+        origin: "*",
+        methods: rule.methods,
+        allowedHeaders: rule.authorization ? ["Authorization", "DPoP"] : [],
+        exposedHeaders: rule.authorization ? ["WWW-Authenticate", "DPoP-Nonce"] : [],
+        maxAge: corsMaxAgeSeconds,
+        strictPreflight: true,
+      });
+    },
+  });
+
+  const engine = provider.callback();
+  const handOver = (enginePath: string | undefined) => (request: FastifyRequest, reply: FastifyReply) => {
+    // Headers set by Fastify hooks (CORS, security headers) would be lost once the engine takes the
+    // raw response, so they are moved onto it first. The engine's own pages set their own policy.
+    for (const [name, value] of Object.entries(reply.getHeaders())) {
+      if (value !== undefined && name !== "content-security-policy") reply.raw.setHeader(name, value);
+    }
+    if (enginePath !== undefined) {
+      const query = request.raw.url?.indexOf("?") ?? -1;
+      request.raw.url = enginePath + (query >= 0 ? (request.raw.url?.slice(query) ?? "") : "");
+    }
+    reply.hijack();
+    void engine(request.raw, reply.raw);
+  };
+
+  for (const [name, rule] of Object.entries(engineRoutes) as [RouteName, EngineRoute][]) {
+    const route = routes[name];
+    const enginePath = rule.enginePath ?? route.path;
+    const methods: HTTPMethods[] = rule.cors ? [...rule.methods, "OPTIONS"] : rule.methods;
+    const config = rule.cors
+      ? { engineCors: { methods: rule.methods, authorization: rule.cors.authorization } }
+      : {};
+    const urls = route.api ? [route.path, apiPrefix + route.path] : [route.path];
+    for (const url of urls) {
+      app.route({
+        method: methods,
+        url,
+        config,
+        handler: handOver(url === enginePath ? undefined : enginePath),
+      });
+    }
+  }
+};

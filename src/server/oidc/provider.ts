@@ -1,0 +1,92 @@
+import Provider, { type Configuration } from "oidc-provider";
+import type { JWK } from "jose";
+import { routes } from "../../common/routes.ts";
+import type { Database } from "../store/database.ts";
+import { adapterFactory } from "./adapter.ts";
+
+export interface ProviderOptions {
+  issuer: string;
+  db: Database;
+  signingKeys: JWK[];
+  cookieSecret: string;
+  /** Trust X-Forwarded-* from a TLS-terminating proxy in front. */
+  behindProxy: boolean;
+}
+
+const minute = 60;
+const hour = 60 * minute;
+const day = 24 * hour;
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** Shown when a request cannot be sent back to the app, e.g. an unknown client or redirect URI. */
+function errorPage(error: string, description: string | undefined): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Vrata</title></head><body><main><h1>${escapeHtml(error)}</h1><p>${escapeHtml(description ?? "")}</p></main></body></html>`;
+}
+
+/** The OIDC engine, configured for Vrata's routes, store and policies (design.md §5). */
+export function createProvider({
+  issuer,
+  db,
+  signingKeys,
+  cookieSecret,
+  behindProxy,
+}: ProviderOptions): Provider {
+  const configuration: Configuration = {
+    adapter: adapterFactory(db),
+    jwks: { keys: signingKeys },
+    routes: {
+      authorization: routes.OIDCAuthorize.path,
+      token: routes.OIDCToken.path,
+      revocation: routes.OIDCRevoke.path,
+      introspection: routes.OIDCIntrospect.path,
+      userinfo: routes.OIDCUserinfo.path,
+      jwks: routes.OIDCKeys.path,
+    },
+    interactions: { url: (_ctx, interaction) => `/auth/${interaction.uid}` },
+    cookies: {
+      keys: [cookieSecret],
+      names: { session: "vrata.session", interaction: "vrata.interaction", resume: "vrata.resume" },
+    },
+    responseTypes: ["code"],
+    pkce: { required: () => true },
+    clientAuthMethods: ["none", "client_secret_basic", "client_secret_post"],
+    scopes: ["openid", "offline_access", "profile", "email"],
+    claims: {
+      openid: ["sub"],
+      profile: ["name", "given_name", "preferred_username", "picture"],
+      email: ["email", "email_verified"],
+    },
+    allowOmittingSingleRegisteredRedirectUri: false,
+    rotateRefreshToken: true,
+    clientBasedCORS: () => true,
+    features: {
+      devInteractions: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      introspection: { enabled: true },
+      revocation: { enabled: true },
+      clientCredentials: { enabled: true },
+      dPoP: { enabled: true },
+    },
+    ttl: {
+      AccessToken: hour,
+      AuthorizationCode: minute,
+      ClientCredentials: 10 * minute,
+      IdToken: hour,
+      RefreshToken: 30 * day,
+      Interaction: hour,
+      Session: 14 * day,
+      Grant: 30 * day,
+    },
+    renderError: (ctx, out) => {
+      ctx.type = "html";
+      ctx.body = errorPage(out.error, out.error_description);
+    },
+    // Accounts come with the sign-in flow; until a person has signed in there is nobody to find.
+    findAccount: () => undefined,
+  };
+  const provider = new Provider(issuer, configuration);
+  provider.proxy = behindProxy;
+  return provider;
+}

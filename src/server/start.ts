@@ -1,0 +1,86 @@
+import type { FastifyInstance } from "fastify";
+import { locales } from "../common/limits.ts";
+import { buildApp } from "./app.ts";
+import type { Config } from "./config.ts";
+import { builtIndex } from "./http/pages.ts";
+import { loadTls, type TlsMaterial } from "./http/tls.ts";
+import { newSecret } from "./ids.ts";
+import { loadSigningKeys } from "./oidc/keys.ts";
+import { createProvider } from "./oidc/provider.ts";
+import { ensureConsoleClient } from "./organizations/console.ts";
+import { migrate, openDatabase, type Database, type StoreOptions } from "./store/database.ts";
+import { startExpiryCleanup } from "./store/cleanup.ts";
+import { settingOrCreate } from "./store/instance.ts";
+
+export interface RunningVrata {
+  app: FastifyInstance;
+  db: Database;
+  /** Where the server listens (the actual port when 0 was asked for). */
+  url: string;
+  issuer: string;
+  tls: TlsMaterial | undefined;
+  close: () => Promise<void>;
+}
+
+/**
+ * Opens the store, brings it up to date, loads or creates the instance's secret, keys and built-in
+ * console client, and starts serving.
+ */
+export async function startVrata(
+  config: Config,
+  storeOptions: Partial<StoreOptions> = {},
+): Promise<RunningVrata> {
+  const db = openDatabase({ database: config.database, ...storeOptions });
+  try {
+    await migrate(db);
+    const cookieSecret = await settingOrCreate(db, "cookieSecret", newSecret);
+    const signingKeys = await loadSigningKeys(db);
+    const consoleClient = await ensureConsoleClient(db, config.issuer);
+    const tls = await loadTls(config);
+    const provider = createProvider({
+      issuer: config.issuer,
+      db,
+      signingKeys,
+      cookieSecret,
+      behindProxy: config.tls.kind === "proxy",
+    });
+    const dev = config.dev ? await import("./http/dev.ts") : undefined;
+    const vite = dev ? await dev.createViteDevServer() : undefined;
+    const app = await buildApp({
+      config,
+      tls,
+      provider,
+      context: {
+        clientId: consoleClient.clientId,
+        redirectUri: consoleClient.redirectUri,
+        organizationId: consoleClient.organizationId,
+        title: config.title,
+        providers: [],
+        locales: [...locales],
+      },
+      renderIndex: vite ? vite.renderIndex : await builtIndex(),
+      ...(vite ? { devMiddleware: vite.register } : {}),
+    });
+    const stopCleanup = startExpiryCleanup(db, app.log);
+    await app.listen({ port: config.port, host: config.host });
+    const address = app.server.address();
+    const port = typeof address === "object" && address ? address.port : config.port;
+    const scheme = tls ? "https" : "http";
+    return {
+      app,
+      db,
+      url: `${scheme}://localhost:${port}`,
+      issuer: config.issuer,
+      tls,
+      close: async () => {
+        stopCleanup();
+        await app.close();
+        await vite?.close();
+        await db.destroy();
+      },
+    };
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+}

@@ -1,0 +1,50 @@
+import type { Database } from "./database.ts";
+
+/**
+ * Returns the stored value for `key`, storing `create()` first if there is none. When several
+ * instances start at once the first insert wins and everyone reads that one.
+ */
+export async function settingOrCreate(db: Database, key: string, create: () => string): Promise<string> {
+  const existing = await db
+    .selectFrom("instance_settings")
+    .select("value")
+    .where("key", "=", key)
+    .executeTakeFirst();
+  if (existing) return existing.value;
+  await db
+    .insertInto("instance_settings")
+    .values({ key, value: create() })
+    .onConflict((conflict) => conflict.column("key").doNothing())
+    .execute();
+  const stored = await db
+    .selectFrom("instance_settings")
+    .select("value")
+    .where("key", "=", key)
+    .executeTakeFirstOrThrow();
+  return stored.value;
+}
+
+export interface StoredSigningKey {
+  kid: string;
+  alg: string;
+  privateJwk: string;
+}
+
+export async function activeSigningKeys(db: Database): Promise<StoredSigningKey[]> {
+  const rows = await db
+    .selectFrom("signing_keys")
+    .select(["kid", "alg", "private_jwk"])
+    .where("retired_at", "is", null)
+    .orderBy("created_at", "desc")
+    .orderBy("kid")
+    .execute();
+  return rows.map((row) => ({ kid: row.kid, alg: row.alg, privateJwk: row.private_jwk }));
+}
+
+export async function insertSigningKey(db: Database, key: StoredSigningKey, now: number): Promise<void> {
+  await db
+    .insertInto("signing_keys")
+    .values({ kid: key.kid, alg: key.alg, private_jwk: key.privateJwk, created_at: now, retired_at: null })
+    .onConflict((conflict) => conflict.column("kid").doNothing())
+    .execute();
+}

@@ -1,0 +1,7 @@
+import type { Migration, MigrationProvider } from "kysely/migration";
+import * as initial from "./0001-initial.ts";
+
+/** Forward-only migrations, applied in the order of their names. Never edit one that has shipped. */
+export const migrations: MigrationProvider = {
+  getMigrations: () => Promise.resolve<Record<string, Migration>>({ "0001-initial": initial }),
+};
