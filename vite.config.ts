@@ -1,23 +1,20 @@
 import { fileURLToPath } from "node:url";
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vitest/config";
-
-const repoRoot = fileURLToPath(new URL(".", import.meta.url));
+import { defineConfig } from "vite";
 
 export default defineConfig({
   root: fileURLToPath(new URL("src/web", import.meta.url)),
   plugins: [react(), tailwindcss()],
+  server: {
+    // In development the page is served over https by Vrata itself, while Vite's hot-reload socket
+    // listens on its own plain port; browsers accept ws:// to localhost from an https page.
+    hmr: { protocol: "ws" },
+  },
   build: {
     outDir: fileURLToPath(new URL("dist/web", import.meta.url)),
     emptyOutDir: true,
     // Inlined data: URIs would need a looser Content-Security-Policy than the server sends.
     assetsInlineLimit: 0,
-  },
-  // Vitest reads this file too: tests live all over the repository, not only under the web root.
-  test: {
-    root: repoRoot,
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
-    environment: "node",
   },
 });

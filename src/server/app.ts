@@ -39,6 +39,8 @@ export async function buildApp({ config, tls, provider, context, renderIndex, de
   const app = createFastify({
     ...serverOptions(tls),
     bodyLimit: bodyLimitBytes,
+    // Stop promptly on shutdown: idle keep-alive connections would otherwise hold the server open.
+    forceCloseConnections: true,
     trustProxy: config.tls.kind === "proxy",
     routerOptions: { ignoreTrailingSlash: false, caseSensitive: true },
     logger: {

@@ -40,11 +40,18 @@ if (tls?.caFile) {
   );
 }
 
+/** Requests in flight get this long to finish before the process exits anyway. */
+const shutdownGraceMs = 10_000;
+
 let stopping = false;
 const stop = (signal: string) => {
   if (stopping) process.exit(1);
   stopping = true;
   app.log.info(`${signal} received, stopping`);
+  setTimeout(() => {
+    app.log.warn("connections still open after the grace period, exiting");
+    process.exit(1);
+  }, shutdownGraceMs).unref();
   vrata.close().then(
     () => process.exit(0),
     (error: unknown) => {

@@ -40,6 +40,12 @@ export function registerErrorHandlers(app: FastifyInstance): void {
     if (status >= 500 && !(error instanceof HttpError)) request.log.error({ err: error }, "request failed");
     return reply.status(status).type("application/json").send(body);
   });
+  // The router lets a parameter be empty (`/a/` matches `/a/:id`); for Vrata that path does not exist.
+  app.addHook("onRequest", (request, reply, done) => {
+    const params = request.params as Record<string, string> | undefined;
+    if (params && Object.values(params).includes("")) reply.callNotFound();
+    else done();
+  });
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send({
       error: "notFound",

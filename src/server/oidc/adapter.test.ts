@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { storeEngines, type TestStore } from "../../../test/support/stores.ts";
+import { migrate } from "../store/database.ts";
+import { deleteExpiredOidcModels } from "../store/oidc-models.ts";
+import { insertOrganization, upsertClient } from "../store/organizations.ts";
+import { adapterFactory } from "./adapter.ts";
+
+describe.each(storeEngines)("oidc-provider adapter on $name", ({ open }) => {
+  let store: TestStore;
+  let adapter: ReturnType<typeof adapterFactory>;
+  beforeAll(async () => {
+    store = await open();
+    adapter = adapterFactory(store.db);
+  });
+  afterAll(() => store.dispose());
+
+  it("stores, finds and replaces a payload", async () => {
+    const sessions = adapter("Session");
+    await sessions.upsert("s1", { accountId: "a1", uid: "u1" }, 60);
+    expect(await sessions.find("s1")).toEqual({ accountId: "a1", uid: "u1" });
+    expect(await sessions.findByUid("u1")).toEqual({ accountId: "a1", uid: "u1" });
+    await sessions.upsert("s1", { accountId: "a2", uid: "u2" }, 60);
+    expect(await sessions.find("s1")).toEqual({ accountId: "a2", uid: "u2" });
+    expect(await sessions.findByUid("u1")).toBeUndefined();
+    expect(await adapter("AccessToken").find("s1")).toBeUndefined();
+  });
+
+  it("hides expired payloads and the cleanup removes them", async () => {
+    const codes = adapter("AuthorizationCode");
+    await codes.upsert("expired", { grantId: "g0" }, 0.001);
+    await codes.upsert("fresh", { grantId: "g0" }, 60);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await codes.find("expired")).toBeUndefined();
+    expect(await deleteExpiredOidcModels(store.db, Date.now())).toBeGreaterThanOrEqual(1);
+    expect(await codes.find("fresh")).toEqual({ grantId: "g0" });
+  });
+
+  it("marks a consumed payload", async () => {
+    const codes = adapter("AuthorizationCode");
+    await codes.upsert("c1", { grantId: "g1" }, 60);
+    const before = Math.floor(Date.now() / 1000);
+    await codes.consume("c1");
+    const consumed = await codes.find("c1");
+    expect(consumed?.consumed).toBeGreaterThanOrEqual(before);
+  });
+
+  it("revokes every artifact of a grant and destroys single ones", async () => {
+    await adapter("AccessToken").upsert("at", { grantId: "g2" }, 60);
+    await adapter("RefreshToken").upsert("rt", { grantId: "g2" }, 60);
+    await adapter("RefreshToken").upsert("other", { grantId: "g3" }, 60);
+    await adapter("AccessToken").revokeByGrantId("g2");
+    expect(await adapter("AccessToken").find("at")).toBeUndefined();
+    expect(await adapter("RefreshToken").find("rt")).toBeUndefined();
+    expect(await adapter("RefreshToken").find("other")).toBeDefined();
+    await adapter("RefreshToken").destroy("other");
+    expect(await adapter("RefreshToken").find("other")).toBeUndefined();
+  });
+
+  it("finds device-flow payloads by user code", async () => {
+    await adapter("DeviceCode").upsert("d1", { userCode: "ABCD-EFGH" }, 60);
+    expect(await adapter("DeviceCode").findByUserCode("ABCD-EFGH")).toEqual({ userCode: "ABCD-EFGH" });
+  });
+
+  it("reads clients from active organization applications only", async () => {
+    await insertOrganization(store.db, "org1", { name: "Org" }, Date.now());
+    await upsertClient(store.db, {
+      id: "client1",
+      organizationId: "org1",
+      applicationId: "app1",
+      kind: "public",
+      secretHash: null,
+      metadata: JSON.stringify({ redirect_uris: ["https://app.example/cb"] }),
+    });
+    expect(await adapter("Client").find("client1")).toEqual({
+      client_id: "client1",
+      redirect_uris: ["https://app.example/cb"],
+    });
+    expect(await adapter("Client").find("missing")).toBeUndefined();
+    await store.db.updateTable("oauth_clients").set({ active: 0 }).where("id", "=", "client1").execute();
+    expect(await adapter("Client").find("client1")).toBeUndefined();
+  });
+
+  it("runs migrations again without change", async () => {
+    await migrate(store.db);
+    expect(await adapter("Session").find("s1")).toBeDefined();
+  });
+});

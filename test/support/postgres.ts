@@ -1,0 +1,26 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+
+/** Set in CI: the store suites then run against PostgreSQL as well as SQLite. */
+export const postgresUrl = process.env.VRATA_TEST_POSTGRES_URL;
+
+/**
+ * A fresh schema on the test PostgreSQL server, so test files running at the same time never see
+ * each other's rows. `drop` removes it with everything in it.
+ */
+export async function createPostgresSchema(
+  url: string,
+): Promise<{ schema: string; drop: () => Promise<void> }> {
+  const schema = `vrata_test_${randomBytes(6).toString("hex")}`;
+  const run = async (sql: string) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`CREATE SCHEMA ${schema}`);
+  return { schema, drop: () => run(`DROP SCHEMA ${schema} CASCADE`) };
+}

@@ -1,0 +1,78 @@
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import tls from "node:tls";
+import { loadConfig } from "../../src/server/config.ts";
+import { startVrata, type RunningVrata } from "../../src/server/start.ts";
+import { createPostgresSchema } from "./postgres.ts";
+
+export interface TestServer extends RunningVrata {
+  dataDir: string;
+  /** Stops this server and starts a new one on the same data folder and database. */
+  restart: () => Promise<TestServer>;
+  /** Stops the server and removes its data. */
+  dispose: () => Promise<void>;
+}
+
+const trusted = new Set<string>();
+
+/** Lets fetch (and the OIDC client libraries built on it) trust the generated local CA. */
+function trustCa(caFile: string): void {
+  const pem = fs.readFileSync(caFile, "utf8");
+  if (trusted.has(pem)) return;
+  trusted.add(pem);
+  tls.setDefaultCACertificates([...tls.getCACertificates("default"), ...trusted]);
+}
+
+export interface TestServerOptions {
+  /** PostgreSQL URL; SQLite in the temporary data folder when absent. */
+  postgresUrl?: string;
+  args?: string[];
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "localhost", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** A real Vrata on a free port, with its own temporary data folder and database. */
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-test-"));
+  const postgres = options.postgresUrl ? await createPostgresSchema(options.postgresUrl) : undefined;
+  const args = [
+    "--port",
+    String(await freePort()),
+    "--data",
+    dataDir,
+    "--log-level",
+    "silent",
+    ...(options.postgresUrl ? ["--database", options.postgresUrl] : []),
+    ...(options.args ?? []),
+  ];
+
+  const launch = async (): Promise<TestServer> => {
+    const running = await startVrata(
+      loadConfig(args, {}),
+      postgres ? { postgresSchema: postgres.schema } : {},
+    );
+    if (running.tls?.caFile) trustCa(running.tls.caFile);
+    return {
+      ...running,
+      dataDir,
+      restart: async () => {
+        await running.close();
+        return launch();
+      },
+      dispose: async () => {
+        await running.close();
+        await postgres?.drop();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  };
+  return launch();
+}
