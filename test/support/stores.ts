@@ -35,8 +35,10 @@ async function postgresStore(url: string): Promise<TestStore> {
   };
 }
 
+function engines(url: string | undefined): { name: string; open: () => Promise<TestStore> }[] {
+  const sqlite = { name: "SQLite", open: sqliteStore };
+  return url === undefined ? [sqlite] : [sqlite, { name: "PostgreSQL", open: () => postgresStore(url) }];
+}
+
 /** The engines every store suite runs on: SQLite always, PostgreSQL when a test server is given. */
-export const storeEngines: { name: string; open: () => Promise<TestStore> }[] = [
-  { name: "SQLite", open: sqliteStore },
-  ...(postgresUrl ? [{ name: "PostgreSQL", open: () => postgresStore(postgresUrl) }] : []),
-];
+export const storeEngines = engines(postgresUrl);

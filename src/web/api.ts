@@ -1,0 +1,80 @@
+import { queryOptions, useSuspenseQuery } from "@tanstack/react-query";
+import type { TFunction } from "i18next";
+import type { z } from "zod";
+import { contextSchema, type Context } from "../common/api/context.ts";
+import { errorBodySchema } from "../common/api/errors.ts";
+import { routes } from "../common/routes.ts";
+import en from "./i18n/en.json" with { type: "json" };
+import { getAccessToken } from "./session.ts";
+
+/** A failed call, with the stable error code the UI translates as `errors.<code>`. */
+export class ApiError extends Error {
+  override name = "ApiError";
+  readonly code: string;
+  /** HTTP status, or 0 when there was no usable HTTP response. */
+  readonly status: number;
+
+  constructor(code: string, status: number, message?: string) {
+    super(message ?? code);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  try {
+    return (await response.json()) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/** GETs a same-origin JSON document and validates it; every failure becomes an {@link ApiError}. */
+export async function getJson<T>(path: string, schema: z.ZodType<T>, signal?: AbortSignal): Promise<T> {
+  const headers = new Headers({ Accept: "application/json" });
+  const accessToken = getAccessToken();
+  if (accessToken) headers.set("Authorization", `Bearer ${accessToken}`);
+
+  let response: Response;
+  try {
+    response = await fetch(path, { headers, signal: signal ?? null, credentials: "same-origin" });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw new ApiError("unexpected", 0, error instanceof Error ? error.message : undefined);
+  }
+
+  const body = await readJson(response);
+  if (!response.ok) {
+    const errorBody = errorBodySchema.safeParse(body);
+    if (errorBody.success) throw new ApiError(errorBody.data.error, response.status, errorBody.data.message);
+    throw new ApiError("unexpectedStatusCode", response.status);
+  }
+  if (body === undefined) throw new ApiError("responseIsNotJson", response.status);
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new ApiError("invalidResponse", response.status, parsed.error.message);
+  return parsed.data;
+}
+
+type ErrorCodeWithMessage = keyof typeof en.errors;
+
+function hasMessage(code: string): code is ErrorCodeWithMessage {
+  return Object.hasOwn(en.errors, code);
+}
+
+/** The translated message for an error code, falling back to the generic one for unknown codes. */
+export function errorMessage(t: TFunction, code: string): string {
+  return hasMessage(code) ? t(`errors.${code}`) : t("errors.unexpected");
+}
+
+export const contextQuery = queryOptions({
+  queryKey: ["context"],
+  queryFn: ({ signal }) => getJson(routes.Context.path, contextSchema, signal),
+  // The server builds the context once at start-up.
+  staleTime: "static",
+  retry: 1,
+});
+
+/** The context document, for components rendered only once it has loaded (see Layout). */
+export function useSiteContext(): Context {
+  return useSuspenseQuery(contextQuery).data;
+}

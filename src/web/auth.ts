@@ -1,0 +1,142 @@
+import * as oauth from "oauth4webapi";
+import { z } from "zod";
+import type { Context } from "../common/api/context.ts";
+import { clockToleranceSeconds, consoleScope, discoveryTimeoutMs } from "../common/limits.ts";
+import { ApiError } from "./api.ts";
+import { setAccessToken } from "./session.ts";
+
+// The console is an OIDC public client of its own server (spec §4): authorization code flow with
+// PKCE S256, state and nonce, through oauth4webapi.
+
+const entryKeyPrefix = "vrata.signin.";
+
+const signInEntrySchema = z.object({
+  redirectPath: z.string(),
+  codeVerifier: z.string(),
+  nonce: z.string(),
+});
+
+type SignInEntry = z.infer<typeof signInEntrySchema>;
+
+/** An authorization response found in the address at start-up, with the entry stored for its state. */
+export interface SignInCallback {
+  readonly parameters: URLSearchParams;
+  readonly state: string;
+  readonly entry: SignInEntry;
+}
+
+async function discover(): Promise<oauth.AuthorizationServer> {
+  const issuer = new URL(window.location.origin);
+  const response = await oauth.discoveryRequest(issuer, { signal: AbortSignal.timeout(discoveryTimeoutMs) });
+  return oauth.processDiscoveryResponse(issuer, response);
+}
+
+function clientFor(context: Context): oauth.Client {
+  return { client_id: context.clientId, [oauth.clockTolerance]: clockToleranceSeconds };
+}
+
+/** Only a path on this origin: a stored entry must never send the browser elsewhere. */
+function safePath(path: string): string {
+  return path.startsWith("/") && !path.startsWith("//") && !path.startsWith("/\\") ? path : "/";
+}
+
+/** Sends the browser to the authorization endpoint; the person comes back to `redirectPath`. */
+export async function startSignIn(context: Context, redirectPath: string): Promise<void> {
+  const as = await discover();
+  if (as.authorization_endpoint === undefined) throw new ApiError("invalidResponse", 0);
+
+  const codeVerifier = oauth.generateRandomCodeVerifier();
+  const state = oauth.generateRandomState();
+  const nonce = oauth.generateRandomNonce();
+  const entry: SignInEntry = { redirectPath, codeVerifier, nonce };
+  localStorage.setItem(entryKeyPrefix + state, JSON.stringify(entry));
+
+  const url = new URL(as.authorization_endpoint);
+  url.searchParams.set("client_id", context.clientId);
+  url.searchParams.set("redirect_uri", context.redirectUri);
+  url.searchParams.set("response_type", "code");
+  url.searchParams.set("scope", consoleScope);
+  url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(codeVerifier));
+  url.searchParams.set("code_challenge_method", "S256");
+  url.searchParams.set("state", state);
+  url.searchParams.set("nonce", nonce);
+  window.location.assign(url);
+}
+
+function popEntry(state: string): SignInEntry | null {
+  const key = entryKeyPrefix + state;
+  const stored = localStorage.getItem(key);
+  localStorage.removeItem(key);
+  if (stored === null) return null;
+  try {
+    const parsed = signInEntrySchema.safeParse(JSON.parse(stored));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Start-up part of the callback, run before the router reads the address: clears the `#_=_` hash some
+ * providers append, and when the query has a `state`, takes (reads and deletes) its stored entry and
+ * removes the query from the address. Returns null when there is nothing to complete.
+ */
+export function takeSignInCallback(): SignInCallback | null {
+  const { pathname, search, hash } = window.location;
+  if (hash === "#_=_") window.history.replaceState(window.history.state, "", pathname + search);
+
+  const parameters = new URLSearchParams(search);
+  const state = parameters.get("state");
+  if (state === null) return null;
+  const entry = popEntry(state);
+  window.history.replaceState(window.history.state, "", pathname + window.location.hash);
+  return entry === null ? null : { parameters, state, entry };
+}
+
+/**
+ * Exchanges the authorization code (checking state and nonce), keeps the access token in memory and
+ * returns the path to continue at.
+ */
+export async function completeSignIn(context: Context, callback: SignInCallback): Promise<string> {
+  const as = await discover();
+  const client = clientFor(context);
+  const parameters = oauth.validateAuthResponse(as, client, callback.parameters, callback.state);
+  const response = await oauth.authorizationCodeGrantRequest(
+    as,
+    client,
+    oauth.None(),
+    parameters,
+    context.redirectUri,
+    callback.entry.codeVerifier,
+  );
+  const result = await oauth.processAuthorizationCodeResponse(as, client, response, {
+    expectedNonce: callback.entry.nonce,
+    requireIdToken: true,
+  });
+  setAccessToken(result.access_token);
+  return safePath(callback.entry.redirectPath);
+}
+
+const codesOfLibraryErrors: Record<string, string> = {
+  [oauth.INVALID_RESPONSE]: "invalidResponse",
+  [oauth.INVALID_SERVER_METADATA]: "invalidResponse",
+  [oauth.MISSING_SERVER_METADATA]: "invalidResponse",
+  [oauth.RESPONSE_IS_NOT_JSON]: "responseIsNotJson",
+  [oauth.RESPONSE_IS_NOT_CONFORM]: "unexpectedStatusCode",
+  [oauth.JWT_CLAIM_COMPARISON]: "jwtClaimComparisonFailed",
+  [oauth.JSON_ATTRIBUTE_COMPARISON]: "invalidResponse",
+  [oauth.JWT_TIMESTAMP_CHECK]: "timestampCheckFailed",
+};
+
+/** The stable error code (translated as `errors.<code>`) of a failed sign-in start or completion. */
+export function signInErrorCode(error: unknown): string {
+  if (error instanceof ApiError) return error.code;
+  if (error instanceof DOMException && error.name === "TimeoutError") return "timeout";
+  if (error instanceof oauth.AuthorizationResponseError) {
+    return error.error === "access_denied" ? "accessDenied" : "unexpected";
+  }
+  if (error instanceof oauth.ResponseBodyError && error.error === "use_dpop_nonce") return "useDpopNonce";
+  if (error instanceof oauth.OperationProcessingError)
+    return codesOfLibraryErrors[error.code ?? ""] ?? "unexpected";
+  return "unexpected";
+}

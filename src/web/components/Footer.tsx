@@ -1,0 +1,23 @@
+import { Trans } from "react-i18next";
+import { pathFor } from "../../common/routes.ts";
+
+export function Footer() {
+  return (
+    <footer className="border-t border-slate-200 bg-slate-50">
+      <p className="mx-auto max-w-5xl px-4 py-6 text-sm text-slate-700 sm:px-6">
+        <Trans
+          i18nKey="footer.poweredBy"
+          components={{
+            // A server document, not a view: a plain link, not a router Link.
+            notice: (
+              <a
+                href={pathFor("Notice")}
+                className="font-medium text-blue-800 underline underline-offset-4"
+              />
+            ),
+          }}
+        />
+      </p>
+    </footer>
+  );
+}

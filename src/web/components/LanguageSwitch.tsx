@@ -1,0 +1,33 @@
+import { useId } from "react";
+import { useTranslation } from "react-i18next";
+import { locales } from "../../common/limits.ts";
+import { chooseLocale, isLocale } from "../i18n/index.ts";
+import { GlobeIcon } from "./icons.tsx";
+
+export function LanguageSwitch() {
+  const { t, i18n } = useTranslation();
+  const id = useId();
+  return (
+    <div className="flex items-center gap-2 text-slate-700">
+      <GlobeIcon />
+      <label htmlFor={id} className="text-sm max-sm:sr-only">
+        {t("language.label")}
+      </label>
+      <select
+        id={id}
+        value={i18n.resolvedLanguage}
+        onChange={(event) => {
+          if (isLocale(event.target.value)) chooseLocale(event.target.value);
+        }}
+        className="rounded-md border border-slate-400 bg-white px-2 py-1.5 text-sm text-slate-900"
+      >
+        {locales.map((locale) => (
+          // Each language is named in itself, so people find theirs whatever language is shown.
+          <option key={locale} value={locale} lang={locale}>
+            {t(`language.${locale}`)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}

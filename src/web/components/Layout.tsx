@@ -1,0 +1,46 @@
+import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { Outlet } from "react-router";
+import { contextQuery, errorMessage } from "../api.ts";
+import { setSignInError, useSignInError } from "../session.ts";
+import { Alert } from "./Alert.tsx";
+import { Footer } from "./Footer.tsx";
+import { NavBar } from "./NavBar.tsx";
+
+export function Layout() {
+  const { t } = useTranslation();
+  const context = useQuery(contextQuery);
+  const signInError = useSignInError();
+
+  return (
+    <div className="flex min-h-screen flex-col bg-white text-slate-900">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-10 focus:rounded-md focus:bg-white focus:px-4 focus:py-2"
+      >
+        {t("app.skipToContent")}
+      </a>
+      <NavBar />
+      <main
+        id="main"
+        tabIndex={-1}
+        className="mx-auto w-full max-w-5xl flex-1 px-4 py-8 focus:outline-none sm:px-6 sm:py-12"
+      >
+        {signInError !== null && (
+          <Alert message={errorMessage(t, signInError)} onDismiss={() => setSignInError(null)} />
+        )}
+        {context.isPending ? (
+          // Views wait for the context document; only assistive technology hears about it.
+          <p role="status" className="sr-only">
+            {t("app.loading")}
+          </p>
+        ) : context.isError ? (
+          <Alert message={t("errors.loadingDataFailed")} />
+        ) : (
+          <Outlet />
+        )}
+      </main>
+      <Footer />
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { errorCodes } from "../../common/api/errors.ts";
+import en from "./en.json" with { type: "json" };
+import sl from "./sl.json" with { type: "json" };
+
+const pluralSuffix = /_(zero|one|two|few|many|other)$/;
+
+/** Every text of a catalog by its dotted key. */
+function textsOf(catalog: object, prefix = ""): [string, unknown][] {
+  return Object.entries(catalog).flatMap(([key, value]: [string, unknown]): [string, unknown][] =>
+    typeof value === "object" && value !== null
+      ? textsOf(value, `${prefix}${key}.`)
+      : [[prefix + key, value]],
+  );
+}
+
+function keysOf(catalog: object): string[] {
+  return textsOf(catalog).map(([key]) => key);
+}
+
+/** Plural base key -> the plural categories the catalog has for it. */
+function pluralForms(keys: string[]): Map<string, string[]> {
+  const forms = new Map<string, string[]>();
+  for (const key of keys) {
+    const match = pluralSuffix.exec(key);
+    if (!match?.[1]) continue;
+    const base = key.slice(0, match.index);
+    forms.set(base, [...(forms.get(base) ?? []), match[1]].sort());
+  }
+  return forms;
+}
+
+function categories(locale: string): string[] {
+  return [...new Intl.PluralRules(locale).resolvedOptions().pluralCategories].sort();
+}
+
+describe("translation catalogs", () => {
+  const enKeys = keysOf(en);
+  const slKeys = keysOf(sl);
+
+  it("have the same keys in English and Slovenian", () => {
+    expect(slKeys.filter((key) => !enKeys.includes(key))).toEqual([]);
+    expect(enKeys.filter((key) => !slKeys.includes(key))).toEqual([]);
+  });
+
+  it("have only non-empty texts", () => {
+    const notText = (catalog: object) =>
+      textsOf(catalog).filter(([, text]) => typeof text !== "string" || text.trim() === "");
+    expect(notText(en)).toEqual([]);
+    expect(notText(sl)).toEqual([]);
+  });
+
+  it("give every Slovenian plural the forms one, two, few and other", () => {
+    expect(categories("sl")).toEqual(["few", "one", "other", "two"]);
+    for (const [base, forms] of pluralForms(slKeys)) expect(forms, base).toEqual(categories("sl"));
+  });
+
+  it("give every English plural the forms one and other", () => {
+    for (const [base, forms] of pluralForms(enKeys)) expect(forms, base).toEqual(categories("en"));
+  });
+
+  it("translate every error code the server sends", () => {
+    expect(errorCodes.filter((code) => !enKeys.includes(`errors.${code}`))).toEqual([]);
+  });
+});
