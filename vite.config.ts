@@ -9,7 +9,7 @@ export default defineConfig({
   server: {
     // In development the page is served over https by Vrata itself, while Vite's hot-reload socket
     // listens on its own plain port; browsers accept ws:// to localhost from an https page.
-    hmr: { protocol: "ws" },
+    ws: { protocol: "ws", port: 24678 },
   },
   build: {
     outDir: fileURLToPath(new URL("dist/web", import.meta.url)),

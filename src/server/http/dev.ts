@@ -5,7 +5,6 @@ import type { FastifyInstance } from "fastify";
 import { createServer } from "vite";
 
 const projectRoot = fileURLToPath(new URL("../../../", import.meta.url));
-const hmrPort = 24678;
 
 /**
  * Development only: Vite runs inside the server as middleware, so the web app keeps the server's
@@ -15,7 +14,7 @@ export async function createViteDevServer() {
   const vite = await createServer({
     configFile: projectRoot + "vite.config.ts",
     appType: "custom",
-    server: { middlewareMode: true, hmr: { port: hmrPort } },
+    server: { middlewareMode: true },
   });
   return {
     register: async (app: FastifyInstance) => {
