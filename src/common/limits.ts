@@ -21,3 +21,14 @@ export const usernameOrEmailMinLength = 3;
 export const usernameOrEmailMaxLength = 254;
 /** Largest request body the server reads, in bytes. */
 export const bodyLimitBytes = 64 * 1024;
+
+/** Seconds the redirect step counts down before it sends the person back to the app. */
+export const redirectCountdownSeconds = 3;
+/** Failed password or code attempts that fail a flow (reference §4.5). */
+export const maxFlowAttempts = 10;
+/** An e-mail code is valid this long, in milliseconds. */
+export const codeLifetimeMs = 10 * 60 * 1000;
+/** A new code can be sent this long after the previous one, in milliseconds. */
+export const codeResendCooldownMs = 30 * 1000;
+/** Codes that may be valid at once in one flow. */
+export const maxOutstandingCodes = 5;

@@ -1,0 +1,47 @@
+import { z } from "zod";
+
+const optionalText = (max: number) => z.string().trim().max(max).optional();
+
+/** The fields a person edits (spec §3); at least one of the first five is needed. */
+export const identityFieldsSchema = z.strictObject({
+  username: optionalText(254),
+  email: optionalText(254),
+  givenName: optionalText(200),
+  fullName: optionalText(200),
+  pictureUrl: optionalText(2000),
+  description: optionalText(4000),
+});
+export type IdentityFields = z.infer<typeof identityFieldsSchema>;
+
+export const identityUpdateSchema = identityFieldsSchema.extend({ version: z.number().int().positive() });
+
+/** How an identity stands with the organization of the flow being completed. */
+export const membershipSchema = z.object({
+  status: z.enum(["active", "disabled"]),
+  /** Used before with the flow's app. */
+  usedWithApp: z.boolean(),
+});
+
+export const identitySchema = identityFieldsSchema.extend({
+  id: z.string(),
+  version: z.number().int(),
+  /** The person may change it (admin of the identity). */
+  canUpdate: z.boolean(),
+  /** It is the identity the console is signed in with. */
+  isCurrent: z.boolean(),
+  /** Only in a flow's list: the identity's standing in the flow's organization, null when none. */
+  membership: membershipSchema.nullable().optional(),
+  /** Only in a flow's list: blocked in the flow's organization. */
+  blocked: z.boolean().optional(),
+});
+export type Identity = z.infer<typeof identitySchema>;
+
+export const identityListSchema = z.array(identitySchema);
+export const createdSchema = z.object({ id: z.string() });
+
+/** Display name fallback of spec §3: username, e-mail, given name, full name, ID. */
+export function displayName(
+  identity: Pick<Identity, "id" | "username" | "email" | "givenName" | "fullName">,
+): string {
+  return identity.username || identity.email || identity.givenName || identity.fullName || identity.id;
+}
