@@ -13,11 +13,19 @@ import { securityHeadersPlugin } from "./http/security-headers.ts";
 import type { TlsMaterial } from "./http/tls.ts";
 import { unimplementedApiPlugin } from "./http/unimplemented.ts";
 import { oidcPlugin } from "./oidc/plugin.ts";
+import cookie from "@fastify/cookie";
+import { activityPlugin } from "./activity/routes.ts";
+import { flowPlugin } from "./flow/routes.ts";
+import type { CallerDeps } from "./http/caller.ts";
+import { identityPlugin } from "./identities/routes.ts";
+import { createMailer } from "./mail/mailer.ts";
+import type { Database } from "./store/database.ts";
 
 export interface AppParts {
   config: Config;
   tls: TlsMaterial | undefined;
   provider: Provider;
+  db: Database;
   context: Context;
   renderIndex: (url: string) => Promise<string>;
   /** Development: Vite's middleware serves the web app's modules. */
@@ -35,7 +43,7 @@ function serverOptions(tls: TlsMaterial | undefined) {
 }
 
 /** The HTTP application: every capability is a plugin that registers its own routes. */
-export async function buildApp({ config, tls, provider, context, renderIndex, devMiddleware }: AppParts) {
+export async function buildApp({ config, tls, provider, db, context, renderIndex, devMiddleware }: AppParts) {
   const app = createFastify({
     ...serverOptions(tls),
     bodyLimit: bodyLimitBytes,
@@ -59,7 +67,19 @@ export async function buildApp({ config, tls, provider, context, renderIndex, de
   registerErrorHandlers(app);
   await app.register(securityHeadersPlugin, { issuer: config.issuer, dev: config.dev });
   if (devMiddleware) await devMiddleware(app);
+  await app.register(cookie);
   await app.register(oidcPlugin, { provider });
+  const deps: CallerDeps = {
+    db,
+    provider,
+    mailer: await createMailer(config.mail, app.log),
+    issuer: config.issuer,
+    title: config.title,
+    consoleClientId: context.clientId,
+  };
+  await app.register(flowPlugin, { deps, renderIndex });
+  await app.register(identityPlugin, { deps });
+  await app.register(activityPlugin, { deps });
   await app.register(pagesPlugin, { context, renderIndex, serveBuiltAssets: !devMiddleware });
   await app.register(unimplementedApiPlugin);
   return app;

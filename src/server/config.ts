@@ -60,6 +60,40 @@ const optionTable = {
     schema: z.string().trim().min(1).max(100),
     defaultValue: "Vrata",
   },
+  "mail-host": {
+    env: "VRATA_MAIL_HOST",
+    help: "SMTP server for e-mail (without it, e-mails are written to the log)",
+    schema: z.string().min(1),
+  },
+  "mail-port": {
+    env: "VRATA_MAIL_PORT",
+    help: "SMTP port (465 means TLS from the start)",
+    schema: z.coerce.number().int().min(1).max(65535),
+    defaultValue: "587",
+  },
+  "mail-user": {
+    env: "VRATA_MAIL_USER",
+    help: "SMTP user name",
+    schema: z.string().min(1),
+  },
+  "mail-password-file": {
+    env: "VRATA_MAIL_PASSWORD_FILE",
+    help: "file holding the SMTP password",
+    schema: z.string().min(1),
+  },
+  "mail-from": {
+    env: "VRATA_MAIL_FROM",
+    help: "sender of e-mails, e.g. Vrata <noreply@example.com>",
+    schema: z.string().refine((value) => /@/.test(value), "must contain an e-mail address"),
+    defaultValue: "Vrata <noreply@localhost>",
+  },
+  "mail-starttls": {
+    env: "VRATA_MAIL_STARTTLS",
+    help: "require STARTTLS on the SMTP connection (turn off only for a server on this machine)",
+    schema: z.stringbool(),
+    boolean: true,
+    defaultValue: "true",
+  },
   "log-level": {
     env: "VRATA_LOG_LEVEL",
     help: "fatal, error, warn, info, debug, trace or silent",
@@ -85,6 +119,15 @@ interface OptionDefinition {
 
 type OptionName = keyof typeof optionTable;
 
+export interface MailConfig {
+  host: string;
+  port: number;
+  user?: string;
+  passwordFile?: string;
+  from: string;
+  starttls: boolean;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -96,6 +139,7 @@ export interface Config {
   tls: { kind: "generated" } | { kind: "files"; certFile: string; keyFile: string } | { kind: "proxy" };
   title: string;
   logLevel: z.infer<(typeof optionTable)["log-level"]["schema"]>;
+  mail?: MailConfig;
   dev: boolean;
 }
 
@@ -145,6 +189,8 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv): Con
       args: [...args],
       options: { ...options, help: { type: "boolean" } },
       strict: true,
+      // --no-mail-starttls and the like turn off a setting that is on by default.
+      allowNegative: true,
     }));
   } catch (error) {
     throw new ConfigError((error as Error).message.split("\n")[0] ?? "invalid arguments");
@@ -179,6 +225,15 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv): Con
     throw new ConfigError("--behind-proxy listens on plain HTTP and cannot be combined with --tls-cert");
   }
 
+  const mailHost = setting("mail-host");
+  const mailUser = setting("mail-user");
+  const mailPasswordFile = setting("mail-password-file");
+  if ((mailUser === undefined) !== (mailPasswordFile === undefined)) {
+    throw new ConfigError("--mail-user and --mail-password-file must be given together");
+  }
+  if (mailHost === undefined && mailUser !== undefined)
+    throw new ConfigError("--mail-user needs --mail-host");
+
   return {
     port,
     host: setting("host") as string,
@@ -197,12 +252,25 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv): Con
     title: setting("title") as string,
     logLevel: setting("log-level") as Config["logLevel"],
     dev: setting("dev") as boolean,
+    ...(mailHost === undefined
+      ? {}
+      : {
+          mail: {
+            host: mailHost,
+            port: setting("mail-port") as number,
+            from: setting("mail-from") as string,
+            starttls: setting("mail-starttls") as boolean,
+            ...(mailUser === undefined ? {} : { user: mailUser }),
+            ...(mailPasswordFile === undefined ? {} : { passwordFile: path.resolve(mailPasswordFile) }),
+          },
+        }),
   };
 }
 
 export function helpText(): string {
   const lines = Object.entries(optionTable).map(([name, option]: [string, OptionDefinition]) => {
-    const flag = "boolean" in option ? `--${name}` : `--${name} <value>`;
+    const onByDefault = option.defaultValue === "true";
+    const flag = "boolean" in option ? `--${onByDefault ? "no-" : ""}${name}` : `--${name} <value>`;
     const fallback =
       option.defaultValue !== undefined && !option.boolean ? ` (default ${option.defaultValue})` : "";
     return `  ${flag.padEnd(24)} ${option.env.padEnd(20)} ${option.help}${fallback}`;

@@ -50,6 +50,7 @@ export async function startVrata(
       config,
       tls,
       provider,
+      db,
       context: {
         clientId: consoleClient.clientId,
         redirectUri: consoleClient.redirectUri,

@@ -6,6 +6,15 @@ import { z } from "zod";
  */
 export const errorCodes = [
   "badRequest",
+  "unauthorized",
+  "forbidden",
+  "conflict",
+  "tooManyRequests",
+  "emptyIdentity",
+  "invalidUsername",
+  "invalidEmail",
+  "invalidPictureUrl",
+  "identityDisabled",
   "notFound",
   "methodNotAllowed",
   "payloadTooLarge",

@@ -35,7 +35,8 @@ export const pagesPlugin: FastifyPluginAsync<PagesOptions> = async (
   }
 
   for (const route of Object.values(routes)) {
-    if (!route.view) continue;
+    // A capability that registered the page itself (the flow page) keeps it.
+    if (!route.view || app.hasRoute({ url: route.path, method: "GET" })) continue;
     app.get(route.path, async (request, reply) =>
       reply
         .type("text/html; charset=utf-8")

@@ -73,6 +73,13 @@ export const oidcPlugin: FastifyPluginAsync<{ provider: Provider }> = async (app
     void engine(request.raw, reply.raw);
   };
 
+  // Where the engine picks an authorization request up again once the flow has finished.
+  app.route({
+    method: ["GET", "POST"],
+    url: `${routes.OIDCAuthorize.path}/:uid`,
+    handler: handOver(undefined),
+  });
+
   for (const [name, rule] of Object.entries(engineRoutes) as [RouteName, EngineRoute][]) {
     const route = routes[name];
     const enginePath = rule.enginePath ?? route.path;

@@ -2,6 +2,7 @@ import Provider, { type Configuration } from "oidc-provider";
 import type { JWK } from "jose";
 import { routes } from "../../common/routes.ts";
 import type { Database } from "../store/database.ts";
+import { findAccountFor } from "./accounts.ts";
 import { adapterFactory } from "./adapter.ts";
 
 export interface ProviderOptions {
@@ -58,6 +59,8 @@ export function createProvider({
       email: ["email", "email_verified"],
     },
     allowOmittingSingleRegisteredRedirectUri: false,
+    // Profile and e-mail claims go into the ID token too (design.md §5), not only to userinfo.
+    conformIdTokenClaims: false,
     rotateRefreshToken: true,
     clientBasedCORS: () => true,
     features: {
@@ -83,8 +86,7 @@ export function createProvider({
       ctx.type = "html";
       ctx.body = errorPage(out.error, out.error_description);
     },
-    // Accounts come with the sign-in flow; until a person has signed in there is nobody to find.
-    findAccount: () => undefined,
+    findAccount: findAccountFor(db),
   };
   const provider = new Provider(issuer, configuration);
   provider.proxy = behindProxy;

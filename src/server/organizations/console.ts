@@ -40,6 +40,7 @@ export async function ensureConsoleClient(db: Database, issuer: string): Promise
     secretHash: null,
     metadata: JSON.stringify({
       client_name: "Console",
+      client_uri: redirectUri,
       application_type: "web",
       redirect_uris: [redirectUri],
       post_logout_redirect_uris: [redirectUri],

@@ -49,10 +49,112 @@ export interface OauthClientTable {
   active: number;
 }
 
+export interface AccountTable {
+  id: string;
+  created_at: number;
+}
+
+export interface CredentialTable {
+  id: string;
+  account_id: string;
+  /** password, email, username, ... */
+  provider: string;
+  /** The normalized lookup key (case-mapped e-mail or username); null for passwords. */
+  provider_id: string | null;
+  display_name: string;
+  /** JSON: the argon2id PHC string for a password, nothing for e-mail and username. */
+  data: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface IdentityTable {
+  id: string;
+  version: number;
+  document: string;
+  creator_account_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface IdentityMemberTable {
+  identity_id: string;
+  member_identity_id: string;
+  role: "admin" | "user";
+}
+
+export interface IdentityOrganizationTable {
+  id: string;
+  identity_id: string;
+  organization_id: string;
+  active: number;
+  created_at: number;
+}
+
+export interface IdentityApplicationTable {
+  membership_id: string;
+  application_id: string;
+  created_at: number;
+}
+
+export interface FlowTable {
+  id: string;
+  client_id: string;
+  organization_id: string;
+  application_id: string;
+  state: string;
+  version: number;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface SessionTable {
+  id: string;
+  secret_hash: string;
+  account_id: string;
+  flow_id: string;
+  active: number;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface GrantAccountTable {
+  grant_id: string;
+  account_id: string;
+  identity_id: string;
+  session_id: string | null;
+  created_at: number;
+}
+
+export interface ActivityTable {
+  id: string;
+  account_id: string | null;
+  type: string;
+  document: string;
+  created_at: number;
+}
+
+export interface AttemptCounterTable {
+  key: string;
+  window_start: number;
+  count: number;
+}
+
 export interface Schema {
   instance_settings: InstanceSettingTable;
   signing_keys: SigningKeyTable;
   oidc_models: OidcModelTable;
   organizations: OrganizationTable;
   oauth_clients: OauthClientTable;
+  accounts: AccountTable;
+  credentials: CredentialTable;
+  identities: IdentityTable;
+  identity_members: IdentityMemberTable;
+  identity_organizations: IdentityOrganizationTable;
+  identity_applications: IdentityApplicationTable;
+  flows: FlowTable;
+  sessions: SessionTable;
+  grant_accounts: GrantAccountTable;
+  activities: ActivityTable;
+  attempt_counters: AttemptCounterTable;
 }

@@ -1,7 +1,12 @@
 import type { Migration, MigrationProvider } from "kysely/migration";
 import * as initial from "./0001-initial.ts";
+import * as accountsFlows from "./0002-accounts-flows.ts";
 
 /** Forward-only migrations, applied in the order of their names. Never edit one that has shipped. */
 export const migrations: MigrationProvider = {
-  getMigrations: () => Promise.resolve<Record<string, Migration>>({ "0001-initial": initial }),
+  getMigrations: () =>
+    Promise.resolve<Record<string, Migration>>({
+      "0001-initial": initial,
+      "0002-accounts-flows": accountsFlows,
+    }),
 };

@@ -1,0 +1,23 @@
+import type { FastifyPluginAsync } from "fastify";
+import { apiPrefix, routes } from "../../common/routes.ts";
+import { requireCaller, type CallerDeps } from "../http/caller.ts";
+import { HttpError } from "../http/errors.ts";
+import { findActivity } from "../store/activities.ts";
+import { activityPage, toActivity } from "./activity.ts";
+
+/** A person's own activity: a page at a time, newest first, and single entries. */
+export const activityPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { deps }) => {
+  app.get(apiPrefix + routes.ActivityList.path, async (request) => {
+    const caller = await requireCaller(deps, request);
+    const cursor = (request.query as { cursor?: unknown }).cursor;
+    return activityPage(deps.db, caller.accountId, typeof cursor === "string" ? cursor : undefined);
+  });
+
+  app.get(apiPrefix + routes.ActivityGet.path, async (request) => {
+    const caller = await requireCaller(deps, request);
+    const activity = await findActivity(deps.db, (request.params as { id: string }).id);
+    if (activity?.accountId !== caller.accountId) throw new HttpError(404, "notFound", "no such activity");
+    return toActivity(activity);
+  });
+  return Promise.resolve();
+};

@@ -1,0 +1,90 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { InteractionResults } from "oidc-provider";
+import { recordActivity } from "../activity/activity.ts";
+import { insertGrantAccount } from "../store/flows.ts";
+import { recordApplicationUse } from "../store/identities.ts";
+import type { FlowDeps } from "./deps.ts";
+import { saveFlow, type Flow } from "./flows.ts";
+import { addCompleted, lastCompleted } from "./state.ts";
+
+// Authentication method references (RFC 8176) of the flow's methods.
+const amr = { password: "pwd", code: "otp" } as const;
+
+/** Vrata's answer to the app: an error for failed and declined flows, else a grant for the chosen identity. */
+async function interactionResult(
+  deps: FlowDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+  outcome: string,
+) {
+  if (outcome === "failed") return { error: "access_denied", error_description: "signing in or up failed" };
+  if (outcome === "declined") return { error: "access_denied", error_description: "the person declined" };
+
+  const { state } = flow;
+  const { membershipId, accountId, identityId } = state;
+  if (!membershipId || !accountId || !identityId)
+    return { error: "access_denied", error_description: "no identity chosen" };
+  const details = await deps.provider.interactionDetails(request.raw, reply.raw);
+  const existing = details.grantId ? await deps.provider.Grant.find(details.grantId) : undefined;
+  const grant =
+    existing?.accountId === membershipId
+      ? existing
+      : new deps.provider.Grant({ accountId: membershipId, clientId: flow.clientId });
+  // Vrata has no consent screen: the person agreed by choosing the identity for this app.
+  if (typeof details.params.scope === "string") grant.addOIDCScope(details.params.scope);
+  const grantId = await grant.save();
+
+  const now = Date.now();
+  await insertGrantAccount(
+    deps.db,
+    { grantId, accountId, identityId, sessionId: state.sessionId ?? null },
+    now,
+  );
+  await recordApplicationUse(deps.db, membershipId, flow.applicationId, now);
+  await recordActivity(deps.db, accountId, {
+    type: "signIn",
+    identities: [{ id: identityId }],
+    organizations: [{ id: flow.organizationId }],
+    applications: [{ organizationId: flow.organizationId, applicationId: flow.applicationId }],
+    providers: state.providers,
+  });
+  const result: InteractionResults = {
+    login: {
+      accountId: membershipId,
+      amr: state.providers.map((provider) => amr[provider]),
+      remember: true,
+      ...(state.authTime ? { ts: state.authTime } : {}),
+    },
+    consent: { grantId },
+  };
+  return result;
+}
+
+/**
+ * The flow page asked for with a flow that is ready: it is marked finished and the browser goes back
+ * to the app through oidc-provider. Returns false when there is nothing to finish (serve the page).
+ */
+export async function finishFlow(
+  deps: FlowDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+): Promise<boolean> {
+  if (lastCompleted(flow.state) !== "finishReady") return false;
+  const outcome = flow.state.completed.at(-2) ?? "failed";
+  addCompleted(flow.state, "finished");
+  await saveFlow(deps.db, flow);
+  let result: InteractionResults;
+  try {
+    result = await interactionResult(deps, request, reply, flow, outcome);
+  } catch (error) {
+    // Without oidc-provider's interaction cookie (another browser, or it expired) nothing can be sent
+    // back; the page then says the flow has finished.
+    request.log.info({ err: error }, "flow could not be returned to the app");
+    return false;
+  }
+  reply.hijack();
+  await deps.provider.interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
+  return true;
+}

@@ -1,0 +1,95 @@
+import type Provider from "oidc-provider";
+import type { FlowError, FlowResponse } from "../../common/api/flow.ts";
+import { HttpError } from "../http/errors.ts";
+import type { Database } from "../store/database.ts";
+import { findFlow, insertFlow, updateFlowState } from "../store/flows.ts";
+import { findActiveClient } from "../store/organizations.ts";
+import { applicationOf } from "../organizations/applications.ts";
+import { newFlowState, type FlowState } from "./state.ts";
+
+export interface Flow {
+  id: string;
+  clientId: string;
+  organizationId: string;
+  applicationId: string;
+  version: number;
+  state: FlowState;
+}
+
+/** A flow step the person can correct: answered 400 with the flow's state and the error code. */
+export class FlowStepError extends Error {
+  override name = "FlowStepError";
+  readonly flow: Flow;
+  readonly code: FlowError;
+
+  constructor(flow: Flow, code: FlowError) {
+    super(code);
+    this.flow = flow;
+    this.code = code;
+  }
+}
+
+/**
+ * The flow with this ID. A flow begins as oidc-provider's interaction for an authorization request;
+ * its row is made the first time any step asks for it, and lives as long as the interaction.
+ */
+export async function loadFlow(db: Database, provider: Provider, id: string): Promise<Flow> {
+  const now = Date.now();
+  let row = await findFlow(db, id, now);
+  if (!row) {
+    const interaction = await provider.Interaction.find(id);
+    const clientId = interaction?.params.client_id;
+    const client = typeof clientId === "string" ? await findActiveClient(db, clientId) : undefined;
+    if (!interaction || !client) throw new HttpError(404, "notFound", "no such flow");
+    await insertFlow(
+      db,
+      {
+        id,
+        clientId: client.id,
+        organizationId: client.organizationId,
+        applicationId: client.applicationId,
+        state: JSON.stringify(newFlowState()),
+        version: 1,
+        expiresAt: interaction.exp * 1000,
+      },
+      now,
+    );
+    row = await findFlow(db, id, now);
+    if (!row) throw new HttpError(404, "notFound", "no such flow");
+  }
+  return {
+    id: row.id,
+    clientId: row.clientId,
+    organizationId: row.organizationId,
+    applicationId: row.applicationId,
+    version: row.version,
+    state: JSON.parse(row.state) as FlowState,
+  };
+}
+
+/** Stores the flow's new state; a step that raced another on the same flow gets 409 and nothing changes. */
+export async function saveFlow(db: Database, flow: Flow): Promise<void> {
+  if (!(await updateFlowState(db, flow.id, flow.version, JSON.stringify(flow.state)))) {
+    throw new HttpError(409, "conflict", "the flow changed meanwhile; reload it");
+  }
+  flow.version += 1;
+}
+
+export async function flowResponse(db: Database, flow: Flow, error?: FlowError): Promise<FlowResponse> {
+  const application = await applicationOf(db, flow.organizationId, flow.applicationId, flow.clientId);
+  const { state } = flow;
+  return {
+    completed: state.completed,
+    organizationId: flow.organizationId,
+    appId: flow.applicationId,
+    organizationName: application.organizationName,
+    appName: application.name,
+    ...(state.providers.length > 0 ? { providers: state.providers } : {}),
+    ...(state.emailOrUsername ? { emailOrUsername: state.emailOrUsername } : {}),
+    ...(state.code ? { codesSent: state.code.sent } : {}),
+    ...(state.completed.includes("finished") && application.homepage
+      ? { homepage: application.homepage }
+      : {}),
+    ...(error ? { error } : {}),
+  };
+}

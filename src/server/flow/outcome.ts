@@ -1,0 +1,100 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { recordActivity } from "../activity/activity.ts";
+import { accessibleIdentities } from "../identities/access.ts";
+import { HttpError } from "../http/errors.ts";
+import { newId } from "../ids.ts";
+import { deactivateSessions } from "../store/flows.ts";
+import { ensureMembership, membershipsIn } from "../store/identities.ts";
+import type { FlowDeps } from "./deps.ts";
+import type { Flow } from "./flows.ts";
+import { clearSessionCookie, sessionFor } from "./session.ts";
+import { addCompleted, authenticated } from "./state.ts";
+
+// The steps after the sign-in: choosing an identity, declining, starting over, and getting ready to
+// go back to the app (reference §4.8).
+
+/** The account signed in to this flow, proven by the flow's session cookie. */
+export async function requireSession(deps: FlowDeps, request: FastifyRequest, flow: Flow): Promise<string> {
+  const { accountId, sessionId } = flow.state;
+  if (!accountId || !sessionId) throw new HttpError(400, "badRequest", "sign in or sign up first");
+  const session = await sessionFor(deps.db, request, flow.id);
+  if (session?.id !== sessionId || session.accountId !== accountId) {
+    throw new HttpError(401, "unauthorized", "this flow was signed in from another browser");
+  }
+  return accountId;
+}
+
+/** Reading the flow or sending the person back needs the session only once the flow has one. */
+export async function requireSessionIfAny(
+  deps: FlowDeps,
+  request: FastifyRequest,
+  flow: Flow,
+): Promise<void> {
+  if (flow.state.sessionId) await requireSession(deps, request, flow);
+}
+
+export async function restart(
+  deps: FlowDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+): Promise<void> {
+  await requireSession(deps, request, flow);
+  if (!authenticated(flow.state)) throw new HttpError(400, "badRequest", "this flow cannot start over");
+  const { state } = flow;
+  await deactivateSessions(deps.db, state.sessionId ? [state.sessionId] : []);
+  clearSessionCookie(reply, flow.id);
+  // Attempts are kept on purpose: starting over must not reset the brute-force limit.
+  flow.state = {
+    completed: [],
+    providers: [],
+    attempts: state.attempts,
+    ...(state.locale ? { locale: state.locale } : {}),
+  };
+}
+
+export async function decline(deps: FlowDeps, request: FastifyRequest, flow: Flow): Promise<void> {
+  await requireSession(deps, request, flow);
+  if (!addCompleted(flow.state, "declined")) throw new HttpError(400, "badRequest", "nothing to decline now");
+}
+
+export async function chooseIdentity(
+  deps: FlowDeps,
+  request: FastifyRequest,
+  flow: Flow,
+  identityId: string,
+): Promise<void> {
+  const accountId = await requireSession(deps, request, flow);
+  if (!authenticated(flow.state)) throw new HttpError(400, "badRequest", "no identity can be chosen now");
+  const access = (await accessibleIdentities(deps.db, accountId)).get(identityId);
+  if (!access) throw new HttpError(404, "notFound", "no such identity");
+  const [existing] = await membershipsIn(deps.db, flow.organizationId, [identityId]);
+  if (existing && !existing.active)
+    throw new HttpError(400, "identityDisabled", "the identity is disabled in this organization");
+  if (!existing && access !== "admin") {
+    throw new HttpError(403, "forbidden", "only an admin of the identity can join it to an organization");
+  }
+  const { membership, created } = await ensureMembership(
+    deps.db,
+    { id: newId(), identityId, organizationId: flow.organizationId, active: true },
+    Date.now(),
+  );
+  if (created) {
+    await recordActivity(deps.db, accountId, {
+      type: "identityUpdate",
+      identities: [{ id: identityId }],
+      organizations: [{ id: flow.organizationId }],
+      changes: ["membershipAdded"],
+    });
+  }
+  if (!addCompleted(flow.state, "identity"))
+    throw new HttpError(400, "badRequest", "no identity can be chosen now");
+  flow.state.identityId = identityId;
+  flow.state.membershipId = membership.id;
+}
+
+export async function readyToRedirect(deps: FlowDeps, request: FastifyRequest, flow: Flow): Promise<void> {
+  await requireSessionIfAny(deps, request, flow);
+  if (!addCompleted(flow.state, "finishReady"))
+    throw new HttpError(400, "badRequest", "the flow is not ready to return to the app");
+}

@@ -1,0 +1,100 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import type { z } from "zod";
+import {
+  chooseIdentityBodySchema,
+  codeBodySchema,
+  emailOrUsernameBodySchema,
+  emptyBodySchema,
+  passwordBodySchema,
+} from "../../common/api/flow.ts";
+import { apiPrefix, routes, type RouteName } from "../../common/routes.ts";
+import { parseBody } from "../http/body.ts";
+import { preferredLocale } from "../http/locale.ts";
+import { codeComplete, codeStart, passwordComplete, passwordStart, type StepRequest } from "./credentials.ts";
+import type { FlowDeps } from "./deps.ts";
+import { finishFlow } from "./finish.ts";
+import { FlowStepError, flowResponse, loadFlow, saveFlow, type Flow } from "./flows.ts";
+import { chooseIdentity, decline, readyToRedirect, requireSessionIfAny, restart } from "./outcome.ts";
+
+export interface FlowRoutesOptions {
+  deps: FlowDeps;
+  renderIndex: (url: string) => Promise<string>;
+}
+
+interface StepContext<T> {
+  flow: Flow;
+  body: T;
+  request: FastifyRequest;
+  reply: FastifyReply;
+  step: StepRequest;
+}
+
+/** The auth flow: its page, which also sends the person back to the app, and its JSON steps. */
+export const flowPlugin: FastifyPluginAsync<FlowRoutesOptions> = (app, { deps, renderIndex }) => {
+  const flowOf = (request: FastifyRequest) =>
+    loadFlow(deps.db, deps.provider, (request.params as { id: string }).id);
+
+  app.get(routes.AuthFlowGet.path, async (request, reply) => {
+    const flow = await flowOf(request).catch(() => undefined);
+    if (flow && (await finishFlow(deps, request, reply, flow))) return reply;
+    return reply
+      .type("text/html; charset=utf-8")
+      .header("cache-control", "no-store")
+      .send(await renderIndex(request.url));
+  });
+
+  app.get(apiPrefix + routes.AuthFlowGet.path, async (request, reply) => {
+    const flow = await flowOf(request);
+    await requireSessionIfAny(deps, request, flow);
+    return reply.header("cache-control", "no-store").send(await flowResponse(deps.db, flow));
+  });
+
+  const step = <T>(
+    name: RouteName,
+    schema: z.ZodType<T>,
+    run: (context: StepContext<T>) => Promise<void> | void,
+  ) => {
+    const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+      const body = parseBody(schema, request.body);
+      const flow = await flowOf(request);
+      const stepRequest: StepRequest = {
+        flow,
+        reply,
+        address: request.ip,
+        locale: preferredLocale(request.headers["accept-language"]),
+      };
+      reply.header("cache-control", "no-store");
+      try {
+        await run({ flow, body, request, reply, step: stepRequest });
+      } catch (error) {
+        if (!(error instanceof FlowStepError)) throw error;
+        // What the step changed before the mistake (an attempt counted, a code sent) is kept.
+        await saveFlow(deps.db, flow);
+        return reply.status(400).send(await flowResponse(deps.db, flow, error.code));
+      }
+      await saveFlow(deps.db, flow);
+      return reply.send(await flowResponse(deps.db, flow));
+    };
+    for (const url of [routes[name].path, apiPrefix + routes[name].path]) app.post(url, handler);
+  };
+
+  step("AuthFlowPasswordStart", emailOrUsernameBodySchema, ({ step: s, body }) =>
+    passwordStart(s, body.emailOrUsername),
+  );
+  step("AuthFlowPasswordComplete", passwordBodySchema, ({ step: s, body }) =>
+    passwordComplete(deps, s, body.password),
+  );
+  step("AuthFlowCodeStart", emailOrUsernameBodySchema, ({ step: s, body }) =>
+    codeStart(deps, s, body.emailOrUsername),
+  );
+  step("AuthFlowCodeComplete", codeBodySchema, ({ step: s, body }) => codeComplete(deps, s, body.code));
+  step("AuthFlowRestartAuth", emptyBodySchema, ({ request, reply, flow }) =>
+    restart(deps, request, reply, flow),
+  );
+  step("AuthFlowDecline", emptyBodySchema, ({ request, flow }) => decline(deps, request, flow));
+  step("AuthFlowChooseIdentity", chooseIdentityBodySchema, ({ request, flow, body }) =>
+    chooseIdentity(deps, request, flow, body.identity.id),
+  );
+  step("AuthFlowRedirect", emptyBodySchema, ({ request, flow }) => readyToRedirect(deps, request, flow));
+  return Promise.resolve();
+};

@@ -1,0 +1,56 @@
+import { createHash, randomBytes } from "node:crypto";
+import type {} from "@fastify/cookie";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { newId } from "../ids.ts";
+import type { Database } from "../store/database.ts";
+import { findActiveSession, insertSession, type SessionRow } from "../store/flows.ts";
+
+// After the auth step the browser holds a session cookie for that flow only (reference §4.6). It
+// proves that the person completing the flow is the one who signed in.
+
+const sessionLifetimeMs = 7 * 24 * 60 * 60 * 1000;
+const valuePrefix = "vse-";
+
+export const sessionCookieName = (flowId: string) => `__Host-session-${flowId}`;
+
+const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("base64url");
+
+export async function startSession(
+  db: Database,
+  reply: FastifyReply,
+  flowId: string,
+  accountId: string,
+): Promise<string> {
+  const secret = randomBytes(32).toString("base64url");
+  const now = Date.now();
+  const id = newId();
+  await insertSession(
+    db,
+    { id, accountId, flowId, secretHash: hashSecret(secret), expiresAt: now + sessionLifetimeMs },
+    now,
+  );
+  reply.setCookie(sessionCookieName(flowId), valuePrefix + secret, {
+    path: "/",
+    secure: true,
+    httpOnly: true,
+    sameSite: "lax",
+    expires: new Date(now + sessionLifetimeMs),
+  });
+  return id;
+}
+
+/** The live session the request's cookie names for this flow, if any. */
+export async function sessionFor(
+  db: Database,
+  request: FastifyRequest,
+  flowId: string,
+): Promise<SessionRow | undefined> {
+  const value = request.cookies[sessionCookieName(flowId)];
+  if (!value?.startsWith(valuePrefix)) return undefined;
+  const session = await findActiveSession(db, hashSecret(value.slice(valuePrefix.length)), Date.now());
+  return session?.flowId === flowId ? session : undefined;
+}
+
+export function clearSessionCookie(reply: FastifyReply, flowId: string): void {
+  reply.clearCookie(sessionCookieName(flowId), { path: "/", secure: true, httpOnly: true, sameSite: "lax" });
+}

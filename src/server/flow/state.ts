@@ -1,0 +1,75 @@
+import type { Completed, FlowProvider } from "../../common/api/flow.ts";
+
+/** A code sent by e-mail: only its hash is kept. */
+export interface SentCode {
+  hash: string;
+  expiresAt: number;
+}
+
+/** What a correct code completes: signing in to an account, or signing up with a verified e-mail. */
+export type CodeTarget =
+  | { kind: "signin"; accountId: string }
+  | { kind: "signup"; email: string; emailDisplay: string; passwordHash?: string };
+
+export interface CodeState {
+  /** The identifier the codes were sent for; typing another one starts over. */
+  identifierKey: string;
+  codes: SentCode[];
+  sent: number;
+  lastSentAt: number;
+  target: CodeTarget;
+}
+
+/** Everything a flow remembers between steps (reference §2.6, without the home-made crypto). */
+export interface FlowState {
+  completed: Completed[];
+  providers: FlowProvider[];
+  emailOrUsername?: string;
+  attempts: number;
+  accountId?: string;
+  sessionId?: string;
+  /** Set once the auth step is done: whether it signed up a new account. */
+  signedUp?: boolean;
+  identityId?: string;
+  membershipId?: string;
+  authTime?: number;
+  code?: CodeState;
+  /** Language of e-mails sent for this flow. */
+  locale?: string;
+}
+
+export const newFlowState = (): FlowState => ({ completed: [], providers: [], attempts: 0 });
+
+/** The states each new state may follow; some replace the last one instead of following it. */
+const follows: Record<Completed, { after: (Completed | "none")[]; replaces?: Completed[] }> = {
+  signin: { after: ["none"] },
+  signup: { after: ["none"] },
+  failed: { after: ["none"] },
+  identity: { after: ["signin", "signup"], replaces: ["identity", "declined"] },
+  declined: { after: ["signin", "signup"], replaces: ["identity", "declined"] },
+  finishReady: { after: ["failed", "identity", "declined"], replaces: ["finishReady"] },
+  finished: { after: ["finishReady"] },
+};
+
+export function lastCompleted(state: FlowState): Completed | undefined {
+  return state.completed.at(-1);
+}
+
+/** Adds a completed state if the transition is legal (reference §4.1); false otherwise. */
+export function addCompleted(state: FlowState, next: Completed): boolean {
+  const last = lastCompleted(state);
+  const rule = follows[next];
+  if (last !== undefined && rule.replaces?.includes(last)) {
+    state.completed = [...state.completed.slice(0, -1), next];
+    return true;
+  }
+  if (!rule.after.includes(last ?? "none")) return false;
+  state.completed = [...state.completed, next];
+  return true;
+}
+
+/** The auth step (sign-in or sign-up) is done and the person has not failed or finished. */
+export function authenticated(state: FlowState): boolean {
+  const [first] = state.completed;
+  return (first === "signin" || first === "signup") && !state.completed.includes("finished");
+}

@@ -1,0 +1,55 @@
+import type { FastifyRequest } from "fastify";
+import type Provider from "oidc-provider";
+import { loadFlow, type Flow } from "../flow/flows.ts";
+import { requireSession } from "../flow/outcome.ts";
+import type { FlowDeps } from "../flow/deps.ts";
+import { findGrantAccount } from "../store/flows.ts";
+import { HttpError } from "./errors.ts";
+
+/** Who calls a console API: an account, and the identity it is signed in with when it used the console. */
+export interface Caller {
+  accountId: string;
+  /** The identity of the console sign-in; absent when the caller is a flow that has no identity yet. */
+  identityId?: string;
+  /** The flow the call is made from (identity step), when it is one. */
+  flow?: Flow;
+}
+
+export interface CallerDeps extends FlowDeps {
+  consoleClientId: string;
+}
+
+async function fromAccessToken(
+  provider: Provider,
+  db: FlowDeps["db"],
+  consoleClientId: string,
+  value: string,
+) {
+  const token = await provider.AccessToken.find(value);
+  if (!token || token.isExpired || token.clientId !== consoleClientId || !token.grantId) return undefined;
+  return findGrantAccount(db, token.grantId);
+}
+
+/**
+ * The caller of a console API: a console access token (`Authorization: Bearer`), or during an auth
+ * flow the flow's session cookie with `?flow=<id>`. Throws 401 when neither proves anybody.
+ */
+export async function requireCaller(deps: CallerDeps, request: FastifyRequest): Promise<Caller> {
+  const authorization = request.headers.authorization;
+  if (authorization?.startsWith("Bearer ")) {
+    const grant = await fromAccessToken(
+      deps.provider,
+      deps.db,
+      deps.consoleClientId,
+      authorization.slice(7).trim(),
+    );
+    if (!grant) throw new HttpError(401, "unauthorized", "the access token is not valid");
+    return { accountId: grant.accountId, identityId: grant.identityId };
+  }
+  const flowId = (request.query as { flow?: unknown }).flow;
+  if (typeof flowId === "string" && flowId.length > 0) {
+    const flow = await loadFlow(deps.db, deps.provider, flowId).catch(() => undefined);
+    if (flow) return { accountId: await requireSession(deps, request, flow), flow };
+  }
+  throw new HttpError(401, "unauthorized", "sign in first");
+}

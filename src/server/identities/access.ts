@@ -1,0 +1,31 @@
+import type { Database } from "../store/database.ts";
+import { findIdentities, identitiesWithMembers, identityIdsCreatedBy } from "../store/identities.ts";
+
+export type Access = "admin" | "user";
+
+/**
+ * The identities an account can reach and how: those it created and that still list themselves as
+ * admin, then, transitively, every identity that lists a reached identity among its admins or users.
+ * Admin access wins over use.
+ */
+export async function accessibleIdentities(db: Database, accountId: string): Promise<Map<string, Access>> {
+  const access = new Map<string, Access>();
+  const created = await findIdentities(db, await identityIdsCreatedBy(db, accountId));
+  for (const identity of created)
+    if (identity.document.admins.includes(identity.id)) access.set(identity.id, "admin");
+
+  let frontier = [...access.keys()];
+  while (frontier.length > 0) {
+    const next: string[] = [];
+    for (const { identityId, memberId, role } of await identitiesWithMembers(db, frontier)) {
+      // Use of an identity does not pass on admin rights over what it administers.
+      const granted: Access = role === "admin" && access.get(memberId) === "admin" ? "admin" : "user";
+      const current = access.get(identityId);
+      if (current === "admin" || current === granted) continue;
+      access.set(identityId, granted);
+      next.push(identityId);
+    }
+    frontier = next;
+  }
+  return access;
+}

@@ -1,0 +1,97 @@
+import type { IdentityFields } from "../../common/api/identity.ts";
+import { usernameOrEmailMinLength } from "../../common/limits.ts";
+import { characterCount } from "../../common/text.ts";
+import { recordActivity } from "../activity/activity.ts";
+import { HttpError } from "../http/errors.ts";
+import { newId } from "../ids.ts";
+import type { Database } from "../store/database.ts";
+import {
+  findIdentity,
+  insertIdentity,
+  updateIdentityDocument,
+  type IdentityDocument,
+  type IdentityRow,
+} from "../store/identities.ts";
+import { accessibleIdentities } from "./access.ts";
+
+const profileFields = ["username", "email", "givenName", "fullName", "pictureUrl"] as const;
+
+function isLoopback(hostname: string): boolean {
+  return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d+){3}$/.test(hostname);
+}
+
+/** Checks and tidies the editable fields (spec §3): empty strings are absent fields. */
+export function validIdentityFields(fields: IdentityFields): IdentityFields {
+  const cleaned: IdentityFields = {};
+  for (const [key, value] of Object.entries(fields) as [keyof IdentityFields, string | undefined][]) {
+    if (value) cleaned[key] = value;
+  }
+  if (!profileFields.some((field) => cleaned[field]))
+    throw new HttpError(
+      400,
+      "emptyIdentity",
+      "an identity needs at least one of username, e-mail, given name, full name or picture",
+    );
+  if (
+    cleaned.username !== undefined &&
+    (/\s|@/.test(cleaned.username) || characterCount(cleaned.username) < usernameOrEmailMinLength)
+  ) {
+    throw new HttpError(400, "invalidUsername", "a username has at least 3 characters, no spaces and no @");
+  }
+  if (cleaned.email !== undefined && !/^[^@\s]+@[^@\s]+$/.test(cleaned.email)) {
+    throw new HttpError(400, "invalidEmail", "invalid e-mail address");
+  }
+  if (cleaned.pictureUrl !== undefined) {
+    const url = URL.canParse(cleaned.pictureUrl) ? new URL(cleaned.pictureUrl) : undefined;
+    const secure =
+      url && (url.protocol === "https:" || (url.protocol === "http:" && isLoopback(url.hostname)));
+    if (!secure || url.hash)
+      throw new HttpError(400, "invalidPictureUrl", "the picture must be an https:// URL");
+  }
+  return cleaned;
+}
+
+/** Creates an identity controlled by the account; it administers itself, which makes the account its creator. */
+export async function createIdentity(
+  db: Database,
+  accountId: string,
+  fields: IdentityFields,
+): Promise<IdentityRow> {
+  const id = newId();
+  const document: IdentityDocument = { ...validIdentityFields(fields), admins: [id], users: [] };
+  await insertIdentity(db, { id, document, creatorAccountId: accountId }, Date.now());
+  await recordActivity(db, accountId, { type: "identityCreate", identities: [{ id }] });
+  return { id, version: 1, document, creatorAccountId: accountId };
+}
+
+/** Changes the fields of an identity the account administers, unless it changed since `version`. */
+export async function updateIdentity(
+  db: Database,
+  accountId: string,
+  id: string,
+  version: number,
+  fields: IdentityFields,
+): Promise<IdentityRow> {
+  const access = (await accessibleIdentities(db, accountId)).get(id);
+  const identity = access && (await findIdentity(db, id));
+  if (!identity) throw new HttpError(404, "notFound", "no such identity");
+  if (access !== "admin") throw new HttpError(403, "forbidden", "only admins of an identity can change it");
+  const document: IdentityDocument = {
+    ...validIdentityFields(fields),
+    admins: identity.document.admins,
+    users: identity.document.users,
+  };
+  if (!(await updateIdentityDocument(db, id, version, document, Date.now()))) {
+    throw new HttpError(409, "conflict", "the identity was changed meanwhile; reload and try again");
+  }
+  const changed =
+    profileFields.some((field) => identity.document[field] !== document[field]) ||
+    identity.document.description !== document.description;
+  if (changed)
+    await recordActivity(db, accountId, {
+      type: "identityUpdate",
+      identities: [{ id }],
+      changes: ["otherData"],
+    });
+  return { ...identity, version: version + 1, document };
+}

@@ -1,0 +1,92 @@
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import { identityFieldsSchema, identityUpdateSchema, type Identity } from "../../common/api/identity.ts";
+import { apiPrefix, routes } from "../../common/routes.ts";
+import { parseBody } from "../http/body.ts";
+import { requireCaller, type Caller, type CallerDeps } from "../http/caller.ts";
+import { HttpError } from "../http/errors.ts";
+import type { Database } from "../store/database.ts";
+import { applicationsUsed, findIdentities, membershipsIn, type IdentityRow } from "../store/identities.ts";
+import { accessibleIdentities, type Access } from "./access.ts";
+import { createIdentity, updateIdentity } from "./identities.ts";
+
+function view(identity: IdentityRow, access: Access, caller: Caller): Identity {
+  const { admins: _admins, users: _users, ...fields } = identity.document;
+  return {
+    ...fields,
+    id: identity.id,
+    version: identity.version,
+    canUpdate: access === "admin",
+    isCurrent: identity.id === caller.identityId,
+  };
+}
+
+/** In a flow, each identity also says how it stands with the flow's organization and app. */
+async function withMemberships(db: Database, caller: Caller, identities: Identity[]): Promise<Identity[]> {
+  const flow = caller.flow;
+  if (!flow) return identities;
+  const memberships = await membershipsIn(
+    db,
+    flow.organizationId,
+    identities.map((identity) => identity.id),
+  );
+  const used = await applicationsUsed(
+    db,
+    memberships.map((membership) => membership.id),
+  );
+  return identities.map((identity) => {
+    const membership = memberships.find((candidate) => candidate.identityId === identity.id);
+    return {
+      ...identity,
+      blocked: false,
+      membership: membership
+        ? {
+            status: membership.active ? "active" : "disabled",
+            usedWithApp: (used.get(membership.id) ?? []).includes(flow.applicationId),
+          }
+        : null,
+    };
+  });
+}
+
+/** The identities console API: one's own identities, listed, created, read and changed. */
+export const identityPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { deps }) => {
+  const { db } = deps;
+
+  app.get(apiPrefix + routes.IdentityList.path, async (request) => {
+    const caller = await requireCaller(deps, request);
+    const access = await accessibleIdentities(db, caller.accountId);
+    const identities = await findIdentities(db, [...access.keys()]);
+    const views = identities.map((identity) => view(identity, access.get(identity.id) ?? "user", caller));
+    return withMemberships(db, caller, views);
+  });
+
+  app.post(apiPrefix + routes.IdentityCreate.path, async (request, reply) => {
+    const caller = await requireCaller(deps, request);
+    const identity = await createIdentity(
+      db,
+      caller.accountId,
+      parseBody(identityFieldsSchema, request.body),
+    );
+    return reply.status(201).send({ id: identity.id });
+  });
+
+  app.get(apiPrefix + routes.IdentityGet.path, async (request) => {
+    const caller = await requireCaller(deps, request);
+    const { id } = request.params as { id: string };
+    const access = (await accessibleIdentities(db, caller.accountId)).get(id);
+    const [identity] = access ? await findIdentities(db, [id]) : [];
+    if (!access || !identity) throw new HttpError(404, "notFound", "no such identity");
+    return view(identity, access, caller);
+  });
+
+  const update = async (request: FastifyRequest) => {
+    const caller = await requireCaller(deps, request);
+    const { id } = request.params as { id: string };
+    const { version, ...fields } = parseBody(identityUpdateSchema, request.body);
+    const identity = await updateIdentity(db, caller.accountId, id, version, fields);
+    return view(identity, "admin", caller);
+  };
+  for (const url of [routes.IdentityUpdate.path, apiPrefix + routes.IdentityUpdate.path])
+    app.post(url, update);
+  return Promise.resolve();
+};

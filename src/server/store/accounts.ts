@@ -1,0 +1,84 @@
+import type { Database } from "./database.ts";
+
+export interface CredentialRow {
+  id: string;
+  accountId: string;
+  provider: string;
+  providerId: string | null;
+  displayName: string;
+  data: string;
+}
+
+const credentialColumns = ["id", "account_id", "provider", "provider_id", "display_name", "data"] as const;
+
+function toCredential(row: {
+  id: string;
+  account_id: string;
+  provider: string;
+  provider_id: string | null;
+  display_name: string;
+  data: string;
+}): CredentialRow {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    provider: row.provider,
+    providerId: row.provider_id,
+    displayName: row.display_name,
+    data: row.data,
+  };
+}
+
+/** The account that owns the credential with this lookup key, if any. */
+export async function findAccountIdByCredential(
+  db: Database,
+  provider: string,
+  providerId: string,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("credentials")
+    .select("account_id")
+    .where("provider", "=", provider)
+    .where("provider_id", "=", providerId)
+    .executeTakeFirst();
+  return row?.account_id;
+}
+
+export async function credentialsOf(
+  db: Database,
+  accountId: string,
+  provider?: string,
+): Promise<CredentialRow[]> {
+  let query = db.selectFrom("credentials").select(credentialColumns).where("account_id", "=", accountId);
+  if (provider !== undefined) query = query.where("provider", "=", provider);
+  return (await query.orderBy("created_at").execute()).map(toCredential);
+}
+
+export async function insertAccount(db: Database, id: string, now: number): Promise<void> {
+  await db.insertInto("accounts").values({ id, created_at: now }).execute();
+}
+
+export async function insertCredential(db: Database, credential: CredentialRow, now: number): Promise<void> {
+  await db
+    .insertInto("credentials")
+    .values({
+      id: credential.id,
+      account_id: credential.accountId,
+      provider: credential.provider,
+      provider_id: credential.providerId,
+      display_name: credential.displayName,
+      data: credential.data,
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
+}
+
+export async function updateCredentialData(
+  db: Database,
+  id: string,
+  data: string,
+  now: number,
+): Promise<void> {
+  await db.updateTable("credentials").set({ data, updated_at: now }).where("id", "=", id).execute();
+}

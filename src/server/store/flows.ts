@@ -1,0 +1,151 @@
+import type { Database } from "./database.ts";
+
+export interface FlowRow {
+  id: string;
+  clientId: string;
+  organizationId: string;
+  applicationId: string;
+  state: string;
+  version: number;
+  expiresAt: number;
+}
+
+export async function findFlow(db: Database, id: string, now: number): Promise<FlowRow | undefined> {
+  const row = await db
+    .selectFrom("flows")
+    .select(["id", "client_id", "organization_id", "application_id", "state", "version", "expires_at"])
+    .where("id", "=", id)
+    .where("expires_at", ">", now)
+    .executeTakeFirst();
+  return (
+    row && {
+      id: row.id,
+      clientId: row.client_id,
+      organizationId: row.organization_id,
+      applicationId: row.application_id,
+      state: row.state,
+      version: row.version,
+      expiresAt: row.expires_at,
+    }
+  );
+}
+
+/** Stores a new flow; when two requests race to create it, the first one's row stays. */
+export async function insertFlow(db: Database, flow: FlowRow, now: number): Promise<void> {
+  await db
+    .insertInto("flows")
+    .values({
+      id: flow.id,
+      client_id: flow.clientId,
+      organization_id: flow.organizationId,
+      application_id: flow.applicationId,
+      state: flow.state,
+      version: flow.version,
+      created_at: now,
+      expires_at: flow.expiresAt,
+    })
+    .onConflict((conflict) => conflict.column("id").doNothing())
+    .execute();
+}
+
+/** Saves the state if nobody saved since it was read; false when a concurrent step won. */
+export async function updateFlowState(
+  db: Database,
+  id: string,
+  version: number,
+  state: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("flows")
+    .set({ state, version: version + 1 })
+    .where("id", "=", id)
+    .where("version", "=", version)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+export async function deleteExpiredFlows(db: Database, now: number): Promise<number> {
+  const result = await db.deleteFrom("flows").where("expires_at", "<=", now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export interface SessionRow {
+  id: string;
+  accountId: string;
+  flowId: string;
+}
+
+export async function insertSession(
+  db: Database,
+  session: SessionRow & { secretHash: string; expiresAt: number },
+  now: number,
+): Promise<void> {
+  await db
+    .insertInto("sessions")
+    .values({
+      id: session.id,
+      secret_hash: session.secretHash,
+      account_id: session.accountId,
+      flow_id: session.flowId,
+      active: 1,
+      created_at: now,
+      expires_at: session.expiresAt,
+    })
+    .execute();
+}
+
+export async function findActiveSession(
+  db: Database,
+  secretHash: string,
+  now: number,
+): Promise<SessionRow | undefined> {
+  const row = await db
+    .selectFrom("sessions")
+    .select(["id", "account_id", "flow_id"])
+    .where("secret_hash", "=", secretHash)
+    .where("active", "=", 1)
+    .where("expires_at", ">", now)
+    .executeTakeFirst();
+  return row && { id: row.id, accountId: row.account_id, flowId: row.flow_id };
+}
+
+export async function deactivateSessions(db: Database, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable("sessions").set({ active: 0 }).where("id", "in", ids).execute();
+}
+
+export async function insertGrantAccount(
+  db: Database,
+  grant: { grantId: string; accountId: string; identityId: string; sessionId: string | null },
+  now: number,
+): Promise<void> {
+  await db
+    .insertInto("grant_accounts")
+    .values({
+      grant_id: grant.grantId,
+      account_id: grant.accountId,
+      identity_id: grant.identityId,
+      session_id: grant.sessionId,
+      created_at: now,
+    })
+    .onConflict((conflict) =>
+      conflict.column("grant_id").doUpdateSet({
+        account_id: grant.accountId,
+        identity_id: grant.identityId,
+        session_id: grant.sessionId,
+      }),
+    )
+    .execute();
+}
+
+export async function findGrantAccount(
+  db: Database,
+  grantId: string,
+): Promise<{ accountId: string; identityId: string; sessionId: string | null } | undefined> {
+  const row = await db
+    .selectFrom("grant_accounts")
+    .select(["account_id", "identity_id", "session_id"])
+    .where("grant_id", "=", grantId)
+    .executeTakeFirst();
+  return row && { accountId: row.account_id, identityId: row.identity_id, sessionId: row.session_id };
+}

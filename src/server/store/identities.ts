@@ -1,0 +1,218 @@
+import type { Database } from "./database.ts";
+
+export interface IdentityDocument {
+  username?: string;
+  email?: string;
+  givenName?: string;
+  fullName?: string;
+  pictureUrl?: string;
+  description?: string;
+  /** Identities that administer this one; an identity created by a person lists itself. */
+  admins: string[];
+  /** Identities that may use this one. */
+  users: string[];
+}
+
+export interface IdentityRow {
+  id: string;
+  version: number;
+  document: IdentityDocument;
+  creatorAccountId: string | null;
+}
+
+export interface MembershipRow {
+  /** The organization-scoped identity ID (the `sub` the organization's apps see). */
+  id: string;
+  identityId: string;
+  organizationId: string;
+  active: boolean;
+}
+
+const memberRows = (identityId: string, document: IdentityDocument) => [
+  ...document.admins.map((member) => ({
+    identity_id: identityId,
+    member_identity_id: member,
+    role: "admin" as const,
+  })),
+  ...document.users
+    .filter((member) => !document.admins.includes(member))
+    .map((member) => ({ identity_id: identityId, member_identity_id: member, role: "user" as const })),
+];
+
+export async function insertIdentity(
+  db: Database,
+  identity: { id: string; document: IdentityDocument; creatorAccountId: string | null },
+  now: number,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto("identities")
+      .values({
+        id: identity.id,
+        version: 1,
+        document: JSON.stringify(identity.document),
+        creator_account_id: identity.creatorAccountId,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    const members = memberRows(identity.id, identity.document);
+    if (members.length > 0) await trx.insertInto("identity_members").values(members).execute();
+  });
+}
+
+/** Replaces the document if it is still at `version`; false when someone else changed it first. */
+export async function updateIdentityDocument(
+  db: Database,
+  id: string,
+  version: number,
+  document: IdentityDocument,
+  now: number,
+): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable("identities")
+      .set({ document: JSON.stringify(document), version: version + 1, updated_at: now })
+      .where("id", "=", id)
+      .where("version", "=", version)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return false;
+    await trx.deleteFrom("identity_members").where("identity_id", "=", id).execute();
+    const members = memberRows(id, document);
+    if (members.length > 0) await trx.insertInto("identity_members").values(members).execute();
+    return true;
+  });
+}
+
+export async function findIdentities(db: Database, ids: readonly string[]): Promise<IdentityRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom("identities")
+    .select(["id", "version", "document", "creator_account_id"])
+    .where("id", "in", ids)
+    .orderBy("created_at", "desc")
+    .orderBy("id")
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    version: row.version,
+    document: JSON.parse(row.document) as IdentityDocument,
+    creatorAccountId: row.creator_account_id,
+  }));
+}
+
+export async function findIdentity(db: Database, id: string): Promise<IdentityRow | undefined> {
+  return (await findIdentities(db, [id]))[0];
+}
+
+export async function identityIdsCreatedBy(db: Database, accountId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom("identities")
+    .select("id")
+    .where("creator_account_id", "=", accountId)
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** The identities that list any of `memberIds` among their admins or users. */
+export async function identitiesWithMembers(
+  db: Database,
+  memberIds: readonly string[],
+): Promise<{ identityId: string; memberId: string; role: "admin" | "user" }[]> {
+  if (memberIds.length === 0) return [];
+  const rows = await db
+    .selectFrom("identity_members")
+    .select(["identity_id", "member_identity_id", "role"])
+    .where("member_identity_id", "in", memberIds)
+    .execute();
+  return rows.map((row) => ({
+    identityId: row.identity_id,
+    memberId: row.member_identity_id,
+    role: row.role,
+  }));
+}
+
+const membershipColumns = ["id", "identity_id", "organization_id", "active"] as const;
+const toMembership = (row: { id: string; identity_id: string; organization_id: string; active: number }) => ({
+  id: row.id,
+  identityId: row.identity_id,
+  organizationId: row.organization_id,
+  active: row.active === 1,
+});
+
+export async function findMembershipById(db: Database, id: string): Promise<MembershipRow | undefined> {
+  const row = await db
+    .selectFrom("identity_organizations")
+    .select(membershipColumns)
+    .where("id", "=", id)
+    .executeTakeFirst();
+  return row && toMembership(row);
+}
+
+export async function membershipsIn(
+  db: Database,
+  organizationId: string,
+  identityIds: readonly string[],
+): Promise<MembershipRow[]> {
+  if (identityIds.length === 0) return [];
+  const rows = await db
+    .selectFrom("identity_organizations")
+    .select(membershipColumns)
+    .where("organization_id", "=", organizationId)
+    .where("identity_id", "in", identityIds)
+    .execute();
+  return rows.map(toMembership);
+}
+
+/** The identity's membership in the organization, created (active, with a fresh scoped ID) if missing. */
+export async function ensureMembership(
+  db: Database,
+  membership: MembershipRow,
+  now: number,
+): Promise<{ membership: MembershipRow; created: boolean }> {
+  const inserted = await db
+    .insertInto("identity_organizations")
+    .values({
+      id: membership.id,
+      identity_id: membership.identityId,
+      organization_id: membership.organizationId,
+      active: membership.active ? 1 : 0,
+      created_at: now,
+    })
+    .onConflict((conflict) => conflict.columns(["identity_id", "organization_id"]).doNothing())
+    .executeTakeFirst();
+  const [stored] = await membershipsIn(db, membership.organizationId, [membership.identityId]);
+  if (!stored) throw new Error("membership vanished while it was being created");
+  return { membership: stored, created: Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0 };
+}
+
+export async function applicationsUsed(
+  db: Database,
+  membershipIds: readonly string[],
+): Promise<Map<string, string[]>> {
+  const used = new Map<string, string[]>();
+  if (membershipIds.length === 0) return used;
+  const rows = await db
+    .selectFrom("identity_applications")
+    .select(["membership_id", "application_id"])
+    .where("membership_id", "in", membershipIds)
+    .execute();
+  for (const row of rows)
+    used.set(row.membership_id, [...(used.get(row.membership_id) ?? []), row.application_id]);
+  return used;
+}
+
+/** Records that the identity used the application; true when this is the first time. */
+export async function recordApplicationUse(
+  db: Database,
+  membershipId: string,
+  applicationId: string,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .insertInto("identity_applications")
+    .values({ membership_id: membershipId, application_id: applicationId, created_at: now })
+    .onConflict((conflict) => conflict.columns(["membership_id", "application_id"]).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}

@@ -1,0 +1,317 @@
+import * as client from "openid-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { registerTestApp, type TestApp } from "./support/apps.ts";
+import { FlowDriver } from "./support/flow-driver.ts";
+import { codeIn, startSmtpReceiver } from "./support/smtp.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+
+let server: TestServer;
+let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
+let app: TestApp;
+let otherApp: TestApp;
+
+beforeAll(async () => {
+  smtp = await startSmtpReceiver();
+  server = await startTestServer({
+    args: ["--mail-host", "127.0.0.1", "--mail-port", String(smtp.port), "--no-mail-starttls"],
+  });
+  app = await registerTestApp(server.db, "Notes");
+  otherApp = await registerTestApp(server.db, "Other");
+});
+afterAll(async () => {
+  await server.dispose();
+  await smtp.close();
+});
+
+const start = (target = app, parameters?: Record<string, string>) =>
+  FlowDriver.start(server.issuer, target, parameters);
+
+/** Signs up or in with a username and password and chooses the first identity offered. */
+async function signInWithPassword(driver: FlowDriver, username: string, password: string) {
+  expect((await driver.step("passwordStart", { emailOrUsername: username })).status).toBe(200);
+  const { status, flow } = await driver.step("passwordComplete", { password });
+  expect(status).toBe(200);
+  return flow;
+}
+
+async function chooseAndReturn(driver: FlowDriver, identityId?: string) {
+  const id = identityId ?? (await driver.identities())[0]?.id ?? "";
+  expect((await driver.step("chooseIdentity", { identity: { id } })).flow.completed.at(-1)).toBe("identity");
+  expect((await driver.step("redirect")).flow.completed.at(-1)).toBe("finishReady");
+  return driver.returnToApp();
+}
+
+describe("username and password", () => {
+  it("signs a new username up, and the app gets tokens for the identity it made", async () => {
+    const driver = await start();
+    const initial = await driver.get();
+    expect(initial).toMatchObject({
+      completed: [],
+      appName: "Notes",
+      organizationName: "Notes organization",
+    });
+
+    const flow = await signInWithPassword(driver, "Alice_1", "correct horse battery");
+    expect(flow.completed).toEqual(["signup"]);
+    expect(driver.jar.has(`__Host-session-${driver.flowId}`)).toBe(true);
+    const identities = await driver.identities();
+    expect(identities).toHaveLength(1);
+    expect(identities[0]).toMatchObject({ username: "Alice_1", membership: null, canUpdate: true });
+
+    const callback = await chooseAndReturn(driver);
+    expect(callback.origin + callback.pathname).toBe(app.redirectUri);
+    const tokens = await driver.exchange(callback);
+    const claims = tokens.claims();
+    expect(claims?.sub).toMatch(/^[1-9A-HJ-NP-Za-km-z]{22}$/);
+    expect(claims?.sub).not.toBe(identities[0]?.id);
+    expect(claims).toMatchObject({ preferred_username: "Alice_1", aud: app.clientId, nonce: driver.nonce });
+    const userinfo = await client.fetchUserInfo(driver.config, tokens.access_token, claims?.sub ?? "");
+    expect(userinfo).toEqual({ sub: claims?.sub, preferred_username: "Alice_1" });
+
+    // The flow is over: the page now says so instead of redirecting again.
+    const after = await driver.get();
+    expect(after.completed.at(-1)).toBe("finished");
+    expect(after.homepage).toBe("https://app.example/");
+  });
+
+  it("signs an existing username in case-insensitively, and a wrong password is reported", async () => {
+    const first = await start();
+    await signInWithPassword(first, "bob.smith", "a long passphrase");
+    await chooseAndReturn(first);
+
+    const driver = await start();
+    await driver.step("passwordStart", { emailOrUsername: "Bob.Smith" });
+    const wrong = await driver.step("passwordComplete", { password: "not the passphrase" });
+    expect(wrong).toMatchObject({ status: 400, flow: { error: "wrongPassword", completed: [] } });
+    const right = await driver.step("passwordComplete", { password: "a long passphrase" });
+    expect(right.flow.completed).toEqual(["signin"]);
+    const [identity] = await driver.identities();
+    expect(identity?.membership).toEqual({ status: "active", usedWithApp: true });
+  });
+
+  it("gives the same person a different sub in another organization", async () => {
+    const driver = await start();
+    await signInWithPassword(driver, "carol", "carol's passphrase");
+    const firstSub = (await driver.exchange(await chooseAndReturn(driver))).claims()?.sub;
+    const other = await start(otherApp);
+    await signInWithPassword(other, "carol", "carol's passphrase");
+    const otherSub = (await other.exchange(await chooseAndReturn(other))).claims()?.sub;
+    expect(otherSub).toBeDefined();
+    expect(otherSub).not.toBe(firstSub);
+  });
+
+  it("answers validation mistakes at the step", async () => {
+    const driver = await start();
+    const cases: [string, unknown, string][] = [
+      ["passwordStart", { emailOrUsername: "ab" }, "shortEmailOrUsername"],
+      ["passwordStart", { emailOrUsername: "a b c" }, "invalidEmailOrUsername"],
+      ["passwordStart", { emailOrUsername: "henryⅣ" }, "invalidEmailOrUsername"],
+      ["codeStart", { emailOrUsername: "nobody-here" }, "noAccount"],
+    ];
+    for (const [step, body, error] of cases) {
+      expect(await driver.step(step, body)).toMatchObject({ status: 400, flow: { error } });
+    }
+    await driver.step("passwordStart", { emailOrUsername: "dave" });
+    expect((await driver.step("passwordComplete", { password: "short" })).flow.error).toBe("shortPassword");
+    expect((await driver.step("passwordComplete", { password: "tab\there!" })).flow.error).toBe(
+      "invalidPassword",
+    );
+  });
+});
+
+describe("e-mail code", () => {
+  it("signs a new e-mail up only with the code from the real e-mail, and its link pre-fills it", async () => {
+    const driver = await start();
+    const { flow } = await driver.step("codeStart", { emailOrUsername: "Erin@Example.com" });
+    expect(flow).toMatchObject({ providers: ["code"], emailOrUsername: "Erin@Example.com", codesSent: 1 });
+    const mail = await smtp.waitFor("Erin@Example.com");
+    expect(mail.text).toContain(`${server.issuer}/auth/${driver.flowId}#code=`);
+    expect(mail.raw).toMatch(/Subject: Your code for Vrata/);
+
+    expect(
+      await driver.step("codeComplete", { code: "000000" === codeIn(mail) ? "111111" : "000000" }),
+    ).toMatchObject({
+      status: 400,
+      flow: { error: "invalidCode" },
+    });
+    const done = await driver.step("codeComplete", { code: ` ${codeIn(mail)} ` });
+    expect(done.flow.completed).toEqual(["signup"]);
+    const [identity] = await driver.identities();
+    expect(identity).toMatchObject({ email: "Erin@Example.com", username: "Erin" });
+
+    const tokens = await driver.exchange(await chooseAndReturn(driver));
+    const userinfo = await client.fetchUserInfo(
+      driver.config,
+      tokens.access_token,
+      tokens.claims()?.sub ?? "",
+    );
+    expect(userinfo).toMatchObject({ email: "Erin@Example.com", email_verified: true });
+  });
+
+  it("needs the code for an e-mail and password sign-up, then a wrong password falls back to a code", async () => {
+    const driver = await start();
+    await driver.step("passwordStart", { emailOrUsername: "frank@example.com" });
+    const pending = await driver.step("passwordComplete", { password: "frank's passphrase" });
+    expect(pending).toMatchObject({ status: 200, flow: { completed: [], providers: ["password", "code"] } });
+    const signup = await driver.step("codeComplete", {
+      code: codeIn(await smtp.waitFor("frank@example.com")),
+    });
+    expect(signup.flow.completed).toEqual(["signup"]);
+
+    const again = await start();
+    expect((await signInWithPassword(again, "FRANK@example.com", "frank's passphrase")).completed).toEqual([
+      "signin",
+    ]);
+
+    const wrong = await start();
+    await wrong.step("passwordStart", { emailOrUsername: "frank@example.com" });
+    const recovered = await wrong.step("passwordComplete", { password: "forgot it again" });
+    expect(recovered).toMatchObject({
+      status: 200,
+      flow: { completed: [], providers: ["password", "code"] },
+    });
+    const code = codeIn(await smtp.waitFor("frank@example.com", 2));
+    expect((await wrong.step("codeComplete", { code })).flow.completed).toEqual(["signin"]);
+  });
+
+  it("counts resends, refuses one too soon, and keeps earlier codes valid", async () => {
+    const driver = await start();
+    await driver.step("codeStart", { emailOrUsername: "gina@example.com" });
+    const tooSoon = await driver.step("codeStart", { emailOrUsername: "gina@example.com" });
+    expect(tooSoon).toMatchObject({ status: 400, flow: { error: "codeRecentlySent", codesSent: 1 } });
+    const code = codeIn(await smtp.waitFor("gina@example.com"));
+    expect((await driver.step("codeComplete", { code })).flow.completed).toEqual(["signup"]);
+  });
+
+  it("fails the flow after 10 wrong codes and sends the app access_denied", async () => {
+    const driver = await start();
+    await driver.step("codeStart", { emailOrUsername: "hank@example.com" });
+    const real = codeIn(await smtp.waitFor("hank@example.com"));
+    const wrong = real === "123456" ? "654321" : "123456";
+    for (let attempt = 1; attempt < 10; attempt++) {
+      expect((await driver.step("codeComplete", { code: wrong })).flow.error).toBe("invalidCode");
+    }
+    const failed = await driver.step("codeComplete", { code: wrong });
+    expect(failed.flow.completed).toEqual(["failed"]);
+    expect((await driver.raw("codeComplete", { code: real })).status).toBe(400);
+    expect((await driver.step("redirect")).flow.completed).toEqual(["failed", "finishReady"]);
+    const callback = await driver.returnToApp();
+    expect(callback.searchParams.get("error")).toBe("access_denied");
+    expect(callback.searchParams.get("state")).toBe(driver.state);
+  });
+});
+
+describe("after the sign-in", () => {
+  it("declines: the app gets access_denied", async () => {
+    const driver = await start();
+    await signInWithPassword(driver, "ivan", "ivan's passphrase");
+    expect((await driver.step("decline")).flow.completed).toEqual(["signup", "declined"]);
+    await driver.step("redirect");
+    expect((await driver.returnToApp()).searchParams.get("error")).toBe("access_denied");
+  });
+
+  it("restarts without the session cookie and without resetting attempts", async () => {
+    const driver = await start();
+    await signInWithPassword(driver, "judy", "judy's passphrase");
+    const restarted = await driver.step("restartAuth");
+    expect(restarted.flow.completed).toEqual([]);
+    expect(driver.jar.has(`__Host-session-${driver.flowId}`)).toBe(false);
+  });
+
+  it("creates an identity inline and chooses it", async () => {
+    const driver = await start();
+    await signInWithPassword(driver, "kim", "kim's passphrase");
+    const id = await driver.createIdentity({ givenName: "Kim", fullName: "Kim Work" });
+    expect((await driver.identities()).map((identity) => identity.id)).toContain(id);
+    const tokens = await driver.exchange(await chooseAndReturn(driver, id));
+    expect(tokens.claims()).toMatchObject({ given_name: "Kim", name: "Kim Work" });
+    expect(tokens.claims()?.preferred_username).toBeUndefined();
+  });
+
+  it("refuses steps from a browser without the flow's session", async () => {
+    const driver = await start();
+    await signInWithPassword(driver, "leo", "leo's passphrase");
+    const stranger = await fetch(`${server.issuer}/api/auth/decline/${driver.flowId}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(stranger.status).toBe(401);
+    expect(await stranger.json()).toMatchObject({ error: "unauthorized" });
+  });
+});
+
+describe("tokens", () => {
+  it("refreshes with rotation, introspects and revokes", async () => {
+    const driver = await start(app, { scope: "openid profile email offline_access", prompt: "consent" });
+    await signInWithPassword(driver, "mia", "mia's passphrase");
+    const tokens = await driver.exchange(await chooseAndReturn(driver));
+    expect(tokens.refresh_token).toBeDefined();
+    const refreshed = await client.refreshTokenGrant(driver.config, tokens.refresh_token ?? "");
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    expect(refreshed.claims()?.sub).toBe(tokens.claims()?.sub);
+
+    const active = await client.tokenIntrospection(driver.config, refreshed.access_token);
+    expect(active).toMatchObject({ active: true, sub: tokens.claims()?.sub, client_id: app.clientId });
+
+    // Replaying the rotated refresh token fails and revokes what the grant issued (reuse detection).
+    expect((await client.tokenIntrospection(driver.config, refreshed.refresh_token ?? "")).active).toBe(true);
+    await expect(client.refreshTokenGrant(driver.config, tokens.refresh_token ?? "")).rejects.toThrow();
+    const introspect = (token: string | undefined) => client.tokenIntrospection(driver.config, token ?? "");
+    expect((await introspect(refreshed.refresh_token)).active).toBe(false);
+    expect((await introspect(refreshed.access_token)).active).toBe(false);
+  });
+
+  it("revokes an access token", async () => {
+    const driver = await start();
+    await signInWithPassword(driver, "mia2", "mia's passphrase");
+    const tokens = await driver.exchange(await chooseAndReturn(driver));
+    expect((await client.tokenIntrospection(driver.config, tokens.access_token)).active).toBe(true);
+    await client.tokenRevocation(driver.config, tokens.access_token);
+    expect((await client.tokenIntrospection(driver.config, tokens.access_token)).active).toBe(false);
+    const sub = tokens.claims()?.sub ?? "";
+    await expect(client.fetchUserInfo(driver.config, tokens.access_token, sub)).rejects.toThrow();
+  });
+
+  it("refuses a replayed code and revokes what it issued", async () => {
+    const driver = await start();
+    await signInWithPassword(driver, "ned", "ned's passphrase");
+    const callback = await chooseAndReturn(driver);
+    const tokens = await driver.exchange(callback);
+    await expect(driver.exchange(callback)).rejects.toThrow();
+    expect((await client.tokenIntrospection(driver.config, tokens.access_token)).active).toBe(false);
+  });
+});
+
+describe("malformed steps", () => {
+  it("get a 4xx JSON error, never a 500, and change nothing", async () => {
+    const driver = await start();
+    const bodies: [string, unknown, string?][] = [
+      ["passwordStart", "{nope"],
+      ["passwordStart", { emailOrUsername: 42 }],
+      ["passwordStart", { emailOrUsername: "x", extra: true }],
+      ["passwordStart", { emailOrUsername: "x".repeat(5000) }],
+      ["passwordComplete", { password: "before start" }],
+      ["codeComplete", { code: "123456" }],
+      ["chooseIdentity", { identity: {} }],
+      ["chooseIdentity", { identity: { id: "x" } }],
+      ["decline", {}],
+      ["restartAuth", {}],
+      ["passwordStart", "emailOrUsername=x", "application/x-www-form-urlencoded"],
+      ["passwordStart", "null"],
+    ];
+    for (const [name, body, type] of bodies) {
+      const response = await driver.raw(name, body, type);
+      expect(response.status, `${name} ${JSON.stringify(body)}`).toBeGreaterThanOrEqual(400);
+      expect(response.status, `${name} ${JSON.stringify(body)}`).toBeLessThan(500);
+      expect(await response.json()).toHaveProperty("error");
+    }
+    expect((await driver.get()).completed).toEqual([]);
+    const unknown = await fetch(`${server.issuer}/api/auth/passwordStart/unknownflow`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ emailOrUsername: "someone" }),
+    });
+    expect(unknown.status).toBe(404);
+  });
+});

@@ -1,0 +1,112 @@
+import * as client from "openid-client";
+import { expect } from "vitest";
+import { flowResponseSchema, type FlowResponse } from "../../src/common/api/flow.ts";
+import { identityListSchema } from "../../src/common/api/identity.ts";
+import { browserFetch, CookieJar } from "./browser.ts";
+import type { TestApp } from "./apps.ts";
+
+/**
+ * Plays a person's browser through an authorization request of a test app: openid-client builds the
+ * request and exchanges the code; the person's part goes through the flow's JSON API.
+ */
+export class FlowDriver {
+  readonly jar = new CookieJar();
+  readonly fetch = browserFetch(this.jar);
+  readonly codeVerifier = client.randomPKCECodeVerifier();
+  readonly state = client.randomState();
+  readonly nonce = client.randomNonce();
+  flowId = "";
+
+  readonly base: string;
+  readonly config: client.Configuration;
+  readonly app: TestApp;
+
+  private constructor(base: string, config: client.Configuration, app: TestApp) {
+    this.base = base;
+    this.config = config;
+    this.app = app;
+  }
+
+  static async start(
+    base: string,
+    app: TestApp,
+    parameters: Record<string, string> = {},
+  ): Promise<FlowDriver> {
+    const config = await client.discovery(new URL(base), app.clientId, undefined, client.None());
+    const driver = new FlowDriver(base, config, app);
+    const url = client.buildAuthorizationUrl(config, {
+      redirect_uri: app.redirectUri,
+      scope: "openid profile email",
+      code_challenge: await client.calculatePKCECodeChallenge(driver.codeVerifier),
+      code_challenge_method: "S256",
+      state: driver.state,
+      nonce: driver.nonce,
+      ...parameters,
+    });
+    const response = await driver.fetch(url.href);
+    expect(response.status).toBe(303);
+    const location = response.headers.get("location") ?? "";
+    driver.flowId = /\/auth\/([^/?#]+)$/.exec(new URL(location, base).pathname)?.[1] ?? "";
+    expect(driver.flowId).not.toBe("");
+    return driver;
+  }
+
+  async get(): Promise<FlowResponse> {
+    const response = await this.fetch(`${this.base}/api/auth/${this.flowId}`);
+    expect(response.status).toBe(200);
+    return flowResponseSchema.parse(await response.json());
+  }
+
+  /** Posts a step; returns the status and the parsed flow (soft errors come back as 400 with it). */
+  async step(name: string, body: unknown = {}): Promise<{ status: number; flow: FlowResponse }> {
+    const response = await this.raw(name, body);
+    const json: unknown = await response.json();
+    return { status: response.status, flow: flowResponseSchema.parse(json) };
+  }
+
+  raw(name: string, body: unknown, contentType = "application/json"): Promise<Response> {
+    return this.fetch(`${this.base}/api/auth/${name}/${this.flowId}`, {
+      method: "POST",
+      headers: { "content-type": contentType },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+  }
+
+  async identities() {
+    const response = await this.fetch(`${this.base}/api/i?flow=${this.flowId}`);
+    expect(response.status).toBe(200);
+    return identityListSchema.parse(await response.json());
+  }
+
+  async createIdentity(fields: Record<string, string>): Promise<string> {
+    const response = await this.fetch(`${this.base}/api/i/create?flow=${this.flowId}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(fields),
+    });
+    expect(response.status).toBe(201);
+    return ((await response.json()) as { id: string }).id;
+  }
+
+  /** Follows the redirects from the flow page back to the app and returns where the browser lands. */
+  async returnToApp(): Promise<URL> {
+    let url = `${this.base}/auth/${this.flowId}`;
+    for (let hop = 0; hop < 5; hop++) {
+      const response = await this.fetch(url);
+      const location = response.headers.get("location");
+      if (!location) throw new Error(`no redirect from ${url} (${response.status})`);
+      const next = new URL(location, url);
+      if (next.origin !== new URL(this.base).origin) return next;
+      url = next.href;
+    }
+    throw new Error("too many redirects");
+  }
+
+  async exchange(callback: URL) {
+    return client.authorizationCodeGrant(this.config, callback, {
+      pkceCodeVerifier: this.codeVerifier,
+      expectedState: this.state,
+      expectedNonce: this.nonce,
+    });
+  }
+}
