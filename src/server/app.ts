@@ -11,7 +11,7 @@ import { registerErrorHandlers } from "./http/errors.ts";
 import { pagesPlugin } from "./http/pages.ts";
 import { securityHeadersPlugin } from "./http/security-headers.ts";
 import type { TlsMaterial } from "./http/tls.ts";
-import { unimplementedApiPlugin } from "./http/unimplemented.ts";
+import { apiFallbackPlugin } from "./http/api-fallback.ts";
 import { oidcPlugin } from "./oidc/plugin.ts";
 import cookie from "@fastify/cookie";
 import { activityPlugin } from "./activity/routes.ts";
@@ -81,6 +81,6 @@ export async function buildApp({ config, tls, provider, db, context, renderIndex
   await app.register(identityPlugin, { deps });
   await app.register(activityPlugin, { deps });
   await app.register(pagesPlugin, { context, renderIndex, serveBuiltAssets: !devMiddleware });
-  await app.register(unimplementedApiPlugin);
+  await app.register(apiFallbackPlugin);
   return app;
 }

@@ -96,7 +96,8 @@ export class FlowDriver {
       const location = response.headers.get("location");
       if (!location) throw new Error(`no redirect from ${url} (${response.status})`);
       const next = new URL(location, url);
-      if (next.origin !== new URL(this.base).origin) return next;
+      const atApp = next.origin + next.pathname === this.app.redirectUri;
+      if (atApp && (next.searchParams.has("code") || next.searchParams.has("error"))) return next;
       url = next.href;
     }
     throw new Error("too many redirects");

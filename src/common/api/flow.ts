@@ -62,3 +62,7 @@ export const emptyBodySchema = z.strictObject({});
 export const chooseIdentityBodySchema = z.strictObject({
   identity: z.strictObject({ id: z.string().max(64) }),
 });
+
+/** `POST /auth/signout`: where the console goes afterwards (a path of this site). */
+export const signOutBodySchema = z.strictObject({ location: z.string().max(2000).optional() });
+export const signOutResponseSchema = z.object({ location: z.string() });

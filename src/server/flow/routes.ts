@@ -6,6 +6,7 @@ import {
   emailOrUsernameBodySchema,
   emptyBodySchema,
   passwordBodySchema,
+  signOutBodySchema,
 } from "../../common/api/flow.ts";
 import { apiPrefix, routes, type RouteName } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
@@ -14,6 +15,7 @@ import { codeComplete, codeStart, passwordComplete, passwordStart, type StepRequ
 import type { FlowDeps } from "./deps.ts";
 import { finishFlow } from "./finish.ts";
 import { FlowStepError, flowResponse, loadFlow, saveFlow, type Flow } from "./flows.ts";
+import { signOut } from "./signout.ts";
 import { chooseIdentity, decline, readyToRedirect, requireSessionIfAny, restart } from "./outcome.ts";
 
 export interface FlowRoutesOptions {
@@ -96,5 +98,12 @@ export const flowPlugin: FastifyPluginAsync<FlowRoutesOptions> = (app, { deps, r
     chooseIdentity(deps, request, flow, body.identity.id),
   );
   step("AuthFlowRedirect", emptyBodySchema, ({ request, flow }) => readyToRedirect(deps, request, flow));
+
+  const signOutHandler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const { location } = parseBody(signOutBodySchema, request.body);
+    return reply.header("cache-control", "no-store").send(await signOut(deps, request, reply, location));
+  };
+  for (const url of [routes.AuthSignout.path, apiPrefix + routes.AuthSignout.path])
+    app.post(url, signOutHandler);
   return Promise.resolve();
 };

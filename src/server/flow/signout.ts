@@ -1,0 +1,56 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { recordActivity } from "../activity/activity.ts";
+import { HttpError } from "../http/errors.ts";
+import { deactivateSessions, findGrantAccount } from "../store/flows.ts";
+import type { FlowDeps } from "./deps.ts";
+import { clearSessionCookie, sessionCookieName, sessionFor } from "./session.ts";
+
+/** Only a path on this site: signing out must never send the browser elsewhere. */
+function safeLocation(location: string | undefined): string {
+  if (location === undefined) return "/";
+  if (!location.startsWith("/") || location.startsWith("//") || location.includes("\\")) {
+    throw new HttpError(400, "badRequest", "location must be a path on this site");
+  }
+  return location;
+}
+
+/**
+ * Signs the browser out: the console's access token is revoked with everything its grant issued, the
+ * single sign-on session ends, and every flow session cookie is cleared.
+ */
+export async function signOut(
+  deps: FlowDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  location: string | undefined,
+): Promise<{ location: string }> {
+  const target = safeLocation(location);
+  const authorization = request.headers.authorization;
+  if (authorization?.startsWith("Bearer ")) {
+    const token = await deps.provider.AccessToken.find(authorization.slice(7).trim());
+    if (token?.grantId) {
+      const grant = await findGrantAccount(deps.db, token.grantId);
+      await deps.provider.AccessToken.adapter.revokeByGrantId(token.grantId);
+      await (await deps.provider.Grant.find(token.grantId))?.destroy();
+      if (grant) await recordActivity(deps.db, grant.accountId, { type: "signOut" });
+    }
+  }
+
+  const engineContext = deps.provider.createContext(request.raw, reply.raw);
+  const ssoSession = await deps.provider.Session.get(engineContext);
+  if (ssoSession.accountId) await ssoSession.destroy();
+  for (const name of ["vrata.session", "vrata.session.sig"]) {
+    if (request.cookies[name] !== undefined) reply.clearCookie(name, { path: "/" });
+  }
+
+  const flowIds = Object.keys(request.cookies)
+    .filter((name) => name.startsWith(sessionCookieName("")))
+    .map((name) => name.slice(sessionCookieName("").length));
+  const sessions = await Promise.all(flowIds.map((flowId) => sessionFor(deps.db, request, flowId)));
+  await deactivateSessions(
+    deps.db,
+    sessions.flatMap((session) => (session ? [session.id] : [])),
+  );
+  for (const flowId of flowIds) clearSessionCookie(reply, flowId);
+  return { location: target };
+}
