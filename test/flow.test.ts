@@ -126,7 +126,7 @@ describe("e-mail code", () => {
     expect(flow).toMatchObject({ providers: ["code"], emailOrUsername: "Erin@Example.com", codesSent: 1 });
     const mail = await smtp.waitFor("Erin@Example.com");
     expect(mail.text).toContain(`${server.issuer}/auth/${driver.flowId}#code=`);
-    expect(mail.raw).toMatch(/Subject: Your code for Vrata/);
+    expect(mail.subject).toBe("Your code for Vrata");
 
     expect(
       await driver.step("codeComplete", { code: "000000" === codeIn(mail) ? "111111" : "000000" }),
@@ -313,5 +313,21 @@ describe("malformed steps", () => {
       body: JSON.stringify({ emailOrUsername: "someone" }),
     });
     expect(unknown.status).toBe(404);
+  });
+});
+
+describe("language", () => {
+  it("writes the code e-mail in the language the app asked for with ui_locales", async () => {
+    const driver = await start(app, { ui_locales: "sl en" });
+    await driver.step("codeStart", { emailOrUsername: "spela@example.com" });
+    const mail = await smtp.waitFor("spela@example.com");
+    expect(mail.subject).toBe("Vaša koda za Vrata");
+    expect(mail.text).toContain("Koda velja 10 minut.");
+  });
+
+  it("writes it in the browser's language otherwise", async () => {
+    const driver = await start();
+    await driver.raw("codeStart", { emailOrUsername: "tone@example.com" }, "application/json");
+    expect((await smtp.waitFor("tone@example.com")).text).toContain("The code is valid for 10 minutes.");
   });
 });

@@ -3,8 +3,26 @@ import { SMTPServer } from "smtp-server";
 export interface ReceivedMail {
   to: string[];
   raw: string;
+  subject: string;
   /** The body text with quoted-printable soft breaks undone. */
   text: string;
+}
+
+/** Undoes RFC 2047 encoded words (`=?UTF-8?Q?...?=`, `=?UTF-8?B?...?=`) in a header value. */
+function decodeHeader(value: string): string {
+  return value
+    .replace(/\?=\s+=\?/g, "?==?")
+    .replace(/=\?utf-8\?([qb])\?([^?]*)\?=/gi, (_, encoding: string, data: string) =>
+      encoding.toLowerCase() === "b"
+        ? Buffer.from(data, "base64").toString("utf8")
+        : Buffer.from(
+            data
+              .replace(/_/g, " ")
+              .replace(/=([0-9A-F]{2})/gi, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+            "latin1",
+          ).toString("utf8"),
+    )
+    .replace(/\r\n[ \t]/g, " ");
 }
 
 /** A real SMTP server on loopback that keeps what it receives, for tests to read. */
@@ -28,7 +46,12 @@ export async function startSmtpReceiver(): Promise<{
         const text = body
           .replace(/=\r\n/g, "")
           .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-        messages.push({ to: session.envelope.rcptTo.map((recipient) => recipient.address), raw, text });
+        messages.push({
+          to: session.envelope.rcptTo.map((recipient) => recipient.address),
+          raw,
+          subject: decodeHeader(/^Subject: (.*(?:\r\n[ \t].*)*)/m.exec(raw)?.[1] ?? ""),
+          text,
+        });
         callback();
       });
     },

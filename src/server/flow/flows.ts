@@ -6,6 +6,14 @@ import { findFlow, insertFlow, updateFlowState } from "../store/flows.ts";
 import { findActiveClient } from "../store/organizations.ts";
 import { applicationOf } from "../organizations/applications.ts";
 import { newFlowState, type FlowState } from "./state.ts";
+import { locales, type Locale } from "../../common/limits.ts";
+
+/** The first supported language of the app's `ui_locales` request, if it asked for one. */
+function requestedLocale(uiLocales: unknown): Locale | undefined {
+  if (typeof uiLocales !== "string") return undefined;
+  const tags = uiLocales.split(" ").map((tag) => tag.toLowerCase().split("-")[0] ?? "");
+  return tags.find((tag): tag is Locale => (locales as readonly string[]).includes(tag));
+}
 
 export interface Flow {
   id: string;
@@ -48,7 +56,7 @@ export async function loadFlow(db: Database, provider: Provider, id: string): Pr
         clientId: client.id,
         organizationId: client.organizationId,
         applicationId: client.applicationId,
-        state: JSON.stringify(newFlowState()),
+        state: JSON.stringify(newFlowState(requestedLocale(interaction.params.ui_locales))),
         version: 1,
         expiresAt: interaction.exp * 1000,
       },

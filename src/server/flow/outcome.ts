@@ -8,7 +8,7 @@ import { ensureMembership, membershipsIn } from "../store/identities.ts";
 import type { FlowDeps } from "./deps.ts";
 import type { Flow } from "./flows.ts";
 import { clearSessionCookie, sessionFor } from "./session.ts";
-import { addCompleted, authenticated } from "./state.ts";
+import { addCompleted, authenticated, newFlowState } from "./state.ts";
 
 // The steps after the sign-in: choosing an identity, declining, starting over, and getting ready to
 // go back to the app (reference §4.8).
@@ -45,12 +45,7 @@ export async function restart(
   await deactivateSessions(deps.db, state.sessionId ? [state.sessionId] : []);
   clearSessionCookie(reply, flow.id);
   // Attempts are kept on purpose: starting over must not reset the brute-force limit.
-  flow.state = {
-    completed: [],
-    providers: [],
-    attempts: state.attempts,
-    ...(state.locale ? { locale: state.locale } : {}),
-  };
+  flow.state = { ...newFlowState(state.locale), attempts: state.attempts };
 }
 
 export async function decline(deps: FlowDeps, request: FastifyRequest, flow: Flow): Promise<void> {

@@ -63,7 +63,7 @@ export const flowPlugin: FastifyPluginAsync<FlowRoutesOptions> = (app, { deps, r
         flow,
         reply,
         address: request.ip,
-        locale: preferredLocale(request.headers["accept-language"]),
+        locale: flow.state.locale ?? preferredLocale(request.headers["accept-language"]),
       };
       reply.header("cache-control", "no-store");
       try {

@@ -1,4 +1,5 @@
 import type { Completed, FlowProvider } from "../../common/api/flow.ts";
+import type { Locale } from "../../common/limits.ts";
 
 /** A code sent by e-mail: only its hash is kept. */
 export interface SentCode {
@@ -34,11 +35,16 @@ export interface FlowState {
   membershipId?: string;
   authTime?: number;
   code?: CodeState;
-  /** Language of e-mails sent for this flow. */
-  locale?: string;
+  /** Language the app asked for with `ui_locales`; e-mails use it before Accept-Language. */
+  locale?: Locale;
 }
 
-export const newFlowState = (): FlowState => ({ completed: [], providers: [], attempts: 0 });
+export const newFlowState = (locale?: Locale): FlowState => ({
+  completed: [],
+  providers: [],
+  attempts: 0,
+  ...(locale ? { locale } : {}),
+});
 
 /** The states each new state may follow; some replace the last one instead of following it. */
 const follows: Record<Completed, { after: (Completed | "none")[]; replaces?: Completed[] }> = {

@@ -1,15 +1,29 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "./database.ts";
+import { deleteExpiredFlows, deleteExpiredSessions } from "./flows.ts";
 import { deleteExpiredOidcModels } from "./oidc-models.ts";
+import { deleteStaleCounters } from "./throttle.ts";
 
 const intervalMs = 10 * 60 * 1000;
+/** Attempt counters older than this no longer throttle anything. */
+const counterRetentionMs = 24 * 60 * 60 * 1000;
+
+async function removeExpired(db: Database, now: number): Promise<number> {
+  const counts = await Promise.all([
+    deleteExpiredOidcModels(db, now),
+    deleteExpiredFlows(db, now),
+    deleteExpiredSessions(db, now),
+    deleteStaleCounters(db, now - counterRetentionMs),
+  ]);
+  return counts.reduce((sum, count) => sum + count, 0);
+}
 
 /** Deletes expired rows now and every ten minutes; returns the function that stops it. */
 export function startExpiryCleanup(db: Database, log: FastifyBaseLogger): () => void {
   const run = () => {
-    deleteExpiredOidcModels(db, Date.now()).then(
-      (deleted) => deleted > 0 && log.debug({ deleted }, "expired OIDC artifacts removed"),
-      (error: unknown) => log.warn({ err: error }, "removing expired OIDC artifacts failed"),
+    removeExpired(db, Date.now()).then(
+      (deleted) => deleted > 0 && log.debug({ deleted }, "expired rows removed"),
+      (error: unknown) => log.warn({ err: error }, "removing expired rows failed"),
     );
   };
   run();

@@ -69,6 +69,11 @@ export async function deleteExpiredFlows(db: Database, now: number): Promise<num
   return Number(result.numDeletedRows);
 }
 
+export async function deleteExpiredSessions(db: Database, now: number): Promise<number> {
+  const result = await db.deleteFrom("sessions").where("expires_at", "<=", now).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
 export interface SessionRow {
   id: string;
   accountId: string;

@@ -28,6 +28,10 @@ export async function countFailure(db: Database, key: string, windowStart: numbe
     .execute();
 }
 
-export async function deleteStaleCounters(db: Database, before: number): Promise<void> {
-  await db.deleteFrom("attempt_counters").where("window_start", "<", before).execute();
+export async function deleteStaleCounters(db: Database, before: number): Promise<number> {
+  const result = await db
+    .deleteFrom("attempt_counters")
+    .where("window_start", "<", before)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
