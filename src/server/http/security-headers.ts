@@ -34,4 +34,9 @@ export const securityHeadersPlugin = fp<SecurityHeadersOptions>(async (app, { is
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: "no-referrer" },
   });
+  // API answers are about one person at one moment: no cache may keep or share them.
+  app.addHook("onRequest", (request, reply, done) => {
+    if (request.url.startsWith("/api/")) reply.header("cache-control", "no-store");
+    done();
+  });
 });
