@@ -3,6 +3,7 @@ import type { TFunction } from "i18next";
 import type { z } from "zod";
 import { contextSchema, type Context } from "../common/api/context.ts";
 import { errorBodySchema } from "../common/api/errors.ts";
+import { flowResponseSchema, type FlowResponse } from "../common/api/flow.ts";
 import { routes } from "../common/routes.ts";
 import en from "./i18n/en.json" with { type: "json" };
 import { getAccessToken } from "./session.ts";
@@ -21,6 +22,20 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * A 400 answer that carries the flow's state (design.md §4): `flow.error` names a mistake the person
+ * can correct at the current step; without it the step failed as a whole (e.g. too many attempts).
+ */
+export class FlowStateError extends ApiError {
+  override name = "FlowStateError";
+  readonly flow: FlowResponse;
+
+  constructor(flow: FlowResponse, status: number) {
+    super(flow.error ?? "badRequest", status);
+    this.flow = flow;
+  }
+}
+
 async function readJson(response: Response): Promise<unknown> {
   try {
     return (await response.json()) as unknown;
@@ -29,22 +44,37 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-/** GETs a same-origin JSON document and validates it; every failure becomes an {@link ApiError}. */
-export async function getJson<T>(path: string, schema: z.ZodType<T>, signal?: AbortSignal): Promise<T> {
+/** Sends a same-origin request and validates its JSON answer; every failure becomes an {@link ApiError}. */
+async function requestJson<T>(
+  path: string,
+  init: { method: "GET" | "POST"; body?: string; signal?: AbortSignal | undefined },
+  schema: z.ZodType<T>,
+): Promise<T> {
   const headers = new Headers({ Accept: "application/json" });
+  if (init.body !== undefined) headers.set("Content-Type", "application/json");
   const accessToken = getAccessToken();
   if (accessToken) headers.set("Authorization", `Bearer ${accessToken}`);
 
   let response: Response;
   try {
-    response = await fetch(path, { headers, signal: signal ?? null, credentials: "same-origin" });
+    response = await fetch(path, {
+      method: init.method,
+      headers,
+      body: init.body ?? null,
+      signal: init.signal ?? null,
+      credentials: "same-origin",
+    });
   } catch (error) {
-    if (signal?.aborted) throw error;
+    if (init.signal?.aborted) throw error;
     throw new ApiError("unexpected", 0, error instanceof Error ? error.message : undefined);
   }
 
   const body = await readJson(response);
   if (!response.ok) {
+    if (response.status === 400) {
+      const flow = flowResponseSchema.safeParse(body);
+      if (flow.success) throw new FlowStateError(flow.data, response.status);
+    }
     const errorBody = errorBodySchema.safeParse(body);
     if (errorBody.success) throw new ApiError(errorBody.data.error, response.status, errorBody.data.message);
     throw new ApiError("unexpectedStatusCode", response.status);
@@ -53,6 +83,16 @@ export async function getJson<T>(path: string, schema: z.ZodType<T>, signal?: Ab
   const parsed = schema.safeParse(body);
   if (!parsed.success) throw new ApiError("invalidResponse", response.status, parsed.error.message);
   return parsed.data;
+}
+
+/** GETs a same-origin JSON document and validates it; every failure becomes an {@link ApiError}. */
+export function getJson<T>(path: string, schema: z.ZodType<T>, signal?: AbortSignal): Promise<T> {
+  return requestJson(path, { method: "GET", signal }, schema);
+}
+
+/** POSTs JSON to a same-origin API route and validates the answer; failures as in {@link getJson}. */
+export function postJson<T>(path: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
+  return requestJson(path, { method: "POST", body: JSON.stringify(body) }, schema);
 }
 
 type ErrorCodeWithMessage = keyof typeof en.errors;

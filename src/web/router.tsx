@@ -11,11 +11,22 @@ const views: Partial<Record<RouteName, ComponentType>> = {
   Home,
 };
 
+/** Views loaded on first use, each in its own chunk, so pages such as the auth flow stay small. */
+const lazyViews: Partial<Record<RouteName, () => Promise<ComponentType>>> = {
+  AuthFlowGet: async () => (await import("./views/AuthFlow.tsx")).AuthFlow,
+};
+
 const definitions: Record<RouteName, RouteDefinition> = routes;
+
+function viewRoute(name: RouteName): RouteObject {
+  const route = { path: definitions[name].path, caseSensitive: true };
+  const load = lazyViews[name];
+  return load ? { ...route, lazy: { Component: load } } : { ...route, Component: views[name] ?? NotFound };
+}
 
 const viewRoutes: RouteObject[] = (Object.keys(definitions) as RouteName[])
   .filter((name) => definitions[name].view === true)
-  .map((name) => ({ path: definitions[name].path, caseSensitive: true, Component: views[name] ?? NotFound }));
+  .map(viewRoute);
 
 export function createRouter(): ReturnType<typeof createBrowserRouter> {
   return createBrowserRouter([

@@ -31,10 +31,17 @@ async function fromAccessToken(
 }
 
 /**
- * The caller of a console API: a console access token (`Authorization: Bearer`), or during an auth
- * flow the flow's session cookie with `?flow=<id>`. Throws 401 when neither proves anybody.
+ * The caller of a console API: during an auth flow the flow's session cookie with `?flow=<id>`, else
+ * a console access token (`Authorization: Bearer`). Throws 401 when neither proves anybody.
  */
 export async function requireCaller(deps: CallerDeps, request: FastifyRequest): Promise<Caller> {
+  // A call made from a flow acts for the flow's account, whatever console token the browser also has.
+  const flowId = (request.query as { flow?: unknown }).flow;
+  if (typeof flowId === "string" && flowId.length > 0) {
+    const flow = await loadFlow(deps.db, deps.provider, flowId).catch(() => undefined);
+    if (!flow) throw new HttpError(401, "unauthorized", "no such flow");
+    return { accountId: await requireSession(deps, request, flow), flow };
+  }
   const authorization = request.headers.authorization;
   if (authorization?.startsWith("Bearer ")) {
     const grant = await fromAccessToken(
@@ -45,11 +52,6 @@ export async function requireCaller(deps: CallerDeps, request: FastifyRequest): 
     );
     if (!grant) throw new HttpError(401, "unauthorized", "the access token is not valid");
     return { accountId: grant.accountId, identityId: grant.identityId };
-  }
-  const flowId = (request.query as { flow?: unknown }).flow;
-  if (typeof flowId === "string" && flowId.length > 0) {
-    const flow = await loadFlow(deps.db, deps.provider, flowId).catch(() => undefined);
-    if (flow) return { accountId: await requireSession(deps, request, flow), flow };
   }
   throw new HttpError(401, "unauthorized", "sign in first");
 }

@@ -1,0 +1,231 @@
+import { randomUUID } from "node:crypto";
+import type { Page } from "@playwright/test";
+import { expect, seriousAccessibilityViolations, test } from "./fixtures.ts";
+
+// The console is an app of the built-in organization: its "Sign-in or sign-up" starts a real flow.
+
+const password = "correct horse battery";
+
+const newUsername = () => `e2e-${randomUUID().slice(0, 8)}`;
+
+/** Starts the console's sign-in and waits for the flow page; returns the flow's ID. */
+async function startFlow(page: Page): Promise<string> {
+  await page.goto("/");
+  await page.getByRole("button", { name: "Sign-in or sign-up" }).click();
+  await expect(page).toHaveURL(/\/auth\/[^/?#]+$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Sign in or sign up" })).toBeVisible();
+  return new URL(page.url()).pathname.split("/").at(-1) ?? "";
+}
+
+const identifierField = (page: Page) => page.getByLabel("Username or e-mail address", { exact: true });
+const passwordField = (page: Page) => page.getByLabel("Password or passphrase", { exact: true });
+
+async function enterUsername(page: Page, username: string): Promise<void> {
+  await identifierField(page).fill(username);
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(passwordField(page)).toBeFocused();
+}
+
+async function enterPassword(page: Page, value: string): Promise<void> {
+  await passwordField(page).fill(value);
+  await page.getByRole("button", { name: "Submit" }).click();
+}
+
+async function signUp(page: Page, username: string): Promise<void> {
+  await enterUsername(page, username);
+  await enterPassword(page, password);
+  await expect(page.getByText("You signed up.")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Choose an identity" })).toBeFocused();
+}
+
+/** Chromium logs each refused request as a failed resource; a step's 400 answers are expected. */
+function dropRefusedRequests(pageErrors: string[]): void {
+  const rest = pageErrors.filter((error) => !error.includes("status of 400"));
+  pageErrors.splice(0, pageErrors.length, ...rest);
+}
+
+const identityItem = (page: Page, name: string) => page.getByRole("listitem").filter({ hasText: name });
+
+test.describe("auth flow in English", () => {
+  test.use({ locale: "en-US" });
+
+  test("a new username signs up, creates and selects an identity, and returns to the console signed in", async ({
+    page,
+    baseURL,
+  }) => {
+    await startFlow(page);
+    await expect(page.getByText("Console from Vrata asks you to sign in or sign up.")).toBeVisible();
+    await expect(identifierField(page)).toBeFocused();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    const username = newUsername();
+    await enterUsername(page, username);
+    // Clicking the identifier, Back and the stepper's first step all return to the start, keeping it.
+    await page.getByRole("button", { name: `${username} (change)` }).click();
+    await expect(identifierField(page)).toHaveValue(username);
+    await enterUsername(page, username);
+    await page.getByRole("button", { name: "Back" }).click();
+    await expect(identifierField(page)).toBeFocused();
+    await enterUsername(page, username);
+    await page.getByRole("navigation", { name: "Steps" }).getByRole("button", { name: "Start" }).click();
+    await expect(identifierField(page)).toHaveValue(username);
+    await signUp(page, username);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    // The sign-up made an identity from the username; a second one is created here and chosen.
+    await expect(identityItem(page, username)).toBeVisible();
+    await page.getByRole("button", { name: "Create new identity" }).click();
+    await expect(page.getByLabel("Username", { exact: true })).toBeFocused();
+    await page.getByLabel("Username", { exact: true }).fill(`${username}-work`);
+    await page.getByLabel("Full name").fill("Ada Lovelace");
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    await expect(page.getByText("Identity created.")).toBeVisible();
+    const work = identityItem(page, `${username}-work`);
+    await expect(work).toContainText("Ada Lovelace");
+    await expect(work.getByRole("button", { name: "Select" })).toBeFocused();
+    await work.getByRole("button", { name: "Select" }).click();
+
+    const countdown = page.getByRole("status");
+    await expect(
+      page.getByRole("heading", { name: "You will be redirected back to Console." }),
+    ).toBeVisible();
+    await page.getByRole("button", { name: "Pause" }).click();
+    await expect(countdown).toHaveText("Redirect is paused.");
+    // Longer than the whole countdown: a paused countdown must not redirect.
+    await page.waitForTimeout(3500);
+    await expect(page).toHaveURL(/\/auth\//);
+
+    // Back to the identity step and the same choice again; Esc pauses the new countdown.
+    await page.getByRole("button", { name: "Back" }).click();
+    await work.getByRole("button", { name: "Select" }).click();
+    await expect(countdown).toHaveText(/^Redirecting in [1-3] seconds?\.$/);
+    await page.keyboard.press("Escape");
+    await expect(countdown).toHaveText("Redirect is paused.");
+    await page.getByRole("button", { name: "Resume" }).click();
+    await expect(countdown).toHaveText(/^Redirecting in [1-3] seconds?\.$/);
+
+    await expect(page.getByRole("button", { name: "Sign-out" })).toBeVisible({ timeout: 10_000 });
+    expect(page.url()).toBe(`${baseURL}/`);
+  });
+
+  test("a wrong password for an existing username says so; starting over signs in", async ({
+    page,
+    pageErrors,
+  }) => {
+    await startFlow(page);
+    const username = newUsername();
+    await signUp(page, username);
+
+    // Back on the identity step forgets the sign-in: the person proves who they are again.
+    await page.getByRole("button", { name: "Back" }).click();
+    await expect(identifierField(page)).toBeFocused();
+    await enterUsername(page, username);
+    await enterPassword(page, "not the password");
+    const message = page.getByText(
+      "Wrong password or passphrase for the account with the provided username.",
+    );
+    await expect(message).toBeVisible();
+    await expect(passwordField(page)).toBeFocused();
+    await expect(passwordField(page)).toHaveAccessibleDescription(
+      "Wrong password or passphrase for the account with the provided username.",
+    );
+
+    await enterPassword(page, password);
+    await expect(page.getByText("You signed in.")).toBeVisible();
+    await identityItem(page, username).getByRole("button", { name: "Select" }).click();
+    await page.getByRole("button", { name: "Redirect now" }).click();
+    await expect(page.getByRole("button", { name: "Sign-out" })).toBeVisible({ timeout: 10_000 });
+    dropRefusedRequests(pageErrors);
+  });
+
+  test("too short or invalid usernames and e-mail addresses get their messages", async ({
+    page,
+    pageErrors,
+  }) => {
+    await startFlow(page);
+    const stepRequests: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST") stepRequests.push(request.url());
+    });
+
+    await identifierField(page).fill("ab");
+    await page.getByRole("button", { name: "Next" }).click();
+    await expect(identifierField(page)).toHaveAccessibleDescription(
+      "If you do not have an account yet, one is created for you. Username should be at least 3 characters.",
+    );
+    await expect(identifierField(page)).toBeFocused();
+    await expect(identifierField(page)).toHaveAttribute("aria-invalid", "true");
+
+    await identifierField(page).fill("a@");
+    await page.getByRole("button", { name: "Send a code instead" }).click();
+    await expect(page.getByText("E-mail address should be at least 3 characters.")).toBeVisible();
+    expect(stepRequests).toEqual([]);
+
+    // Checked by the server: spaces are not allowed in identifiers.
+    await identifierField(page).fill("a b c");
+    await page.getByRole("button", { name: "Next" }).click();
+    await expect(page.getByText("Invalid username.")).toBeVisible();
+    await expect(identifierField(page)).toBeFocused();
+    await identifierField(page).fill("a b@example.com");
+    await page.getByRole("button", { name: "Next" }).click();
+    await expect(page.getByText("Invalid e-mail address.")).toBeVisible();
+    dropRefusedRequests(pageErrors);
+  });
+
+  test("a short password is refused before it is sent", async ({ page }) => {
+    await startFlow(page);
+    await enterUsername(page, newUsername());
+    await enterPassword(page, "short");
+    await expect(page.getByText("Password or passphrase should be at least 8 characters.")).toBeVisible();
+    await expect(passwordField(page)).toBeFocused();
+  });
+
+  test("declining returns to the console with access denied", async ({ page, baseURL }) => {
+    await startFlow(page);
+    await signUp(page, newUsername());
+    await page.getByRole("button", { name: "Decline" }).click();
+    await expect(
+      page.getByRole("heading", {
+        name: "You decided to decline. Console will be told that you did not sign in or up.",
+      }),
+    ).toBeVisible();
+    await page.getByRole("button", { name: "Redirect now" }).click();
+    await expect(page.getByRole("alert")).toContainText("Signing in or up was declined.");
+    await expect(page.getByRole("button", { name: "Sign-in or sign-up" })).toBeVisible();
+    expect(page.url()).toBe(`${baseURL}/`);
+  });
+
+  test("after the flow finished, its page says so", async ({ page }) => {
+    const flowId = await startFlow(page);
+    await signUp(page, newUsername());
+    await page.getByRole("button", { name: "Decline" }).click();
+    await page.getByRole("button", { name: "Redirect now" }).click();
+    await expect(page.getByRole("alert")).toContainText("Signing in or up was declined.");
+
+    await page.goto(`/auth/${flowId}`);
+    await expect(
+      page.getByRole("heading", { name: "You have already been redirected and completed the flow." }),
+    ).toBeVisible();
+  });
+
+  test("an unknown flow says it was not found", async ({ page, pageErrors }) => {
+    await page.goto("/auth/unknown-flow");
+    await expect(page.getByRole("alert")).toHaveText("The requested item was not found.");
+    // Chromium logs the refused request as a failed resource.
+    expect(pageErrors.every((error) => error.includes("status of 404"))).toBe(true);
+    pageErrors.length = 0;
+  });
+});
+
+test.describe("auth flow in Slovenian", () => {
+  test.use({ locale: "sl-SI" });
+
+  test("speaks Slovenian", async ({ page }) => {
+    await page.goto("/");
+    await page.getByRole("button", { name: "Prijava ali registracija" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Prijava ali registracija" })).toBeVisible();
+    await page.getByLabel("Uporabniško ime ali e-poštni naslov", { exact: true }).fill("ab");
+    await page.getByRole("button", { name: "Naprej" }).click();
+    await expect(page.getByText("Uporabniško ime mora imeti vsaj 3 znake.")).toBeVisible();
+  });
+});

@@ -1,0 +1,144 @@
+import { useEffect, useRef, useState } from "react";
+import { Trans, useTranslation } from "react-i18next";
+import { useLocation, useNavigate } from "react-router";
+import type { FlowResponse } from "../../../common/api/flow.ts";
+import { codeLength } from "../../../common/limits.ts";
+import { Alert } from "../../components/Alert.tsx";
+import { CodeStep } from "./CodeStep.tsx";
+import { finishFlow, postStep } from "./flowApi.ts";
+import { IdentityStep } from "./IdentityStep.tsx";
+import { ManualRedirectStep } from "./ManualRedirectStep.tsx";
+import { PasswordStep } from "./PasswordStep.tsx";
+import { RedirectStep } from "./RedirectStep.tsx";
+import { StartStep } from "./StartStep.tsx";
+import { Stepper, type StepperItem } from "./Stepper.tsx";
+import { stepFor, type Step } from "./steps.ts";
+import { useStepAction } from "./useStepAction.ts";
+
+const codeInLink = new RegExp(`^#code=(\\d{${codeLength}})$`);
+
+interface FlowPageProps {
+  readonly flowId: string;
+  readonly initial: FlowResponse;
+}
+
+/** The flow's steps, from the state the page loaded with to the redirect back to the app. */
+export function FlowPage({ flowId, initial }: FlowPageProps) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [codeFromLink] = useState(() => codeInLink.exec(location.hash)?.[1] ?? null);
+  const [flow, setFlow] = useState(initial);
+  const [step, setStep] = useState<Step | "finish">(() => stepFor(initial, codeFromLink !== null));
+  const [emailOrUsername, setEmailOrUsername] = useState(initial.emailOrUsername ?? "");
+  const restart = useStepAction(apply);
+
+  // The code must not stay in the address (history, screenshots, shared links).
+  useEffect(() => {
+    if (codeFromLink !== null) void navigate(location.pathname + location.search, { replace: true });
+  }, [codeFromLink, navigate, location.pathname, location.search]);
+
+  function finish(): void {
+    if (!finishFlow(flowId)) setStep("manual");
+  }
+
+  function apply(next: FlowResponse): void {
+    setFlow(next);
+    if (next.emailOrUsername) setEmailOrUsername(next.emailOrUsername);
+    const nextStep = stepFor(next);
+    if (nextStep === "finish") finish();
+    else setStep(nextStep);
+  }
+
+  const restartAuth = () => void restart.run(() => postStep("AuthFlowRestartAuth", flowId, {}));
+  const beforeAuth = flow.completed.length === 0;
+  const providers = flow.providers ?? [];
+  const usedPassword = providers.includes("password") || step === "password";
+  const stepperItems: StepperItem[] = [
+    {
+      step: "start",
+      onSelect:
+        step === "password" || step === "code"
+          ? () => setStep("start")
+          : step === "identity"
+            ? restartAuth
+            : undefined,
+    },
+    ...(usedPassword
+      ? [
+          {
+            step: "password" as const,
+            onSelect: step === "code" && beforeAuth ? () => setStep("password") : undefined,
+          },
+        ]
+      : []),
+    ...(providers.includes("code") || step === "code" ? [{ step: "code" as const }] : []),
+    { step: "identity", onSelect: step === "redirect" ? () => setStep("identity") : undefined },
+    { step: "redirect" },
+  ];
+
+  return (
+    <div className="flex max-w-2xl flex-col gap-8">
+      <header className="flex flex-col gap-3">
+        <h1 className="text-3xl font-bold tracking-tight">{t("authFlow.title")}</h1>
+        <p className="text-lg text-slate-700">
+          <Trans
+            i18nKey="authFlow.asks"
+            values={{ appName: flow.appName, organizationName: flow.organizationName }}
+            components={{ strong: <strong className="text-slate-900" /> }}
+          />
+        </p>
+      </header>
+      {step !== "finish" && <Stepper items={stepperItems} current={step} />}
+      {restart.failure && <Alert message={t("errors.unexpected")} />}
+      {step === "finish" && <FinishOnLoad flowId={flowId} onBlocked={() => setStep("manual")} />}
+      {step === "start" && (
+        <StartStep
+          flowId={flowId}
+          emailOrUsername={emailOrUsername}
+          onEmailOrUsername={setEmailOrUsername}
+          onFlow={apply}
+        />
+      )}
+      {step === "password" && (
+        <PasswordStep
+          flowId={flowId}
+          emailOrUsername={emailOrUsername}
+          onFlow={apply}
+          onBack={() => setStep("start")}
+        />
+      )}
+      {step === "code" && (
+        <CodeStep
+          flowId={flowId}
+          flow={flow}
+          emailOrUsername={emailOrUsername}
+          codeFromLink={codeFromLink}
+          onFlow={apply}
+          onOtherMethod={() => setStep("start")}
+          onBack={usedPassword ? () => setStep("password") : null}
+        />
+      )}
+      {step === "identity" && (
+        <IdentityStep flowId={flowId} flow={flow} onFlow={apply} onRestart={restartAuth} />
+      )}
+      {step === "redirect" && (
+        <RedirectStep flowId={flowId} flow={flow} onFlow={apply} onBack={() => setStep("identity")} />
+      )}
+      {step === "manual" && <ManualRedirectStep flowId={flowId} flow={flow} onFlow={apply} />}
+    </div>
+  );
+}
+
+/** The flow was ready to finish when the page loaded: the server sends the browser back on reload. */
+function FinishOnLoad({ flowId, onBlocked }: { readonly flowId: string; readonly onBlocked: () => void }) {
+  const { t } = useTranslation();
+  // Development's strict mode runs effects twice; the page must reload only once.
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    if (!finishFlow(flowId)) onBlocked();
+  }, [flowId, onBlocked]);
+  return <p role="status">{t("authFlow.redirect.redirecting")}</p>;
+}

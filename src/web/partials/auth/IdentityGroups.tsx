@@ -1,0 +1,104 @@
+import type { TFunction } from "i18next";
+import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { displayName, type Identity } from "../../../common/api/identity.ts";
+import { Button } from "../../components/Button.tsx";
+import { groupIdentities, type IdentityGroupKey } from "./identityGroups.ts";
+
+interface IdentityGroupsProps {
+  readonly identities: Identity[];
+  readonly onSelect: (identity: Identity) => void;
+  /** An identity just created: focus moves to its Select button. */
+  readonly focusId: string | null;
+}
+
+export function IdentityGroups({ identities, onSelect, focusId }: IdentityGroupsProps) {
+  const { t } = useTranslation();
+  const groups = groupIdentities(identities);
+  return (
+    <>
+      {!groups.some((group) => group.selectable) && <p>{t("authFlow.identity.none")}</p>}
+      {groups.map((group) => (
+        <IdentityGroupList key={group.key} group={group.key} title={t(`authFlow.identity.${group.key}`)}>
+          {group.identities.map((identity) => (
+            <IdentityItem
+              key={identity.id}
+              identity={identity}
+              label={labelOf(group.key, t)}
+              onSelect={group.selectable ? () => onSelect(identity) : null}
+              focus={identity.id === focusId}
+            />
+          ))}
+        </IdentityGroupList>
+      ))}
+    </>
+  );
+}
+
+function labelOf(group: IdentityGroupKey, t: TFunction): string | null {
+  if (group === "blocked") return t("authFlow.identity.blockedLabel");
+  if (group === "disabled") return t("authFlow.identity.disabledLabel");
+  return null;
+}
+
+function IdentityGroupList({
+  group,
+  title,
+  children,
+}: {
+  readonly group: IdentityGroupKey;
+  readonly title: string;
+  readonly children: ReactNode;
+}) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} data-group={group}>
+      <h3 id={headingId} className="mb-2 font-semibold">
+        {title}
+      </h3>
+      <ul className="flex flex-col gap-2">{children}</ul>
+    </section>
+  );
+}
+
+interface IdentityItemProps {
+  readonly identity: Identity;
+  readonly label: string | null;
+  readonly onSelect: (() => void) | null;
+  readonly focus: boolean;
+}
+
+function IdentityItem({ identity, label, onSelect, focus }: IdentityItemProps) {
+  const { t } = useTranslation();
+  const nameId = useId();
+  const selectButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (focus) selectButton.current?.focus();
+  }, [focus]);
+
+  const name = displayName(identity);
+  const details = [identity.fullName, identity.email].filter((value) => value && value !== name);
+  return (
+    <li className="flex flex-wrap items-center gap-3 rounded-md border border-slate-200 px-4 py-3">
+      {identity.pictureUrl && (
+        <img src={identity.pictureUrl} alt="" className="size-10 rounded-full object-cover" loading="lazy" />
+      )}
+      <div className="min-w-0 flex-1">
+        <p id={nameId} className="font-medium break-words">
+          {name}
+          {label && (
+            <span className="ml-2 rounded bg-slate-200 px-2 py-0.5 text-xs font-medium text-slate-800">
+              {label}
+            </span>
+          )}
+        </p>
+        {details.length > 0 && <p className="text-sm break-words text-slate-700">{details.join(" · ")}</p>}
+      </div>
+      {onSelect && (
+        <Button ref={selectButton} onClick={onSelect} aria-describedby={nameId}>
+          {t("authFlow.identity.select")}
+        </Button>
+      )}
+    </li>
+  );
+}

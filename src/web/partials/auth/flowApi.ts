@@ -1,0 +1,80 @@
+import { queryOptions } from "@tanstack/react-query";
+import type { z } from "zod";
+import {
+  flowResponseSchema,
+  type chooseIdentityBodySchema,
+  type codeBodySchema,
+  type emailOrUsernameBodySchema,
+  type emptyBodySchema,
+  type FlowResponse,
+  type passwordBodySchema,
+} from "../../../common/api/flow.ts";
+import { createdSchema, identityListSchema, type IdentityFields } from "../../../common/api/identity.ts";
+import { apiPath, apiPrefix, pathFor } from "../../../common/routes.ts";
+import { getJson, postJson } from "../../api.ts";
+
+/** The body each flow step takes (common/api/flow.ts). */
+interface StepBodies {
+  AuthFlowPasswordStart: z.infer<typeof emailOrUsernameBodySchema>;
+  AuthFlowPasswordComplete: z.infer<typeof passwordBodySchema>;
+  AuthFlowCodeStart: z.infer<typeof emailOrUsernameBodySchema>;
+  AuthFlowCodeComplete: z.infer<typeof codeBodySchema>;
+  AuthFlowRestartAuth: z.infer<typeof emptyBodySchema>;
+  AuthFlowDecline: z.infer<typeof emptyBodySchema>;
+  AuthFlowChooseIdentity: z.infer<typeof chooseIdentityBodySchema>;
+  AuthFlowRedirect: z.infer<typeof emptyBodySchema>;
+}
+
+export type StepRoute = keyof StepBodies;
+
+export function flowQuery(id: string) {
+  return queryOptions({
+    queryKey: ["authFlow", id],
+    queryFn: ({ signal }) => getJson(apiPrefix + pathFor("AuthFlowGet", { id }), flowResponseSchema, signal),
+    // The page keeps the state from each step's answer; it loads the flow only once.
+    staleTime: "static",
+    gcTime: 0,
+    retry: false,
+  });
+}
+
+export function postStep<R extends StepRoute>(
+  route: R,
+  id: string,
+  body: StepBodies[R],
+): Promise<FlowResponse> {
+  return postJson(apiPrefix + pathFor(route, { id }), body, flowResponseSchema);
+}
+
+const flowQueryString = (id: string) => `?${new URLSearchParams({ flow: id }).toString()}`;
+
+export function flowIdentitiesQuery(id: string) {
+  return queryOptions({
+    queryKey: ["authFlow", id, "identities"],
+    queryFn: ({ signal }) =>
+      getJson(apiPath("IdentityList") + flowQueryString(id), identityListSchema, signal),
+  });
+}
+
+export async function createIdentity(id: string, fields: IdentityFields): Promise<string> {
+  const created = await postJson(apiPath("IdentityCreate") + flowQueryString(id), fields, createdSchema);
+  return created.id;
+}
+
+const finishKeyPrefix = "vrata.flowFinish.";
+
+/**
+ * Reloads the flow's page so the server sends the browser back to the app. Returns false instead when
+ * this tab already did so for this flow: the server then answered with the page again, and reloading
+ * once more would loop.
+ */
+export function finishFlow(id: string): boolean {
+  try {
+    if (sessionStorage.getItem(finishKeyPrefix + id) !== null) return false;
+    sessionStorage.setItem(finishKeyPrefix + id, "1");
+  } catch {
+    // Without storage there is no loop guard; the redirect itself still works.
+  }
+  window.location.replace(pathFor("AuthFlowGet", { id }));
+  return true;
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import type { Identity } from "../../../common/api/identity.ts";
+import { groupIdentities } from "./identityGroups.ts";
+
+const identity = (id: string, extra: Partial<Identity>): Identity => ({
+  id,
+  version: 1,
+  canUpdate: true,
+  isCurrent: false,
+  ...extra,
+});
+
+describe("identity groups", () => {
+  it("groups by membership and block, in the order of the step, without empty groups", () => {
+    const groups = groupIdentities([
+      identity("other", { membership: null, blocked: false }),
+      identity("blocked", { membership: { status: "active", usedWithApp: true }, blocked: true }),
+      identity("used", { membership: { status: "active", usedWithApp: true }, blocked: false }),
+      identity("organization", { membership: { status: "active", usedWithApp: false } }),
+      identity("disabled", { membership: { status: "disabled", usedWithApp: true } }),
+      identity("noMembershipField", {}),
+      identity("onlyUser", { membership: null, canUpdate: false }),
+    ]);
+    expect(
+      groups.map(({ key, identities, selectable }) => [key, identities.map(({ id }) => id), selectable]),
+    ).toEqual([
+      ["previouslyUsed", ["used"], true],
+      ["usedWithOrganization", ["organization"], true],
+      ["otherAvailable", ["other", "noMembershipField"], true],
+      ["disabled", ["disabled"], false],
+      ["blocked", ["blocked"], false],
+    ]);
+    expect(groupIdentities([])).toEqual([]);
+  });
+});

@@ -1,0 +1,53 @@
+import type { TFunction } from "i18next";
+import type { FlowError, FlowResponse } from "../../../common/api/flow.ts";
+
+export type Step = "start" | "password" | "code" | "identity" | "redirect" | "manual";
+
+/**
+ * The step that shows a flow's state (reference §4.7): after an auth step the identity step, after an
+ * identity choice or a decline the countdown, after a failure or the end the manual redirect, and
+ * "finish" when the server is ready to send the browser back to the app. Before an auth step, the
+ * methods the flow has started pick the step; `codeFromLink` is a code from an e-mail's link.
+ */
+export function stepFor(flow: FlowResponse, codeFromLink = false): Step | "finish" {
+  switch (flow.completed.at(-1)) {
+    case "signin":
+    case "signup":
+      return "identity";
+    case "identity":
+    case "declined":
+      return "redirect";
+    case "failed":
+    case "finished":
+      return "manual";
+    case "finishReady":
+      return "finish";
+    case undefined: {
+      const providers = flow.providers ?? [];
+      if (providers.includes("code") || codeFromLink) return "code";
+      if (providers.includes("password")) return "password";
+      return "start";
+    }
+  }
+}
+
+/** Mistakes found before calling the server, in addition to the server's {@link FlowError}s. */
+export type StepMistake = FlowError | "codeFormat";
+
+export const isEmail = (emailOrUsername: string) => emailOrUsername.includes("@");
+
+/** The message of spec §8 for a mistake; the identifier picks between e-mail and username wording. */
+export function mistakeMessage(t: TFunction, mistake: StepMistake, emailOrUsername: string): string {
+  const email = isEmail(emailOrUsername);
+  switch (mistake) {
+    case "invalidEmailOrUsername":
+      return email ? t("errors.invalidEmail") : t("errors.invalidUsername");
+    case "shortEmailOrUsername":
+      return email ? t("authFlow.errors.shortEmail") : t("authFlow.errors.shortUsername");
+    default:
+      return t(`authFlow.errors.${mistake}`);
+  }
+}
+
+/** Length in characters (code points), not UTF-16 units (design.md §6). */
+export const characterCount = (value: string) => Array.from(value).length;
