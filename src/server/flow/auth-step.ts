@@ -4,7 +4,7 @@ import { createIdentity } from "../identities/identities.ts";
 import type { IdentityFields } from "../../common/api/identity.ts";
 import { HttpError } from "../http/errors.ts";
 import type { FlowDeps } from "./deps.ts";
-import { FlowStepError, type Flow } from "./flows.ts";
+import type { Flow } from "./flows.ts";
 import { startSession } from "./session.ts";
 import { addCompleted } from "./state.ts";
 import { recordFailedAttempt, type AttemptSubject } from "./throttle.ts";
@@ -62,5 +62,3 @@ export function identityFromIdentifier(identifier: {
   const localPart = identifier.display.split("@")[0] ?? "";
   return { email: identifier.display, ...(/^[^\s@]{3,}$/.test(localPart) ? { username: localPart } : {}) };
 }
-
-export { FlowStepError };

@@ -1,12 +1,12 @@
 import type Provider from "oidc-provider";
 import type { FlowError, FlowResponse } from "../../common/api/flow.ts";
+import { locales, type Locale } from "../../common/limits.ts";
 import { HttpError } from "../http/errors.ts";
 import type { Database } from "../store/database.ts";
 import { findFlow, insertFlow, updateFlowState } from "../store/flows.ts";
 import { findActiveClient } from "../store/organizations.ts";
 import { applicationOf } from "../organizations/applications.ts";
 import { newFlowState, type FlowState } from "./state.ts";
-import { locales, type Locale } from "../../common/limits.ts";
 
 /** The first supported language of the app's `ui_locales` request, if it asked for one. */
 function requestedLocale(uiLocales: unknown): Locale | undefined {
