@@ -25,8 +25,19 @@ function decodeHeader(value: string): string {
     .replace(/\r\n[ \t]/g, " ");
 }
 
-/** A real SMTP server on loopback that keeps what it receives, for tests to read. */
-export async function startSmtpReceiver(): Promise<{
+export interface SmtpReceiverOptions {
+  /**
+   * Called with each message before the receiver accepts it, so whatever it does is done by the time
+   * the sender's delivery succeeds; an error it throws refuses the message.
+   */
+  onMessage?: (mail: ReceivedMail) => Promise<void>;
+}
+
+/**
+ * A real SMTP server on loopback that keeps what it receives, for tests to read. The integration tests
+ * read `messages`; the end-to-end server (e2e/support/serve.ts) writes each message out in `onMessage`.
+ */
+export async function startSmtpReceiver(options: SmtpReceiverOptions = {}): Promise<{
   port: number;
   messages: ReceivedMail[];
   waitFor: (to: string, count?: number) => Promise<ReceivedMail>;
@@ -46,13 +57,21 @@ export async function startSmtpReceiver(): Promise<{
         const text = body
           .replace(/=\r\n/g, "")
           .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-        messages.push({
+        const mail: ReceivedMail = {
           to: session.envelope.rcptTo.map((recipient) => recipient.address),
           raw,
           subject: decodeHeader(/^Subject: (.*(?:\r\n[ \t].*)*)/m.exec(raw)?.[1] ?? ""),
           text,
-        });
-        callback();
+        };
+        messages.push(mail);
+        if (!options.onMessage) {
+          callback();
+          return;
+        }
+        options.onMessage(mail).then(
+          () => callback(),
+          (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+        );
       });
     },
   });
@@ -72,7 +91,8 @@ export async function startSmtpReceiver(): Promise<{
   return { port, messages, waitFor, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-export function codeIn(mail: ReceivedMail): string {
+/** The 6-digit code of a code e-mail, from its `#code=` link. */
+export function codeIn(mail: Pick<ReceivedMail, "text">): string {
   const match = /#code=(\d{6})/.exec(mail.text);
   if (!match?.[1]) throw new Error("no code in the e-mail");
   return match[1];

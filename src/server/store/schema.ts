@@ -136,8 +136,9 @@ export interface ActivityTable {
 
 export interface AttemptCounterTable {
   key: string;
-  window_start: number;
-  count: number;
+  /** How full the bucket was at `updated_at`; it drains at the key's rate. */
+  level: number;
+  updated_at: number;
 }
 
 export interface Schema {

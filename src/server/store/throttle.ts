@@ -1,37 +1,46 @@
+import { sql } from "kysely";
 import type { Database } from "./database.ts";
 
-/** Failures counted for `key` in the window that started at `windowStart` (0 outside it). */
-export async function failureCount(db: Database, key: string, windowStart: number): Promise<number> {
+// Leaky buckets: each failure adds one, and the level drains continuously at `ratePerMs`, so there
+// is no window boundary at which an attacker gets a fresh allowance.
+
+// PostgreSQL may type the expression as numeric and send it as a string.
+const drained = (now: number, ratePerMs: number) =>
+  sql<
+    number | string
+  >`case when level - (${now} - updated_at) * ${ratePerMs} > 0 then level - (${now} - updated_at) * ${ratePerMs} else 0 end`;
+
+/** The bucket's level now. */
+export async function attemptLevel(
+  db: Database,
+  key: string,
+  now: number,
+  ratePerMs: number,
+): Promise<number> {
   const row = await db
     .selectFrom("attempt_counters")
-    .select(["count", "window_start"])
+    .select(drained(now, ratePerMs).as("level"))
     .where("key", "=", key)
     .executeTakeFirst();
-  return row && row.window_start === windowStart ? row.count : 0;
+  return Number(row?.level ?? 0);
 }
 
-export async function countFailure(db: Database, key: string, windowStart: number): Promise<void> {
+/** Adds a failure to the bucket, atomically, so concurrent instances never lose one. */
+export async function addAttempt(db: Database, key: string, now: number, ratePerMs: number): Promise<void> {
   await db
     .insertInto("attempt_counters")
-    .values({ key, window_start: windowStart, count: 1 })
+    .values({ key, level: 1, updated_at: now })
     .onConflict((conflict) =>
-      conflict.column("key").doUpdateSet((eb) => ({
-        count: eb
-          .case()
-          .when("attempt_counters.window_start", "=", windowStart)
-          .then(eb("attempt_counters.count", "+", 1))
-          .else(1)
-          .end(),
-        window_start: windowStart,
-      })),
+      conflict.column("key").doUpdateSet({
+        level: sql<number>`case when attempt_counters.level - (${now} - attempt_counters.updated_at) * ${ratePerMs} > 0 then attempt_counters.level - (${now} - attempt_counters.updated_at) * ${ratePerMs} else 0 end + 1`,
+        updated_at: now,
+      }),
     )
     .execute();
 }
 
+/** Buckets untouched since `before` have drained long ago. */
 export async function deleteStaleCounters(db: Database, before: number): Promise<number> {
-  const result = await db
-    .deleteFrom("attempt_counters")
-    .where("window_start", "<", before)
-    .executeTakeFirst();
+  const result = await db.deleteFrom("attempt_counters").where("updated_at", "<", before).executeTakeFirst();
   return Number(result.numDeletedRows);
 }

@@ -120,11 +120,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .columns(["account_id", "created_at"])
     .execute();
 
-  // Failed attempts per key (account, client address) in fixed windows, shared by every instance.
+  // Failed attempts per key (account, client address) as leaky buckets, shared by every instance.
   await db.schema
     .createTable("attempt_counters")
     .addColumn("key", "text", (c) => c.primaryKey())
-    .addColumn("window_start", "bigint", (c) => c.notNull())
-    .addColumn("count", "integer", (c) => c.notNull())
+    .addColumn("level", "double precision", (c) => c.notNull())
+    .addColumn("updated_at", "bigint", (c) => c.notNull())
     .execute();
 }
