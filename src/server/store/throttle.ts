@@ -4,11 +4,11 @@ import type { Database } from "./database.ts";
 // Leaky buckets: each failure adds one, and the level drains continuously at `ratePerMs`, so there
 // is no window boundary at which an attacker gets a fresh allowance.
 
-// PostgreSQL may type the expression as numeric and send it as a string.
-const drained = (now: number, ratePerMs: number) =>
-  sql<
-    number | string
-  >`case when level - (${now} - updated_at) * ${ratePerMs} > 0 then level - (${now} - updated_at) * ${ratePerMs} else 0 end`;
+/** The level of the stored bucket at `now` (typed casts: PostgreSQL must not guess the parameters). */
+const drainedLevel = (now: number, ratePerMs: number) => {
+  const drained = sql`attempt_counters.level - (cast(${now} as bigint) - attempt_counters.updated_at) * cast(${ratePerMs} as double precision)`;
+  return sql<number | string>`case when ${drained} > 0 then ${drained} else 0 end`;
+};
 
 /** The bucket's level now. */
 export async function attemptLevel(
@@ -19,9 +19,10 @@ export async function attemptLevel(
 ): Promise<number> {
   const row = await db
     .selectFrom("attempt_counters")
-    .select(drained(now, ratePerMs).as("level"))
+    .select(drainedLevel(now, ratePerMs).as("level"))
     .where("key", "=", key)
     .executeTakeFirst();
+  // PostgreSQL may send a computed number as a string.
   return Number(row?.level ?? 0);
 }
 
@@ -32,7 +33,7 @@ export async function addAttempt(db: Database, key: string, now: number, ratePer
     .values({ key, level: 1, updated_at: now })
     .onConflict((conflict) =>
       conflict.column("key").doUpdateSet({
-        level: sql<number>`case when attempt_counters.level - (${now} - attempt_counters.updated_at) * ${ratePerMs} > 0 then attempt_counters.level - (${now} - attempt_counters.updated_at) * ${ratePerMs} else 0 end + 1`,
+        level: sql<number>`${drainedLevel(now, ratePerMs)} + 1`,
         updated_at: now,
       }),
     )
