@@ -18,6 +18,7 @@ import { activityPlugin } from "./activity/routes.ts";
 import { flowPlugin } from "./flow/routes.ts";
 import type { CallerDeps } from "./http/caller.ts";
 import { identityPlugin } from "./identities/routes.ts";
+import { templatePlugin } from "./templates/routes.ts";
 import { createMailer } from "./mail/mailer.ts";
 import type { Database } from "./store/database.ts";
 
@@ -80,6 +81,7 @@ export async function buildApp({ config, tls, provider, db, context, renderIndex
   await app.register(flowPlugin, { deps, renderIndex });
   await app.register(identityPlugin, { deps });
   await app.register(activityPlugin, { deps });
+  await app.register(templatePlugin, { deps });
   await app.register(pagesPlugin, { context, renderIndex, serveBuiltAssets: !devMiddleware });
   await app.register(apiFallbackPlugin);
   return app;

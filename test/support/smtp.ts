@@ -4,8 +4,29 @@ export interface ReceivedMail {
   to: string[];
   raw: string;
   subject: string;
-  /** The body text with quoted-printable soft breaks undone. */
+  /** The body text, decoded from its transfer encoding, with `\n` line breaks. */
   text: string;
+}
+
+/** Quoted-printable (`=C5=A1`, soft breaks `=` at line ends) as the UTF-8 text it encodes. */
+const decodeQuotedPrintable = (data: string) =>
+  Buffer.from(
+    data
+      .replace(/=\r?\n/g, "")
+      .replace(/=([0-9A-F]{2})/gi, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+    "latin1",
+  ).toString("utf8");
+
+/** A single-part message's body as text, by its Content-Transfer-Encoding header. */
+function decodeBody(headers: string, body: string): string {
+  const encoding = /^Content-Transfer-Encoding:\s*(\S+)/im.exec(headers)?.[1]?.toLowerCase();
+  const text =
+    encoding === "base64"
+      ? Buffer.from(body.replace(/\s/g, ""), "base64").toString("utf8")
+      : encoding === "quoted-printable"
+        ? decodeQuotedPrintable(body)
+        : body;
+  return text.replace(/\r\n/g, "\n");
 }
 
 /** Undoes RFC 2047 encoded words (`=?UTF-8?Q?...?=`, `=?UTF-8?B?...?=`) in a header value. */
@@ -15,12 +36,7 @@ function decodeHeader(value: string): string {
     .replace(/=\?utf-8\?([qb])\?([^?]*)\?=/gi, (_, encoding: string, data: string) =>
       encoding.toLowerCase() === "b"
         ? Buffer.from(data, "base64").toString("utf8")
-        : Buffer.from(
-            data
-              .replace(/_/g, " ")
-              .replace(/=([0-9A-F]{2})/gi, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-            "latin1",
-          ).toString("utf8"),
+        : decodeQuotedPrintable(data.replace(/_/g, " ")),
     )
     .replace(/\r\n[ \t]/g, " ");
 }
@@ -53,10 +69,8 @@ export async function startSmtpReceiver(options: SmtpReceiverOptions = {}): Prom
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
         const raw = Buffer.concat(chunks).toString("utf8");
-        const body = raw.slice(raw.indexOf("\r\n\r\n") + 4);
-        const text = body
-          .replace(/=\r\n/g, "")
-          .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+        const headerEnd = raw.indexOf("\r\n\r\n");
+        const text = decodeBody(raw.slice(0, headerEnd), raw.slice(headerEnd + 4));
         const mail: ReceivedMail = {
           to: session.envelope.rcptTo.map((recipient) => recipient.address),
           raw,

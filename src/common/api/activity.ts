@@ -31,6 +31,7 @@ export const activitySchema = z.object({
   type: z.enum(activityTypes),
   identities: z.array(z.object({ id: z.string() })).optional(),
   organizations: z.array(z.object({ id: z.string() })).optional(),
+  applicationTemplates: z.array(z.object({ id: z.string() })).optional(),
   applications: z.array(z.object({ organizationId: z.string(), applicationId: z.string() })).optional(),
   providers: z.array(z.string()).optional(),
   changes: z.array(z.enum(activityChanges)).optional(),

@@ -55,3 +55,10 @@ export async function requireCaller(deps: CallerDeps, request: FastifyRequest): 
   }
   throw new HttpError(401, "unauthorized", "sign in first");
 }
+
+/** The caller when the request proves one, else undefined (public views that show more to admins). */
+export async function optionalCaller(deps: CallerDeps, request: FastifyRequest): Promise<Caller | undefined> {
+  if (!request.headers.authorization && (request.query as { flow?: unknown }).flow === undefined)
+    return undefined;
+  return requireCaller(deps, request);
+}

@@ -1,6 +1,7 @@
 import type { IdentityFields } from "../../common/api/identity.ts";
 import { usernameOrEmailMinLength } from "../../common/limits.ts";
 import { characterCount } from "../../common/text.ts";
+import { isSecureUri } from "../../common/uris.ts";
 import { recordActivity } from "../activity/activity.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
@@ -15,10 +16,6 @@ import {
 import { accessibleIdentities } from "./access.ts";
 
 const profileFields = ["username", "email", "givenName", "fullName", "pictureUrl"] as const;
-
-function isLoopback(hostname: string): boolean {
-  return hostname === "localhost" || hostname === "[::1]" || /^127(\.\d+){3}$/.test(hostname);
-}
 
 /** Checks and tidies the editable fields (spec §3): empty strings are absent fields. */
 export function validIdentityFields(fields: IdentityFields): IdentityFields {
@@ -41,12 +38,8 @@ export function validIdentityFields(fields: IdentityFields): IdentityFields {
   if (cleaned.email !== undefined && !/^[^@\s]+@[^@\s]+$/.test(cleaned.email)) {
     throw new HttpError(400, "invalidEmail", "invalid e-mail address");
   }
-  if (cleaned.pictureUrl !== undefined) {
-    const url = URL.canParse(cleaned.pictureUrl) ? new URL(cleaned.pictureUrl) : undefined;
-    const secure =
-      url && (url.protocol === "https:" || (url.protocol === "http:" && isLoopback(url.hostname)));
-    if (!secure || url.hash)
-      throw new HttpError(400, "invalidPictureUrl", "the picture must be an https:// URL");
+  if (cleaned.pictureUrl !== undefined && !isSecureUri(cleaned.pictureUrl)) {
+    throw new HttpError(400, "invalidPictureUrl", "the picture must be an https:// URL");
   }
   return cleaned;
 }

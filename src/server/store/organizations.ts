@@ -41,7 +41,7 @@ export async function insertOrganization(
 ): Promise<void> {
   await db
     .insertInto("organizations")
-    .values({ id, document: JSON.stringify(document), created_at: now, updated_at: now })
+    .values({ id, version: 1, document: JSON.stringify(document), created_at: now, updated_at: now })
     .onConflict((conflict) => conflict.column("id").doNothing())
     .execute();
 }

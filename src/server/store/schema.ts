@@ -1,5 +1,3 @@
-import type { Generated } from "kysely";
-
 // The tables as Kysely sees them. Times are milliseconds since the epoch; JSON is stored as text so
 // both engines hold the same bytes.
 
@@ -26,14 +24,6 @@ export interface OidcModelTable {
   user_code: string | null;
   expires_at: number | null;
   consumed_at: number | null;
-}
-
-export interface OrganizationTable {
-  id: string;
-  version: Generated<number>;
-  document: string;
-  created_at: number;
-  updated_at: number;
 }
 
 export interface OauthClientTable {
@@ -141,11 +131,20 @@ export interface AttemptCounterTable {
   updated_at: number;
 }
 
+/** A versioned JSON document: application templates and organizations. */
+export interface DocumentTable {
+  id: string;
+  version: number;
+  document: string;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Schema {
   instance_settings: InstanceSettingTable;
   signing_keys: SigningKeyTable;
   oidc_models: OidcModelTable;
-  organizations: OrganizationTable;
+  organizations: DocumentTable;
   oauth_clients: OauthClientTable;
   accounts: AccountTable;
   credentials: CredentialTable;
@@ -158,4 +157,5 @@ export interface Schema {
   grant_accounts: GrantAccountTable;
   activities: ActivityTable;
   attempt_counters: AttemptCounterTable;
+  application_templates: DocumentTable;
 }

@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from "kysely/migration";
 import * as initial from "./0001-initial.ts";
 import * as accountsFlows from "./0002-accounts-flows.ts";
+import * as templates from "./0003-templates.ts";
 
 /** Forward-only migrations, applied in the order of their names. Never edit one that has shipped. */
 export const migrations: MigrationProvider = {
@@ -8,5 +9,6 @@ export const migrations: MigrationProvider = {
     Promise.resolve<Record<string, Migration>>({
       "0001-initial": initial,
       "0002-accounts-flows": accountsFlows,
+      "0003-templates": templates,
     }),
 };

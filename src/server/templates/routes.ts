@@ -1,0 +1,46 @@
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import { templateFieldsSchema, templateUpdateSchema } from "../../common/api/template.ts";
+import { apiPrefix, routes } from "../../common/routes.ts";
+import { parseBody } from "../http/body.ts";
+import { optionalCaller, requireCaller, type CallerDeps } from "../http/caller.ts";
+import { HttpError } from "../http/errors.ts";
+import { createTemplate, findTemplate, listTemplates, templateView, updateTemplate } from "./templates.ts";
+
+/** Application templates: public to read, created by anyone signed in, changed by their admins. */
+export const templatePlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { deps }) => {
+  const { db } = deps;
+
+  app.get(apiPrefix + routes.ApplicationTemplateList.path, async () =>
+    (await listTemplates(db)).map(({ id, document }) => ({
+      id,
+      name: document.name,
+      description: document.description,
+    })),
+  );
+
+  app.post(apiPrefix + routes.ApplicationTemplateCreate.path, async (request, reply) => {
+    const caller = await requireCaller(deps, request);
+    const fields = parseBody(templateFieldsSchema, request.body);
+    return reply.status(201).send({ id: await createTemplate(db, caller, fields) });
+  });
+
+  app.get(apiPrefix + routes.ApplicationTemplateGet.path, async (request) => {
+    const { id } = request.params as { id: string };
+    const stored = await findTemplate(db, id);
+    if (!stored) throw new HttpError(404, "notFound", "no such application template");
+    return templateView(id, stored.version, stored.document, await optionalCaller(deps, request));
+  });
+
+  const update = async (request: FastifyRequest) => {
+    const caller = await requireCaller(deps, request);
+    const { version, ...fields } = parseBody(templateUpdateSchema, request.body);
+    return updateTemplate(db, caller, (request.params as { id: string }).id, version, fields);
+  };
+  for (const url of [
+    routes.ApplicationTemplateUpdate.path,
+    apiPrefix + routes.ApplicationTemplateUpdate.path,
+  ]) {
+    app.post(url, update);
+  }
+  return Promise.resolve();
+};

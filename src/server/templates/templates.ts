@@ -1,0 +1,127 @@
+import type { ActivityChange } from "../../common/api/activity.ts";
+import type { Template, TemplateFields } from "../../common/api/template.ts";
+import { recordActivity } from "../activity/activity.ts";
+import type { Caller } from "../http/caller.ts";
+import { HttpError } from "../http/errors.ts";
+import { newId } from "../ids.ts";
+import type { Database } from "../store/database.ts";
+import { findDocument, insertDocument, listDocuments, replaceDocument } from "../store/documents.ts";
+import { findIdentities } from "../store/identities.ts";
+import { validTemplate } from "./validate.ts";
+
+export type TemplateDocument = TemplateFields;
+
+const table = "application_templates";
+
+/** The identity a console caller acts as; creating and editing need one. */
+export function actingIdentity(caller: Caller): string {
+  if (!caller.identityId) throw new HttpError(401, "unauthorized", "sign in to the console first");
+  return caller.identityId;
+}
+
+/** Admins must be existing identities, and the editing identity always stays one. */
+export async function checkedAdmins(
+  db: Database,
+  admins: readonly string[],
+  editor: string,
+): Promise<string[]> {
+  const wanted = [...new Set([editor, ...admins])];
+  const found = new Set((await findIdentities(db, wanted)).map((identity) => identity.id));
+  const unknown = wanted.filter((id) => !found.has(id));
+  if (unknown.length > 0) throw new HttpError(400, "unknownIdentity", `no identity ${unknown.join(", ")}`);
+  return wanted;
+}
+
+/** New clients get server-made IDs; a client that claims an ID must be one the template has. */
+function withClientIds(fields: TemplateFields, existing?: TemplateDocument): TemplateFields {
+  const known = new Set(
+    [
+      ...(existing?.clientsPublic ?? []),
+      ...(existing?.clientsBackend ?? []),
+      ...(existing?.clientsService ?? []),
+    ].map((client) => client.id),
+  );
+  const assign = <C extends { id?: string | undefined }>(client: C): C => {
+    if (client.id !== undefined && !known.has(client.id)) {
+      throw new HttpError(400, "badRequest", `unknown client ${client.id}`);
+    }
+    return { ...client, id: client.id ?? newId() };
+  };
+  return {
+    ...fields,
+    clientsPublic: fields.clientsPublic.map(assign),
+    clientsBackend: fields.clientsBackend.map(assign),
+    clientsService: fields.clientsService.map(assign),
+  };
+}
+
+export function templateView(
+  id: string,
+  version: number,
+  document: TemplateDocument,
+  caller?: Caller,
+): Template {
+  const canUpdate = caller?.identityId !== undefined && document.admins.includes(caller.identityId);
+  // Admins are visible to admins only.
+  return { ...document, admins: canUpdate ? document.admins : [], id, version, canUpdate };
+}
+
+export async function createTemplate(db: Database, caller: Caller, fields: TemplateFields): Promise<string> {
+  const editor = actingIdentity(caller);
+  const id = newId();
+  const document = withClientIds(
+    validTemplate({ ...fields, admins: await checkedAdmins(db, fields.admins, editor) }),
+  );
+  await insertDocument(db, table, id, document, Date.now());
+  await recordActivity(db, caller.accountId, {
+    type: "applicationTemplateCreate",
+    applicationTemplates: [{ id }],
+  });
+  return id;
+}
+
+export async function findTemplate(db: Database, id: string) {
+  return findDocument<TemplateDocument>(db, table, id);
+}
+
+export const listTemplates = (db: Database) => listDocuments<TemplateDocument>(db, table);
+
+function changesBetween(before: TemplateDocument, after: TemplateDocument): ActivityChange[] {
+  const { admins: adminsBefore, ...restBefore } = before;
+  const { admins: adminsAfter, ...restAfter } = after;
+  const changes: ActivityChange[] = [];
+  if (JSON.stringify(restBefore) !== JSON.stringify(restAfter)) changes.push("otherData");
+  if (adminsAfter.some((id) => !adminsBefore.includes(id))) changes.push("permissionsAdded");
+  if (adminsBefore.some((id) => !adminsAfter.includes(id))) changes.push("permissionsRemoved");
+  return changes;
+}
+
+export async function updateTemplate(
+  db: Database,
+  caller: Caller,
+  id: string,
+  version: number,
+  fields: TemplateFields,
+): Promise<Template> {
+  const editor = actingIdentity(caller);
+  const stored = await findTemplate(db, id);
+  if (!stored) throw new HttpError(404, "notFound", "no such application template");
+  if (!stored.document.admins.includes(editor))
+    throw new HttpError(403, "forbidden", "only admins can change it");
+  const document = withClientIds(
+    validTemplate({ ...fields, admins: await checkedAdmins(db, fields.admins, editor) }),
+    stored.document,
+  );
+  if (!(await replaceDocument(db, table, id, version, document, Date.now()))) {
+    throw new HttpError(409, "conflict", "the template was changed meanwhile; reload and try again");
+  }
+  const changes = changesBetween(stored.document, document);
+  if (changes.length > 0) {
+    await recordActivity(db, caller.accountId, {
+      type: "applicationTemplateUpdate",
+      applicationTemplates: [{ id }],
+      changes,
+    });
+  }
+  return templateView(id, version + 1, document, caller);
+}

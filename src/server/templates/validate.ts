@@ -1,0 +1,56 @@
+import type { TemplateFields } from "../../common/api/template.ts";
+import { isSecureUri } from "../../common/uris.ts";
+import { HttpError } from "../http/errors.ts";
+import { interpolate } from "./interpolate.ts";
+
+/** What a variable stands for while a template is checked on its own (reference §9.1). */
+const sampleValue = "https://sub.example.com:8080/foo";
+
+const unique = <T>(values: readonly T[]) => [...new Set(values)];
+
+function checkUri(
+  template: string,
+  values: ReadonlyMap<string, string>,
+  code: "invalidRedirectUri" | "invalidHomepage",
+) {
+  if (!isSecureUri(interpolate(template, values))) {
+    throw new HttpError(400, code, `${template} must give an https:// URI without a fragment`);
+  }
+}
+
+/**
+ * Checks a template's rules that its schema cannot express and tidies it: scopes without
+ * duplicates, unique variable names, URI templates that interpolate to secure URIs.
+ */
+export function validTemplate(fields: TemplateFields): TemplateFields {
+  const names = fields.variables.map((variable) => variable.name);
+  const duplicate = names.find((name, index) => names.indexOf(name) !== index);
+  if (duplicate !== undefined)
+    throw new HttpError(400, "duplicateVariable", `variable ${duplicate} is defined twice`);
+  const samples = new Map(names.map((name) => [name, sampleValue]));
+
+  const homepageTemplate = fields.homepageTemplate || (names.includes("uriBase") ? "{uriBase}" : "");
+  if (homepageTemplate) checkUri(homepageTemplate, samples, "invalidHomepage");
+  for (const client of [...fields.clientsPublic, ...fields.clientsBackend]) {
+    for (const uri of client.redirectUriTemplates) checkUri(uri, samples, "invalidRedirectUri");
+  }
+  const tidyClient = <C extends { additionalScopes: string[] }>(client: C): C => ({
+    ...client,
+    additionalScopes: unique(client.additionalScopes),
+  });
+  return {
+    ...fields,
+    homepageTemplate,
+    idScopes: unique(fields.idScopes),
+    clientsPublic: fields.clientsPublic.map((client) => ({
+      ...tidyClient(client),
+      redirectUriTemplates: unique(client.redirectUriTemplates),
+    })),
+    clientsBackend: fields.clientsBackend.map((client) => ({
+      ...tidyClient(client),
+      redirectUriTemplates: unique(client.redirectUriTemplates),
+    })),
+    clientsService: fields.clientsService.map(tidyClient),
+    admins: unique(fields.admins),
+  };
+}

@@ -1,0 +1,36 @@
+import { contextSchema } from "../../src/common/api/context.ts";
+import type { TestApp } from "./apps.ts";
+import { FlowDriver } from "./flow-driver.ts";
+
+/** The console as an app of the built-in organization, read from /context.json. */
+export async function consoleApp(base: string): Promise<TestApp> {
+  const context = contextSchema.parse(await (await fetch(`${base}/context.json`)).json());
+  return {
+    clientId: context.clientId,
+    organizationId: context.organizationId,
+    applicationId: "",
+    redirectUri: context.redirectUri,
+  };
+}
+
+export type ConsoleApi = (path: string, init?: RequestInit) => Promise<Response>;
+
+/** Signs a new person up to the console; returns their browser, tokens and an API caller with the token. */
+export async function consoleSignUp(base: string, username: string) {
+  const driver = await FlowDriver.start(base, await consoleApp(base));
+  await driver.step("passwordStart", { emailOrUsername: username });
+  await driver.step("passwordComplete", { password: `${username}'s passphrase` });
+  const [identity] = await driver.identities();
+  await driver.step("chooseIdentity", { identity: { id: identity?.id } });
+  await driver.step("redirect");
+  const tokens = await driver.exchange(await driver.returnToApp());
+  const api: ConsoleApi = (path, init = {}) =>
+    fetch(base + path, {
+      ...init,
+      headers: { authorization: `Bearer ${tokens.access_token}`, "content-type": "application/json" },
+    });
+  return { driver, tokens, api, identityId: identity?.id ?? "" };
+}
+
+export const postJson = (api: ConsoleApi, path: string, body: unknown) =>
+  api(path, { method: "POST", body: JSON.stringify(body) });

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { activityPageSchema } from "../src/common/api/activity.ts";
+import { templateListSchema, templateSchema } from "../src/common/api/template.ts";
+import { consoleSignUp, postJson } from "./support/console.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.dispose());
+
+const notes = {
+  name: "Notes",
+  description: "A note-taking app",
+  idScopes: ["openid", "profile", "openid"],
+  variables: [{ name: "uriBase", description: "Where the app runs" }],
+  clientsPublic: [{ redirectUriTemplates: ["{uriBase}/callback"], additionalScopes: ["email"] }],
+  clientsBackend: [
+    { redirectUriTemplates: ["{uriBase}/server"], tokenEndpointAuthMethod: "client_secret_post" },
+  ],
+  clientsService: [{ description: "sync" }],
+};
+
+describe("application templates", () => {
+  it("are created by a signed-in person, who becomes admin, and read by everybody", async () => {
+    const owner = await consoleSignUp(server.url, "tara");
+    const created = await postJson(owner.api, "/api/a/create", notes);
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+
+    const own = templateSchema.parse(await (await owner.api(`/api/a/${id}`)).json());
+    expect(own).toMatchObject({ name: "Notes", canUpdate: true, admins: [owner.identityId], version: 1 });
+    expect(own.idScopes).toEqual(["openid", "profile"]);
+    expect(own.homepageTemplate).toBe("{uriBase}");
+    const clientIds = [...own.clientsPublic, ...own.clientsBackend, ...own.clientsService].map(
+      (client) => client.id,
+    );
+    expect(new Set(clientIds).size).toBe(3);
+    expect(own.clientsBackend[0]).toMatchObject({ accessTokenType: "hmac", accessTokenLifespan: 3600 });
+
+    const anonymous = templateSchema.parse(await (await fetch(`${server.url}/api/a/${id}`)).json());
+    expect(anonymous).toMatchObject({ canUpdate: false, admins: [] });
+    const list = templateListSchema.parse(await (await fetch(`${server.url}/api/a`)).json());
+    expect(list).toContainEqual({ id, name: "Notes", description: "A note-taking app" });
+
+    const activity = activityPageSchema.parse(await (await owner.api("/api/activity")).json());
+    expect(activity.items[0]).toMatchObject({
+      type: "applicationTemplateCreate",
+      applicationTemplates: [{ id }],
+    });
+  });
+
+  it("are changed by admins only, never over someone else's newer save", async () => {
+    const owner = await consoleSignUp(server.url, "uros");
+    const other = await consoleSignUp(server.url, "vesna");
+    const { id } = (await (await postJson(owner.api, "/api/a/create", { name: "Chat" })).json()) as {
+      id: string;
+    };
+    const current = templateSchema.parse(await (await owner.api(`/api/a/${id}`)).json());
+    const { canUpdate: _canUpdate, id: _id, ...fields } = current;
+
+    expect((await fetch(`${server.url}/api/a/update/${id}`, { method: "POST", body: "{}" })).status).toBe(
+      401,
+    );
+    expect((await postJson(other.api, `/api/a/update/${id}`, { ...fields, name: "Mine" })).status).toBe(403);
+
+    const renamed = await postJson(owner.api, `/api/a/update/${id}`, {
+      ...fields,
+      name: "Chat 2",
+      admins: [owner.identityId, other.identityId],
+    });
+    expect(templateSchema.parse(await renamed.json())).toMatchObject({ name: "Chat 2", version: 2 });
+    const stale = await postJson(owner.api, `/api/a/update/${id}`, { ...fields, name: "Chat 3" });
+    expect(stale.status).toBe(409);
+    expect(await stale.json()).toMatchObject({ error: "conflict" });
+
+    // The added admin may now edit; the change is recorded with its kinds.
+    const byOther = await postJson(other.api, `/api/a/update/${id}`, {
+      ...fields,
+      version: 2,
+      name: "Chat 4",
+      admins: [owner.identityId, other.identityId],
+    });
+    expect(byOther.status).toBe(200);
+    const activity = activityPageSchema.parse(await (await owner.api("/api/activity")).json());
+    expect(activity.items[0]).toMatchObject({
+      type: "applicationTemplateUpdate",
+      changes: ["otherData", "permissionsAdded"],
+    });
+  });
+
+  it("refuse invalid definitions with a stable code", async () => {
+    const { api } = await consoleSignUp(server.url, "wanda");
+    const cases: [unknown, string][] = [
+      [{ name: "" }, "badRequest"],
+      [{ name: "X", homepageTemplate: "{site}/home" }, "unknownVariables"],
+      [{ name: "X", homepageTemplate: "http://example.com" }, "invalidHomepage"],
+      [{ name: "X", variables: [{ name: "a" }, { name: "a" }] }, "duplicateVariable"],
+      [
+        { name: "X", clientsPublic: [{ redirectUriTemplates: ["https://x.example/cb#frag"] }] },
+        "invalidRedirectUri",
+      ],
+      [{ name: "X", clientsPublic: [{ redirectUriTemplates: ["{b}/{a}/cb"] }] }, "unknownVariables"],
+      [{ name: "X", idScopes: ["open id"] }, "badRequest"],
+      [{ name: "X", admins: ["nobody"] }, "unknownIdentity"],
+      [{ name: "X", clientsService: [{ id: "made-up" }] }, "badRequest"],
+      [
+        {
+          name: "X",
+          clientsBackend: [{ redirectUriTemplates: ["https://x.example/"], accessTokenType: "saml" }],
+        },
+        "badRequest",
+      ],
+    ];
+    for (const [body, error] of cases) {
+      const response = await postJson(api, "/api/a/create", body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      const answer = (await response.json()) as { error: string; message: string };
+      expect(answer.error, JSON.stringify(body)).toBe(error);
+      if (error === "unknownVariables") expect(answer.message).toMatch(/unknown variables: (a, b|site)$/);
+    }
+    // Loopback http is allowed for developers' apps.
+    const local = await postJson(api, "/api/a/create", {
+      name: "Local",
+      clientsPublic: [{ redirectUriTemplates: ["http://localhost:3000/cb"] }],
+    });
+    expect(local.status).toBe(201);
+  });
+});
