@@ -19,6 +19,7 @@ import { flowPlugin } from "./flow/routes.ts";
 import type { CallerDeps } from "./http/caller.ts";
 import { identityPlugin } from "./identities/routes.ts";
 import { templatePlugin } from "./templates/routes.ts";
+import { organizationPlugin } from "./organizations/routes.ts";
 import { createMailer } from "./mail/mailer.ts";
 import type { Database } from "./store/database.ts";
 
@@ -82,6 +83,7 @@ export async function buildApp({ config, tls, provider, db, context, renderIndex
   await app.register(identityPlugin, { deps });
   await app.register(activityPlugin, { deps });
   await app.register(templatePlugin, { deps });
+  await app.register(organizationPlugin, { deps });
   await app.register(pagesPlugin, { context, renderIndex, serveBuiltAssets: !devMiddleware });
   await app.register(apiFallbackPlugin);
   return app;

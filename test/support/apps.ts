@@ -1,6 +1,9 @@
+import type { OrganizationApplication } from "../../src/common/api/organization.ts";
 import { newId } from "../../src/server/ids.ts";
+import { syncClients } from "../../src/server/organizations/clients.ts";
+import type { OrganizationDocument } from "../../src/server/organizations/organizations.ts";
 import type { Database } from "../../src/server/store/database.ts";
-import { insertOrganization, upsertClient } from "../../src/server/store/organizations.ts";
+import { insertDocument } from "../../src/server/store/documents.ts";
 
 export interface TestApp {
   organizationId: string;
@@ -9,31 +12,50 @@ export interface TestApp {
   redirectUri: string;
 }
 
-/** An organization with one app whose public client a test drives like a real relying party would. */
+/**
+ * An organization with one app whose public client a test drives like a real relying party would,
+ * stored the way the organizations console stores it.
+ */
 export async function registerTestApp(db: Database, name = "Test app"): Promise<TestApp> {
   const organizationId = newId();
-  const applicationId = newId();
   const clientId = newId();
   const redirectUri = "https://app.example/callback";
-  await insertOrganization(
-    db,
-    organizationId,
-    { name: `${name} organization`, applications: [{ id: applicationId, name }] },
-    Date.now(),
-  );
-  await upsertClient(db, {
-    id: clientId,
-    organizationId,
-    applicationId,
-    kind: "public",
-    secretHash: null,
-    metadata: JSON.stringify({
-      client_uri: "https://app.example/",
-      redirect_uris: [redirectUri],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-    }),
-  });
-  return { organizationId, applicationId, clientId, redirectUri };
+  const application: OrganizationApplication = {
+    id: newId(),
+    active: true,
+    templateId: newId(),
+    applicationTemplate: {
+      name,
+      description: "",
+      homepageTemplate: "{uriBase}/",
+      idScopes: ["openid", "profile", "email", "offline_access"],
+      variables: [{ name: "uriBase", description: "" }],
+      clientsPublic: [
+        {
+          id: "web",
+          description: "",
+          additionalScopes: [],
+          accessTokenType: "hmac",
+          accessTokenLifespan: 3600,
+          idTokenLifespan: 3600,
+          redirectUriTemplates: ["{uriBase}/callback"],
+        },
+      ],
+      clientsBackend: [],
+      clientsService: [],
+    },
+    values: [{ name: "uriBase", value: "https://app.example" }],
+    clientsPublic: [{ id: clientId, templateClientId: "web" }],
+    clientsBackend: [],
+    clientsService: [],
+  };
+  const document: OrganizationDocument = {
+    name: `${name} organization`,
+    description: "",
+    admins: [],
+    applications: [application],
+  };
+  await insertDocument(db, "organizations", organizationId, document, Date.now());
+  await syncClients(db, organizationId, [application]);
+  return { organizationId, applicationId: application.id, clientId, redirectUri };
 }

@@ -31,8 +31,9 @@ export class FlowDriver {
     base: string,
     app: TestApp,
     parameters: Record<string, string> = {},
+    clientAuthentication: client.ClientAuth = client.None(),
   ): Promise<FlowDriver> {
-    const config = await client.discovery(new URL(base), app.clientId, undefined, client.None());
+    const config = await client.discovery(new URL(base), app.clientId, undefined, clientAuthentication);
     const driver = new FlowDriver(base, config, app);
     const url = client.buildAuthorizationUrl(config, {
       redirect_uri: app.redirectUri,

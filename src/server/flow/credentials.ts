@@ -54,7 +54,7 @@ async function sendCodeTo(
 ): Promise<void> {
   const { flow } = step;
   if (!mayResend(flow, identifier.key, Date.now())) return;
-  const application = await applicationOf(deps.db, flow.organizationId, flow.applicationId, flow.clientId);
+  const application = await applicationOf(deps.db, flow.organizationId, flow.applicationId);
   await sendCode(deps, flow, {
     identifierKey: identifier.key,
     target,

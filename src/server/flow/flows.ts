@@ -4,7 +4,7 @@ import { locales, type Locale } from "../../common/limits.ts";
 import { HttpError } from "../http/errors.ts";
 import type { Database } from "../store/database.ts";
 import { findFlow, insertFlow, updateFlowState } from "../store/flows.ts";
-import { findActiveClient } from "../store/organizations.ts";
+import { findActiveClient } from "../store/clients.ts";
 import { applicationOf } from "../organizations/applications.ts";
 import { newFlowState, type FlowState } from "./state.ts";
 
@@ -84,7 +84,7 @@ export async function saveFlow(db: Database, flow: Flow): Promise<void> {
 }
 
 export async function flowResponse(db: Database, flow: Flow, error?: FlowError): Promise<FlowResponse> {
-  const application = await applicationOf(db, flow.organizationId, flow.applicationId, flow.clientId);
+  const application = await applicationOf(db, flow.organizationId, flow.applicationId);
   const { state } = flow;
   return {
     completed: state.completed,

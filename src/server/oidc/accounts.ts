@@ -2,7 +2,7 @@ import type { Account, FindAccount } from "oidc-provider";
 import type { Database } from "../store/database.ts";
 import { credentialsOf } from "../store/accounts.ts";
 import { findIdentity, findMembershipById } from "../store/identities.ts";
-import { findActiveClient } from "../store/organizations.ts";
+import { findActiveClient } from "../store/clients.ts";
 import { findGrantAccount } from "../store/flows.ts";
 
 /**

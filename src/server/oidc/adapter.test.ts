@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeEngines, type TestStore } from "../../../test/support/stores.ts";
 import { migrate } from "../store/database.ts";
 import { deleteExpiredOidcModels } from "../store/oidc-models.ts";
-import { insertOrganization, upsertClient } from "../store/organizations.ts";
+import { insertDocument } from "../store/documents.ts";
+import { syncOrganizationClients } from "../store/clients.ts";
 import { adapterFactory } from "./adapter.ts";
 
 describe.each(storeEngines)("oidc-provider adapter on $name", ({ open }) => {
@@ -62,15 +63,16 @@ describe.each(storeEngines)("oidc-provider adapter on $name", ({ open }) => {
   });
 
   it("reads clients from active organization applications only", async () => {
-    await insertOrganization(store.db, "org1", { name: "Org" }, Date.now());
-    await upsertClient(store.db, {
-      id: "client1",
-      organizationId: "org1",
-      applicationId: "app1",
-      kind: "public",
-      secretHash: null,
-      metadata: JSON.stringify({ redirect_uris: ["https://app.example/cb"] }),
-    });
+    await insertDocument(store.db, "organizations", "org1", { name: "Org" }, Date.now());
+    await syncOrganizationClients(store.db, "org1", [
+      {
+        id: "client1",
+        applicationId: "app1",
+        kind: "public",
+        active: true,
+        metadata: { redirect_uris: ["https://app.example/cb"] },
+      },
+    ]);
     expect(await adapter("Client").find("client1")).toEqual({
       client_id: "client1",
       redirect_uris: ["https://app.example/cb"],

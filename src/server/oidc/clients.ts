@@ -1,13 +1,21 @@
 import type { AdapterPayload } from "oidc-provider";
 import type { Database } from "../store/database.ts";
-import { findActiveClient } from "../store/organizations.ts";
+import { findActiveClient } from "../store/clients.ts";
 
-/** The oidc-provider metadata of an active organization application's client, if there is one. */
+/**
+ * The oidc-provider metadata of an active organization application's client, if there is one. A
+ * confidential client's `client_secret` is the secret's hash: the engine compares presented secrets
+ * through `compareClientSecret`, which Vrata replaces with a hash comparison.
+ */
 export async function findClientMetadata(
   db: Database,
   clientId: string,
 ): Promise<AdapterPayload | undefined> {
   const client = await findActiveClient(db, clientId);
   if (!client) return undefined;
-  return { ...(JSON.parse(client.metadata) as AdapterPayload), client_id: client.id };
+  const metadata = JSON.parse(client.metadata) as AdapterPayload;
+  if (client.kind === "public") return { ...metadata, client_id: client.id };
+  // A confidential client without a secret cannot authenticate, so it does not exist for the engine.
+  if (client.secretHash === null) return undefined;
+  return { ...metadata, client_id: client.id, client_secret: client.secretHash };
 }

@@ -4,6 +4,7 @@ import { routes } from "../../common/routes.ts";
 import type { Database } from "../store/database.ts";
 import { findAccountFor } from "./accounts.ts";
 import { adapterFactory } from "./adapter.ts";
+import { enforceClientSecrets } from "./client-secrets.ts";
 
 export interface ProviderOptions {
   issuer: string;
@@ -90,5 +91,7 @@ export function createProvider({
   };
   const provider = new Provider(issuer, configuration);
   provider.proxy = behindProxy;
+  enforceClientSecrets(provider);
+
   return provider;
 }

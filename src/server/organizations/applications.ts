@@ -1,5 +1,6 @@
 import type { Database } from "../store/database.ts";
-import { findActiveClient } from "../store/organizations.ts";
+import { homepageOf } from "./clients.ts";
+import { findOrganization } from "./organizations.ts";
 
 export interface ApplicationInfo {
   name: string;
@@ -7,30 +8,18 @@ export interface ApplicationInfo {
   homepage?: string;
 }
 
-interface OrganizationDocument {
-  name?: string;
-  applications?: { id: string; name?: string }[];
-}
-
 /** What the flow page tells about the app asking for a sign-in, and where its homepage is. */
 export async function applicationOf(
   db: Database,
   organizationId: string,
   applicationId: string,
-  clientId: string,
 ): Promise<ApplicationInfo> {
-  const organization = await db
-    .selectFrom("organizations")
-    .select("document")
-    .where("id", "=", organizationId)
-    .executeTakeFirst();
-  const document = organization ? (JSON.parse(organization.document) as OrganizationDocument) : {};
-  const client = await findActiveClient(db, clientId);
-  const metadata = client ? (JSON.parse(client.metadata) as { client_uri?: string }) : {};
-  const application = document.applications?.find((candidate) => candidate.id === applicationId);
+  const organization = await findOrganization(db, organizationId);
+  const application = organization?.document.applications.find((candidate) => candidate.id === applicationId);
+  const homepage = application && homepageOf(application);
   return {
-    name: application?.name ?? "",
-    organizationName: document.name ?? "",
-    ...(metadata.client_uri ? { homepage: metadata.client_uri } : {}),
+    name: application?.applicationTemplate.name ?? "",
+    organizationName: organization?.document.name ?? "",
+    ...(homepage ? { homepage } : {}),
   };
 }

@@ -1,7 +1,11 @@
+import type { OrganizationApplication } from "../../common/api/organization.ts";
+import { consoleScope } from "../../common/limits.ts";
 import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
+import { findDocument, insertDocument } from "../store/documents.ts";
 import { settingOrCreate } from "../store/instance.ts";
-import { insertOrganization, upsertClient } from "../store/organizations.ts";
+import { syncClients } from "./clients.ts";
+import type { OrganizationDocument } from "./organizations.ts";
 
 export interface ConsoleClient {
   organizationId: string;
@@ -10,45 +14,68 @@ export interface ConsoleClient {
   redirectUri: string;
 }
 
+const day = 24 * 60 * 60;
+
+/** The console as an application of the built-in organization, made from an inline template. */
+function consoleApplication(
+  applicationId: string,
+  clientId: string,
+  issuer: string,
+): OrganizationApplication {
+  return {
+    id: applicationId,
+    active: true,
+    templateId: "",
+    applicationTemplate: {
+      name: "Console",
+      description: "",
+      homepageTemplate: "{uriBase}/",
+      idScopes: consoleScope.split(" "),
+      variables: [{ name: "uriBase", description: "" }],
+      clientsPublic: [
+        {
+          id: "console",
+          description: "",
+          additionalScopes: [],
+          accessTokenType: "hmac",
+          accessTokenLifespan: 3600,
+          idTokenLifespan: 3600,
+          refreshTokenLifespan: 30 * day,
+          redirectUriTemplates: ["{uriBase}/"],
+        },
+      ],
+      clientsBackend: [],
+      clientsService: [],
+    },
+    values: [{ name: "uriBase", value: issuer }],
+    clientsPublic: [{ id: clientId, templateClientId: "console" }],
+    clientsBackend: [],
+    clientsService: [],
+  };
+}
+
 /**
  * Makes sure the built-in "Vrata" organization and its "Console" application exist. Their IDs are
- * stored on first start and never regenerated, so sign-ins and tokens survive restarts; the redirect
- * URI follows the configured issuer.
+ * stored on first start and never regenerated, so sign-ins and tokens survive restarts; the
+ * console's address follows the configured issuer.
  */
 export async function ensureConsoleClient(db: Database, issuer: string): Promise<ConsoleClient> {
   const organizationId = await settingOrCreate(db, "consoleOrganizationId", newId);
   const applicationId = await settingOrCreate(db, "consoleApplicationId", newId);
   const clientId = await settingOrCreate(db, "consoleClientId", newId);
-  const redirectUri = `${issuer}/`;
+  const application = consoleApplication(applicationId, clientId, issuer);
 
-  await insertOrganization(
-    db,
-    organizationId,
-    {
+  const stored = await findDocument<OrganizationDocument>(db, "organizations", organizationId);
+  if (!stored) {
+    const document: OrganizationDocument = {
       name: "Vrata",
       description: "",
       admins: [],
-      applications: [{ id: applicationId, name: "Console", active: true }],
-    },
-    Date.now(),
-  );
-  await upsertClient(db, {
-    id: clientId,
-    organizationId,
-    applicationId,
-    kind: "public",
-    secretHash: null,
-    metadata: JSON.stringify({
-      client_name: "Console",
-      client_uri: redirectUri,
-      application_type: "web",
-      redirect_uris: [redirectUri],
-      post_logout_redirect_uris: [redirectUri],
-      grant_types: ["authorization_code", "refresh_token"],
-      response_types: ["code"],
-      token_endpoint_auth_method: "none",
-      scope: "openid profile email",
-    }),
-  });
-  return { organizationId, applicationId, clientId, redirectUri };
+      applications: [application],
+    };
+    await insertDocument(db, "organizations", organizationId, document, Date.now()).catch(() => undefined);
+  }
+  const others = stored?.document.applications.filter((candidate) => candidate.id !== applicationId) ?? [];
+  await syncClients(db, organizationId, [application, ...others]);
+  return { organizationId, applicationId, clientId, redirectUri: `${issuer}/` };
 }

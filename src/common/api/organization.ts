@@ -1,0 +1,74 @@
+import { z } from "zod";
+import { templateFieldsSchema } from "./template.ts";
+
+// Organizations (spec §2-§3, reference §2.3, §7.4, §9.4): admins add application templates, which
+// makes organization applications with real OAuth clients.
+
+const text = (max: number) => z.string().trim().max(max);
+
+export const valueSchema = z.strictObject({ name: text(100).min(1), value: text(2000) });
+
+/** A template as an organization added it: a frozen copy, without the template's admins. */
+export const applicationTemplateCopySchema = templateFieldsSchema.omit({ admins: true });
+
+export const applicationClientSchema = z.object({
+  /** The OAuth client_id apps use. */
+  id: z.string(),
+  /** The template's client it was made from. */
+  templateClientId: z.string(),
+});
+
+export const organizationApplicationSchema = z.object({
+  id: z.string(),
+  active: z.boolean(),
+  templateId: z.string(),
+  applicationTemplate: applicationTemplateCopySchema,
+  values: z.array(valueSchema),
+  clientsPublic: z.array(applicationClientSchema),
+  clientsBackend: z.array(applicationClientSchema),
+  clientsService: z.array(applicationClientSchema),
+});
+export type OrganizationApplication = z.infer<typeof organizationApplicationSchema>;
+
+/** An application in an update: an existing one by ID, or a template being added. */
+export const applicationChangeSchema = z.union([
+  z.strictObject({ id: z.string().max(64), active: z.boolean(), values: z.array(valueSchema).max(50) }),
+  z.strictObject({ templateId: z.string().max(64), active: z.boolean(), values: z.array(valueSchema).max(50) }),
+]);
+
+export const organizationFieldsSchema = z.strictObject({
+  name: text(200).min(1),
+  description: text(4000).default(""),
+});
+
+export const organizationUpdateSchema = organizationFieldsSchema.extend({
+  version: z.number().int().positive(),
+  admins: z.array(z.string().max(64)).max(100),
+  applications: z.array(applicationChangeSchema).max(100),
+  /** Client IDs whose secret is replaced; the new secrets are in the answer, once. */
+  rotateSecrets: z.array(z.string().max(64)).max(100).default([]),
+});
+export type OrganizationUpdate = z.infer<typeof organizationUpdateSchema>;
+
+export const organizationSchema = organizationFieldsSchema.extend({
+  id: z.string(),
+  version: z.number().int(),
+  canUpdate: z.boolean(),
+  /** Admins only. */
+  admins: z.array(z.string()).optional(),
+  applications: z.array(organizationApplicationSchema).optional(),
+  /** Client secrets made by this update (new backend and service clients, rotations), shown once. */
+  secrets: z.array(z.object({ clientId: z.string(), secret: z.string() })).optional(),
+});
+export type Organization = z.infer<typeof organizationSchema>;
+
+export const organizationSummarySchema = z.object({ id: z.string(), name: z.string(), description: z.string() });
+export const organizationListSchema = z.array(organizationSummarySchema);
+
+/** `GET /api/o/app/{id}/{appId}`: an active application as anybody may see it. */
+export const publicApplicationSchema = organizationApplicationSchema.pick({
+  id: true,
+  active: true,
+  applicationTemplate: true,
+  values: true,
+});

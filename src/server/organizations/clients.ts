@@ -1,0 +1,88 @@
+import type { OrganizationApplication } from "../../common/api/organization.ts";
+import type { Database } from "../store/database.ts";
+import { syncOrganizationClients, type SyncedClient } from "../store/clients.ts";
+import { interpolate } from "../templates/interpolate.ts";
+
+// The OAuth clients of an organization's applications, as oidc-provider sees them (reference §5.2).
+
+const unique = <T>(values: readonly T[]) => [...new Set(values)];
+
+function valuesOf(application: OrganizationApplication): Map<string, string> {
+  return new Map(application.values.map(({ name, value }) => [name, value]));
+}
+
+export function homepageOf(application: OrganizationApplication): string | undefined {
+  const template = application.applicationTemplate.homepageTemplate;
+  return template ? interpolate(template, valuesOf(application)) : undefined;
+}
+
+/** Every client of the application with the metadata oidc-provider needs. */
+export function clientsOf(application: OrganizationApplication): SyncedClient[] {
+  const template = application.applicationTemplate;
+  const values = valuesOf(application);
+  const homepage = homepageOf(application);
+  const common = (additionalScopes: string[]) => ({
+    scope: unique([...template.idScopes, ...additionalScopes]).join(" "),
+    ...(homepage ? { client_uri: homepage } : {}),
+  });
+  const find = <C extends { id?: string | undefined }>(clients: C[], id: string): C => {
+    const client = clients.find((candidate) => candidate.id === id);
+    if (!client) throw new Error(`template client ${id} is missing from the application's copy`);
+    return client;
+  };
+  const redirects = (templates: string[]) => unique(templates.map((uri) => interpolate(uri, values)));
+
+  return [
+    ...application.clientsPublic.map(({ id, templateClientId }) => {
+      const client = find(template.clientsPublic, templateClientId);
+      return {
+        id,
+        kind: "public",
+        metadata: {
+          ...common(client.additionalScopes),
+          redirect_uris: redirects(client.redirectUriTemplates),
+          grant_types: ["authorization_code", "refresh_token"],
+          response_types: ["code"],
+          token_endpoint_auth_method: "none",
+        },
+      };
+    }),
+    ...application.clientsBackend.map(({ id, templateClientId }) => {
+      const client = find(template.clientsBackend, templateClientId);
+      return {
+        id,
+        kind: "backend",
+        metadata: {
+          ...common(client.additionalScopes),
+          redirect_uris: redirects(client.redirectUriTemplates),
+          grant_types: ["authorization_code", "refresh_token"],
+          response_types: ["code"],
+          token_endpoint_auth_method: client.tokenEndpointAuthMethod,
+        },
+      };
+    }),
+    ...application.clientsService.map(({ id, templateClientId }) => {
+      const client = find(template.clientsService, templateClientId);
+      return {
+        id,
+        kind: "service",
+        metadata: {
+          ...common(client.additionalScopes),
+          redirect_uris: [],
+          grant_types: ["client_credentials"],
+          response_types: [],
+          token_endpoint_auth_method: client.tokenEndpointAuthMethod,
+        },
+      };
+    }),
+  ].map((client) => ({ ...client, applicationId: application.id, active: application.active }));
+}
+
+/** Makes the stored clients match the organization's applications: added, changed, disabled, removed. */
+export async function syncClients(
+  db: Database,
+  organizationId: string,
+  applications: readonly OrganizationApplication[],
+): Promise<void> {
+  await syncOrganizationClients(db, organizationId, applications.flatMap(clientsOf));
+}

@@ -1,0 +1,205 @@
+import type { ActivityChange } from "../../common/api/activity.ts";
+import type {
+  Organization,
+  OrganizationApplication,
+  OrganizationUpdate,
+} from "../../common/api/organization.ts";
+import { isSecureUri } from "../../common/uris.ts";
+import { recordActivity } from "../activity/activity.ts";
+import type { Caller } from "../http/caller.ts";
+import { HttpError } from "../http/errors.ts";
+import { newId } from "../ids.ts";
+import type { Database } from "../store/database.ts";
+import { findDocument, insertDocument, listDocuments, replaceDocument } from "../store/documents.ts";
+import { setClientSecretHash } from "../store/clients.ts";
+import { interpolate } from "../templates/interpolate.ts";
+import { actingIdentity, checkedAdmins, findTemplate } from "../templates/templates.ts";
+import { clientsOf, syncClients } from "./clients.ts";
+import { hashClientSecret, newClientSecret } from "./secrets.ts";
+
+export interface OrganizationDocument {
+  name: string;
+  description: string;
+  admins: string[];
+  applications: OrganizationApplication[];
+}
+
+const table = "organizations";
+
+export const findOrganization = (db: Database, id: string) =>
+  findDocument<OrganizationDocument>(db, table, id);
+export const listOrganizations = (db: Database) => listDocuments<OrganizationDocument>(db, table);
+
+export function organizationView(
+  id: string,
+  version: number,
+  document: OrganizationDocument,
+  caller?: Caller,
+): Organization {
+  const canUpdate = caller?.identityId !== undefined && document.admins.includes(caller.identityId);
+  const base = { id, version, name: document.name, description: document.description, canUpdate };
+  return canUpdate ? { ...base, admins: document.admins, applications: document.applications } : base;
+}
+
+export async function createOrganization(
+  db: Database,
+  caller: Caller,
+  fields: { name: string; description: string },
+): Promise<string> {
+  const editor = actingIdentity(caller);
+  const id = newId();
+  const document: OrganizationDocument = { ...fields, admins: [editor], applications: [] };
+  await insertDocument(db, table, id, document, Date.now());
+  await recordActivity(db, caller.accountId, { type: "organizationCreate", organizations: [{ id }] });
+  return id;
+}
+
+/** Values must name exactly the template's variables, each with a value (reference §2.3). */
+function checkedValues(application: OrganizationApplication): void {
+  const expected = application.applicationTemplate.variables.map((variable) => variable.name).sort();
+  const given = application.values.map((value) => value.name).sort();
+  const missing = expected.filter((name) => !given.includes(name));
+  const extra = given.filter((name) => !expected.includes(name));
+  const empty = application.values.filter((value) => value.value === "").map((value) => value.name);
+  if (missing.length + extra.length + empty.length > 0) {
+    const parts = [
+      missing.length ? `missing ${missing.join(", ")}` : "",
+      extra.length ? `extra ${extra.join(", ")}` : "",
+      empty.length ? `empty ${empty.sort().join(", ")}` : "",
+    ].filter(Boolean);
+    throw new HttpError(400, "invalidValues", `values: ${parts.join("; ")}`);
+  }
+  const values = new Map(application.values.map(({ name, value }) => [name, value]));
+  const template = application.applicationTemplate;
+  for (const client of [...template.clientsPublic, ...template.clientsBackend]) {
+    for (const uri of client.redirectUriTemplates) {
+      if (!isSecureUri(interpolate(uri, values))) {
+        throw new HttpError(400, "invalidRedirectUri", `${uri} gives no https:// URI with these values`);
+      }
+    }
+  }
+  if (template.homepageTemplate && !isSecureUri(interpolate(template.homepageTemplate, values))) {
+    throw new HttpError(400, "invalidHomepage", "the homepage is no https:// URI with these values");
+  }
+}
+
+/** A template being added: a frozen copy with new client IDs; backend and service clients get secrets. */
+async function addedApplication(
+  db: Database,
+  change: { templateId: string; active: boolean; values: OrganizationApplication["values"] },
+): Promise<OrganizationApplication> {
+  const template = await findTemplate(db, change.templateId);
+  if (!template) throw new HttpError(400, "unknownTemplate", `no application template ${change.templateId}`);
+  const { admins: _admins, ...copy } = template.document;
+  const clientsFor = (clients: { id?: string | undefined }[]) =>
+    clients.map((client) => ({ id: newId(), templateClientId: client.id ?? "" }));
+  return {
+    id: newId(),
+    active: change.active,
+    templateId: change.templateId,
+    applicationTemplate: copy,
+    values: change.values,
+    clientsPublic: clientsFor(copy.clientsPublic),
+    clientsBackend: clientsFor(copy.clientsBackend),
+    clientsService: clientsFor(copy.clientsService),
+  };
+}
+
+function applicationChanges(
+  before: OrganizationApplication[],
+  after: OrganizationApplication[],
+): ActivityChange[] {
+  const changes = new Set<ActivityChange>();
+  for (const application of after) {
+    const previous = before.find((candidate) => candidate.id === application.id);
+    if (!previous) changes.add("membershipAdded");
+    else {
+      if (JSON.stringify(previous.values) !== JSON.stringify(application.values))
+        changes.add("membershipChanged");
+      if (previous.active !== application.active)
+        changes.add(application.active ? "membershipActivated" : "membershipDisabled");
+    }
+  }
+  if (before.some((application) => !after.some((candidate) => candidate.id === application.id))) {
+    changes.add("membershipRemoved");
+  }
+  return [...changes];
+}
+
+export async function updateOrganization(
+  db: Database,
+  caller: Caller,
+  id: string,
+  update: OrganizationUpdate,
+): Promise<Organization> {
+  const editor = actingIdentity(caller);
+  const stored = await findOrganization(db, id);
+  if (!stored) throw new HttpError(404, "notFound", "no such organization");
+  if (!stored.document.admins.includes(editor))
+    throw new HttpError(403, "forbidden", "only admins can change it");
+
+  const applications: OrganizationApplication[] = [];
+  for (const change of update.applications) {
+    if ("templateId" in change) {
+      applications.push(await addedApplication(db, change));
+      continue;
+    }
+    const existing = stored.document.applications.find((application) => application.id === change.id);
+    if (!existing) throw new HttpError(400, "badRequest", `no application ${change.id} in this organization`);
+    applications.push({ ...existing, active: change.active, values: change.values });
+  }
+  for (const application of applications) checkedValues(application);
+
+  const document: OrganizationDocument = {
+    name: update.name,
+    description: update.description,
+    admins: await checkedAdmins(db, update.admins, editor),
+    applications,
+  };
+  const clientIds = new Set(applications.flatMap(clientsOf).map((client) => client.id));
+  const unknownRotation = update.rotateSecrets.find((clientId) => !clientIds.has(clientId));
+  if (unknownRotation) throw new HttpError(400, "badRequest", `no client ${unknownRotation} to rotate`);
+
+  if (!(await replaceDocument(db, table, id, update.version, document, Date.now()))) {
+    throw new HttpError(409, "conflict", "the organization was changed meanwhile; reload and try again");
+  }
+  await syncClients(db, id, applications);
+
+  // New confidential clients and rotated ones get a secret, shown in this answer only.
+  const known = new Set(stored.document.applications.flatMap(clientsOf).map((client) => client.id));
+  const confidential = applications.flatMap((application) => [
+    ...application.clientsBackend,
+    ...application.clientsService,
+  ]);
+  const secrets: { clientId: string; secret: string }[] = [];
+  for (const { id: clientId } of confidential) {
+    if (known.has(clientId) && !update.rotateSecrets.includes(clientId)) continue;
+    const secret = newClientSecret();
+    await setClientSecretHash(db, clientId, hashClientSecret(secret));
+    secrets.push({ clientId, secret });
+  }
+
+  const changes: ActivityChange[] = [
+    ...(stored.document.name !== document.name || stored.document.description !== document.description
+      ? (["otherData"] as const)
+      : []),
+    ...(document.admins.some((admin) => !stored.document.admins.includes(admin))
+      ? (["permissionsAdded"] as const)
+      : []),
+    ...(stored.document.admins.some((admin) => !document.admins.includes(admin))
+      ? (["permissionsRemoved"] as const)
+      : []),
+    ...applicationChanges(stored.document.applications, applications),
+  ];
+  if (changes.length > 0) {
+    await recordActivity(db, caller.accountId, {
+      type: "organizationUpdate",
+      organizations: [{ id }],
+      changes,
+    });
+  }
+  return {
+    ...organizationView(id, update.version + 1, document, caller),
+    ...(secrets.length ? { secrets } : {}),
+  };
+}

@@ -1,0 +1,58 @@
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import { organizationFieldsSchema, organizationUpdateSchema } from "../../common/api/organization.ts";
+import { apiPrefix, routes } from "../../common/routes.ts";
+import { parseBody } from "../http/body.ts";
+import { optionalCaller, requireCaller, type CallerDeps } from "../http/caller.ts";
+import { HttpError } from "../http/errors.ts";
+import {
+  createOrganization,
+  findOrganization,
+  listOrganizations,
+  organizationView,
+  updateOrganization,
+} from "./organizations.ts";
+
+/** Organizations: public summaries, created by anyone signed in, managed by their admins. */
+export const organizationPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { deps }) => {
+  const { db } = deps;
+
+  app.get(apiPrefix + routes.OrganizationList.path, async () =>
+    (await listOrganizations(db)).map(({ id, document }) => ({
+      id,
+      name: document.name,
+      description: document.description,
+    })),
+  );
+
+  app.post(apiPrefix + routes.OrganizationCreate.path, async (request, reply) => {
+    const caller = await requireCaller(deps, request);
+    const id = await createOrganization(db, caller, parseBody(organizationFieldsSchema, request.body));
+    return reply.status(201).send({ id });
+  });
+
+  app.get(apiPrefix + routes.OrganizationGet.path, async (request) => {
+    const { id } = request.params as { id: string };
+    const stored = await findOrganization(db, id);
+    if (!stored) throw new HttpError(404, "notFound", "no such organization");
+    return organizationView(id, stored.version, stored.document, await optionalCaller(deps, request));
+  });
+
+  app.get(apiPrefix + routes.OrganizationApp.path, async (request) => {
+    const { id, appId } = request.params as { id: string; appId: string };
+    const application = (await findOrganization(db, id))?.document.applications.find(
+      (candidate) => candidate.id === appId && candidate.active,
+    );
+    if (!application) throw new HttpError(404, "notFound", "no such active application");
+    const { applicationTemplate, values, active } = application;
+    return { id: appId, active, applicationTemplate, values };
+  });
+
+  const update = async (request: FastifyRequest) => {
+    const caller = await requireCaller(deps, request);
+    const body = parseBody(organizationUpdateSchema, request.body);
+    return updateOrganization(db, caller, (request.params as { id: string }).id, body);
+  };
+  for (const url of [routes.OrganizationUpdate.path, apiPrefix + routes.OrganizationUpdate.path])
+    app.post(url, update);
+  return Promise.resolve();
+};

@@ -1,0 +1,211 @@
+import * as client from "openid-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { organizationSchema, type Organization } from "../src/common/api/organization.ts";
+import { templateSchema } from "../src/common/api/template.ts";
+import { consoleSignUp, postJson, type ConsoleApi } from "./support/console.ts";
+import { FlowDriver } from "./support/flow-driver.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+
+let server: TestServer;
+let owner: Awaited<ReturnType<typeof consoleSignUp>>;
+let templateId: string;
+
+const templateDefinition = {
+  name: "Notes",
+  idScopes: ["openid", "profile"],
+  variables: [{ name: "uriBase", description: "Where the app runs" }],
+  clientsPublic: [{ redirectUriTemplates: ["{uriBase}/callback"] }],
+  clientsBackend: [
+    {
+      description: "basic",
+      redirectUriTemplates: ["{uriBase}/basic"],
+      tokenEndpointAuthMethod: "client_secret_basic",
+    },
+    {
+      description: "post",
+      redirectUriTemplates: ["{uriBase}/post"],
+      tokenEndpointAuthMethod: "client_secret_post",
+    },
+  ],
+  clientsService: [{ description: "sync", tokenEndpointAuthMethod: "client_secret_basic" }],
+};
+
+beforeAll(async () => {
+  server = await startTestServer();
+  owner = await consoleSignUp(server.url, "xena");
+  const created = await postJson(owner.api, "/api/a/create", templateDefinition);
+  templateId = ((await created.json()) as { id: string }).id;
+});
+afterAll(() => server.dispose());
+
+async function createOrganization(api: ConsoleApi, name: string): Promise<Organization> {
+  const { id } = (await (await postJson(api, "/api/o/create", { name })).json()) as { id: string };
+  return organizationSchema.parse(await (await api(`/api/o/${id}`)).json());
+}
+
+async function update(api: ConsoleApi, organization: Organization, changes: Record<string, unknown>) {
+  return postJson(api, `/api/o/update/${organization.id}`, {
+    version: organization.version,
+    name: organization.name,
+    description: organization.description,
+    admins: organization.admins ?? [],
+    applications: (organization.applications ?? []).map(({ id, active, values }) => ({ id, active, values })),
+    ...changes,
+  });
+}
+
+async function addNotes(organization: Organization, uriBase = "https://notes.example") {
+  const response = await update(owner.api, organization, {
+    applications: [{ templateId, active: true, values: [{ name: "uriBase", value: uriBase }] }],
+  });
+  expect(response.status).toBe(200);
+  return organizationSchema.parse(await response.json());
+}
+
+const byDescription = async (organization: Organization, description: string) => {
+  const template = templateSchema.parse(await (await owner.api(`/api/a/${templateId}`)).json());
+  const application = organization.applications?.[0];
+  const all = [...template.clientsPublic, ...template.clientsBackend, ...template.clientsService];
+  const templateClient = all.find((candidate) => candidate.description === description);
+  const clients = [
+    ...(application?.clientsPublic ?? []),
+    ...(application?.clientsBackend ?? []),
+    ...(application?.clientsService ?? []),
+  ];
+  const clientId = clients.find((candidate) => candidate.templateClientId === templateClient?.id)?.id ?? "";
+  const secret = organization.secrets?.find((candidate) => candidate.clientId === clientId)?.secret ?? "";
+  return { clientId, secret };
+};
+
+async function serviceToken(clientId: string, secret: string) {
+  const config = await client.discovery(
+    new URL(server.issuer),
+    clientId,
+    undefined,
+    client.ClientSecretBasic(secret),
+  );
+  return client.clientCredentialsGrant(config, { scope: "openid" });
+}
+
+describe("organizations", () => {
+  it("add a template as an application with real clients and secrets shown once", async () => {
+    const organization = await addNotes(await createOrganization(owner.api, "Acme"));
+    const [application] = organization.applications ?? [];
+    expect(application).toMatchObject({
+      active: true,
+      templateId,
+      values: [{ name: "uriBase", value: "https://notes.example" }],
+    });
+    expect(organization.secrets).toHaveLength(3);
+    for (const { secret } of organization.secrets ?? []) expect(secret).toMatch(/^vcs-[\w-]{43}$/);
+    const again = organizationSchema.parse(await (await owner.api(`/api/o/${organization.id}`)).json());
+    expect(again.secrets).toBeUndefined();
+
+    // The store keeps no usable secret anywhere.
+    const dump = JSON.stringify(
+      await Promise.all(
+        (["oauth_clients", "organizations", "oidc_models", "instance_settings"] as const).map((table) =>
+          server.db.selectFrom(table).selectAll().execute(),
+        ),
+      ),
+    );
+    for (const { secret } of organization.secrets ?? []) expect(dump).not.toContain(secret);
+    expect((await fetch(`${server.url}/api/o/app/${organization.id}/${application?.id ?? ""}`)).status).toBe(
+      200,
+    );
+  });
+
+  it("sign people in through a backend client with the configured authentication method only", async () => {
+    const organization = await addNotes(await createOrganization(owner.api, "Backend"));
+    const app = (redirect: string, clientId: string) => ({
+      clientId,
+      organizationId: organization.id,
+      applicationId: "",
+      redirectUri: `https://notes.example/${redirect}`,
+    });
+    for (const [description, good, bad] of [
+      ["basic", client.ClientSecretBasic, client.ClientSecretPost],
+      ["post", client.ClientSecretPost, client.ClientSecretBasic],
+    ] as const) {
+      const { clientId, secret } = await byDescription(organization, description);
+      const driver = await FlowDriver.start(
+        server.issuer,
+        app(description, clientId),
+        { scope: "openid profile" },
+        good(secret),
+      );
+      await driver.step("passwordStart", { emailOrUsername: `yuri-${description}` });
+      await driver.step("passwordComplete", { password: "yuri's passphrase" });
+      const [identity] = await driver.identities();
+      await driver.step("chooseIdentity", { identity: { id: identity?.id } });
+      await driver.step("redirect");
+      const callback = await driver.returnToApp();
+      const wrongMethod = await client.discovery(new URL(server.issuer), clientId, undefined, bad(secret));
+      await expect(
+        client.authorizationCodeGrant(wrongMethod, callback, {
+          pkceCodeVerifier: driver.codeVerifier,
+          expectedState: driver.state,
+          expectedNonce: driver.nonce,
+        }),
+      ).rejects.toThrow();
+      const tokens = await driver.exchange(callback);
+      expect(tokens.claims()?.preferred_username).toBe(`yuri-${description}`);
+    }
+  });
+
+  it("give service clients tokens by client credentials; rotating or disabling stops the old access", async () => {
+    let organization = await addNotes(await createOrganization(owner.api, "Service"));
+    const { clientId, secret } = await byDescription(organization, "sync");
+    const tokens = await serviceToken(clientId, secret);
+    expect(tokens.access_token).toBeTruthy();
+
+    const rotated = await update(owner.api, organization, { rotateSecrets: [clientId] });
+    organization = organizationSchema.parse(await rotated.json());
+    const newSecret =
+      organization.secrets?.find((candidate) => candidate.clientId === clientId)?.secret ?? "";
+    expect(organization.secrets).toHaveLength(1);
+    await expect(serviceToken(clientId, secret)).rejects.toThrow();
+    expect((await serviceToken(clientId, newSecret)).access_token).toBeTruthy();
+
+    const disabled = await update(owner.api, organization, {
+      applications: (organization.applications ?? []).map(({ id, values }) => ({
+        id,
+        active: false,
+        values,
+      })),
+    });
+    expect(disabled.status).toBe(200);
+    await expect(serviceToken(clientId, newSecret)).rejects.toThrow();
+  });
+
+  it("are changed by admins only, with versions, and check the values", async () => {
+    const organization = await createOrganization(owner.api, "Guarded");
+    const stranger = await consoleSignUp(server.url, "zoran");
+    expect((await stranger.api(`/api/o/${organization.id}`).then((r) => r.json())) as object).toMatchObject({
+      canUpdate: false,
+      name: "Guarded",
+    });
+    expect((await update(stranger.api, organization, { name: "Mine" })).status).toBe(403);
+    expect(
+      (await fetch(`${server.url}/api/o/update/${organization.id}`, { method: "POST", body: "{}" })).status,
+    ).toBe(401);
+
+    const badValues = await update(owner.api, organization, {
+      applications: [{ templateId, active: true, values: [{ name: "other", value: "x" }] }],
+    });
+    expect(await badValues.json()).toMatchObject({
+      error: "invalidValues",
+      message: "values: missing uriBase; extra other",
+    });
+    const insecure = await update(owner.api, organization, {
+      applications: [
+        { templateId, active: true, values: [{ name: "uriBase", value: "http://notes.example" }] },
+      ],
+    });
+    expect(await insecure.json()).toMatchObject({ error: "invalidRedirectUri" });
+
+    expect((await update(owner.api, organization, { name: "Guarded 2" })).status).toBe(200);
+    const stale = await update(owner.api, organization, { name: "Guarded 3" });
+    expect(stale.status).toBe(409);
+  });
+});
