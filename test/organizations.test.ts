@@ -20,6 +20,8 @@ const templateDefinition = {
       description: "basic",
       redirectUriTemplates: ["{uriBase}/basic"],
       tokenEndpointAuthMethod: "client_secret_basic",
+      accessTokenLifespan: 300,
+      idTokenLifespan: 600,
     },
     {
       description: "post",
@@ -27,7 +29,9 @@ const templateDefinition = {
       tokenEndpointAuthMethod: "client_secret_post",
     },
   ],
-  clientsService: [{ description: "sync", tokenEndpointAuthMethod: "client_secret_basic" }],
+  clientsService: [
+    { description: "sync", tokenEndpointAuthMethod: "client_secret_basic", accessTokenLifespan: 900 },
+  ],
 };
 
 beforeAll(async () => {
@@ -149,7 +153,12 @@ describe("organizations", () => {
         }),
       ).rejects.toThrow();
       const tokens = await driver.exchange(callback);
-      expect(tokens.claims()?.preferred_username).toBe(`yuri-${description}`);
+      const claims = tokens.claims();
+      expect(claims?.preferred_username).toBe(`yuri-${description}`);
+      // Lifespans come from the template's client.
+      const expected = description === "basic" ? { access: 300, id: 600 } : { access: 3600, id: 3600 };
+      expect(tokens.expires_in).toBe(expected.access);
+      expect((claims?.exp ?? 0) - (claims?.iat ?? 0)).toBe(expected.id);
     }
   });
 
@@ -158,6 +167,7 @@ describe("organizations", () => {
     const { clientId, secret } = await byDescription(organization, "sync");
     const tokens = await serviceToken(clientId, secret);
     expect(tokens.access_token).toBeTruthy();
+    expect(tokens.expires_in).toBe(900);
 
     const rotated = await update(owner.api, organization, { rotateSecrets: [clientId] });
     organization = organizationSchema.parse(await rotated.json());

@@ -5,6 +5,7 @@ import type { Database } from "../store/database.ts";
 import { findAccountFor } from "./accounts.ts";
 import { adapterFactory } from "./adapter.ts";
 import { enforceClientSecrets } from "./client-secrets.ts";
+import { lifespan, lifespanProperties } from "./lifespans.ts";
 
 export interface ProviderOptions {
   issuer: string;
@@ -18,6 +19,7 @@ export interface ProviderOptions {
 const minute = 60;
 const hour = 60 * minute;
 const day = 24 * hour;
+const year = 365 * day;
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
@@ -73,15 +75,17 @@ export function createProvider({
       clientCredentials: { enabled: true },
       dPoP: { enabled: true },
     },
+    // Token lifespans come from each client's template (oidc/lifespans.ts).
+    extraClientMetadata: { properties: [...lifespanProperties] },
     ttl: {
-      AccessToken: hour,
+      AccessToken: (_ctx, _token, client) => lifespan(client, "access", hour),
       AuthorizationCode: minute,
-      ClientCredentials: 10 * minute,
-      IdToken: hour,
-      RefreshToken: 30 * day,
+      ClientCredentials: (_ctx, _token, client) => lifespan(client, "access", hour),
+      IdToken: (_ctx, _token, client) => lifespan(client, "id", hour),
+      RefreshToken: (_ctx, _token, client) => lifespan(client, "refresh", year),
       Interaction: hour,
       Session: 14 * day,
-      Grant: 30 * day,
+      Grant: year,
     },
     renderError: (ctx, out) => {
       ctx.type = "html";

@@ -2,6 +2,7 @@ import type { OrganizationApplication } from "../../common/api/organization.ts";
 import type { Database } from "../store/database.ts";
 import { syncOrganizationClients, type SyncedClient } from "../store/clients.ts";
 import { interpolate } from "../templates/interpolate.ts";
+import { lifespanMetadata } from "../oidc/lifespans.ts";
 
 // The OAuth clients of an organization's applications, as oidc-provider sees them (reference §5.2).
 
@@ -21,9 +22,19 @@ export function clientsOf(application: OrganizationApplication): SyncedClient[] 
   const template = application.applicationTemplate;
   const values = valuesOf(application);
   const homepage = homepageOf(application);
-  const common = (additionalScopes: string[]) => ({
-    scope: unique([...template.idScopes, ...additionalScopes]).join(" "),
+  const common = (client: {
+    additionalScopes: string[];
+    accessTokenLifespan: number;
+    idTokenLifespan: number;
+    refreshTokenLifespan?: number | undefined;
+  }) => ({
+    scope: unique([...template.idScopes, ...client.additionalScopes]).join(" "),
     ...(homepage ? { client_uri: homepage } : {}),
+    ...lifespanMetadata({
+      access: client.accessTokenLifespan,
+      id: client.idTokenLifespan,
+      refresh: client.refreshTokenLifespan,
+    }),
   });
   const find = <C extends { id?: string | undefined }>(clients: C[], id: string): C => {
     const client = clients.find((candidate) => candidate.id === id);
@@ -39,7 +50,7 @@ export function clientsOf(application: OrganizationApplication): SyncedClient[] 
         id,
         kind: "public",
         metadata: {
-          ...common(client.additionalScopes),
+          ...common(client),
           redirect_uris: redirects(client.redirectUriTemplates),
           grant_types: ["authorization_code", "refresh_token"],
           response_types: ["code"],
@@ -53,7 +64,7 @@ export function clientsOf(application: OrganizationApplication): SyncedClient[] 
         id,
         kind: "backend",
         metadata: {
-          ...common(client.additionalScopes),
+          ...common(client),
           redirect_uris: redirects(client.redirectUriTemplates),
           grant_types: ["authorization_code", "refresh_token"],
           response_types: ["code"],
@@ -67,7 +78,7 @@ export function clientsOf(application: OrganizationApplication): SyncedClient[] 
         id,
         kind: "service",
         metadata: {
-          ...common(client.additionalScopes),
+          ...common(client),
           redirect_uris: [],
           grant_types: ["client_credentials"],
           response_types: [],
