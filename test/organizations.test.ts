@@ -1,6 +1,8 @@
 import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organizationSchema, type Organization } from "../src/common/api/organization.ts";
+import { activityPageSchema } from "../src/common/api/activity.ts";
+import { identitySchema } from "../src/common/api/identity.ts";
 import { templateSchema } from "../src/common/api/template.ts";
 import { consoleSignUp, postJson, type ConsoleApi } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
@@ -217,5 +219,69 @@ describe("organizations", () => {
     expect((await update(owner.api, organization, { name: "Guarded 2" })).status).toBe(200);
     const stale = await update(owner.api, organization, { name: "Guarded 3" });
     expect(stale.status).toBe(409);
+  });
+});
+
+describe("identities in organizations", () => {
+  it("join, disable and leave an organization through the identity; the organization sees them by scoped ID", async () => {
+    const organization = await createOrganization(owner.api, "Members");
+    const member = await consoleSignUp(server.url, "ana");
+    const identityUrl = `/api/i/${member.identityId}`;
+    const read = async () => identitySchema.parse(await (await member.api(identityUrl)).json());
+    type Membership = { organizationId: string; active: boolean };
+    /** Sends the identity's memberships as `change` makes them from the current ones. */
+    const set = async (change: (current: Membership[]) => Membership[]) => {
+      const current = await read();
+      const memberships = (current.organizations ?? []).map(({ organizationId, active }) => ({
+        organizationId,
+        active,
+      }));
+      const response = await postJson(member.api, `/api/i/update/${member.identityId}`, {
+        version: current.version,
+        username: current.username,
+        organizations: change(memberships),
+      });
+      expect(response.status).toBe(200);
+      return identitySchema.parse(await response.json());
+    };
+    const others = (list: Membership[]) => list.filter((m) => m.organizationId !== organization.id);
+
+    const joined = await set((list) => [...list, { organizationId: organization.id, active: true }]);
+    const membership = joined.organizations?.find(
+      (candidate) => candidate.organizationId === organization.id,
+    );
+    expect(membership).toMatchObject({ active: true, applications: [] });
+    expect(membership?.id).not.toBe(member.identityId);
+
+    const asAdmin = await owner.api(`/api/o/identity/${organization.id}/${membership?.id ?? ""}`);
+    expect(await asAdmin.json()).toMatchObject({ id: membership?.id, username: "ana", active: true });
+    const stranger = await consoleSignUp(server.url, "bor");
+    expect((await stranger.api(`/api/o/identity/${organization.id}/${membership?.id ?? ""}`)).status).toBe(
+      404,
+    );
+
+    const disabled = await set((list) => [
+      ...others(list),
+      { organizationId: organization.id, active: false },
+    ]);
+    expect(disabled.organizations?.find((m) => m.organizationId === organization.id)?.active).toBe(false);
+    const left = await set(others);
+    const current = await read();
+    expect(left.organizations?.some((m) => m.organizationId === organization.id)).toBe(false);
+    expect(current.organizations?.some((m) => m.organizationId === organization.id)).toBe(false);
+
+    const activity = activityPageSchema.parse(await (await member.api("/api/activity")).json());
+    expect(activity.items.slice(0, 3).map((item) => item.changes)).toEqual([
+      ["membershipRemoved"],
+      ["membershipDisabled"],
+      ["membershipAdded"],
+    ]);
+
+    const unknown = await postJson(member.api, `/api/i/update/${member.identityId}`, {
+      version: current.version,
+      username: "ana",
+      organizations: [{ organizationId: "nowhere", active: true }],
+    });
+    expect(await unknown.json()).toMatchObject({ error: "unknownOrganization" });
   });
 });

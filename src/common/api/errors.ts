@@ -22,6 +22,7 @@ export const errorCodes = [
   "unknownIdentity",
   "invalidValues",
   "unknownTemplate",
+  "unknownOrganization",
   "notFound",
   "methodNotAllowed",
   "payloadTooLarge",

@@ -13,7 +13,26 @@ export const identityFieldsSchema = z.strictObject({
 });
 export type IdentityFields = z.infer<typeof identityFieldsSchema>;
 
-export const identityUpdateSchema = identityFieldsSchema.extend({ version: z.number().int().positive() });
+/** The organizations an identity is a member of, as its admin sets them. */
+export const membershipChangeSchema = z.strictObject({
+  organizationId: z.string().max(64),
+  active: z.boolean(),
+});
+
+export const identityUpdateSchema = identityFieldsSchema.extend({
+  version: z.number().int().positive(),
+  /** When given, the identity joins, leaves, activates or disables organizations to match the list. */
+  organizations: z.array(membershipChangeSchema).max(200).optional(),
+});
+
+/** An identity's membership as its users and admins see it. */
+export const identityOrganizationSchema = z.object({
+  /** The organization-scoped ID: what the organization's apps see as `sub`. */
+  id: z.string(),
+  organizationId: z.string(),
+  active: z.boolean(),
+  applications: z.array(z.string()),
+});
 
 /** How an identity stands with the organization of the flow being completed. */
 export const membershipSchema = z.object({
@@ -33,6 +52,8 @@ export const identitySchema = identityFieldsSchema.extend({
   membership: membershipSchema.nullable().optional(),
   /** Only in a flow's list: blocked in the flow's organization. */
   blocked: z.boolean().optional(),
+  /** Only when reading one identity: its organizations. */
+  organizations: z.array(identityOrganizationSchema).optional(),
 });
 export type Identity = z.infer<typeof identitySchema>;
 

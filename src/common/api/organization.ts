@@ -33,7 +33,11 @@ export type OrganizationApplication = z.infer<typeof organizationApplicationSche
 /** An application in an update: an existing one by ID, or a template being added. */
 export const applicationChangeSchema = z.union([
   z.strictObject({ id: z.string().max(64), active: z.boolean(), values: z.array(valueSchema).max(50) }),
-  z.strictObject({ templateId: z.string().max(64), active: z.boolean(), values: z.array(valueSchema).max(50) }),
+  z.strictObject({
+    templateId: z.string().max(64),
+    active: z.boolean(),
+    values: z.array(valueSchema).max(50),
+  }),
 ]);
 
 export const organizationFieldsSchema = z.strictObject({
@@ -62,7 +66,11 @@ export const organizationSchema = organizationFieldsSchema.extend({
 });
 export type Organization = z.infer<typeof organizationSchema>;
 
-export const organizationSummarySchema = z.object({ id: z.string(), name: z.string(), description: z.string() });
+export const organizationSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+});
 export const organizationListSchema = z.array(organizationSummarySchema);
 
 /** `GET /api/o/app/{id}/{appId}`: an active application as anybody may see it. */

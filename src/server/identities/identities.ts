@@ -1,4 +1,6 @@
-import type { IdentityFields } from "../../common/api/identity.ts";
+import type { ActivityChange } from "../../common/api/activity.ts";
+import type { IdentityFields, identityUpdateSchema } from "../../common/api/identity.ts";
+import type { z } from "zod";
 import { usernameOrEmailMinLength } from "../../common/limits.ts";
 import { characterCount } from "../../common/text.ts";
 import { isSecureUri } from "../../common/uris.ts";
@@ -14,6 +16,7 @@ import {
   type IdentityRow,
 } from "../store/identities.ts";
 import { accessibleIdentities } from "./access.ts";
+import { applyMemberships } from "./memberships.ts";
 
 const profileFields = ["username", "email", "givenName", "fullName", "pictureUrl"] as const;
 
@@ -57,14 +60,16 @@ export async function createIdentity(
   return { id, version: 1, document, creatorAccountId: accountId };
 }
 
-/** Changes the fields of an identity the account administers, unless it changed since `version`. */
+export type IdentityUpdate = z.infer<typeof identityUpdateSchema>;
+
+/** Changes an identity the account administers, unless it changed since the version it saw. */
 export async function updateIdentity(
   db: Database,
   accountId: string,
   id: string,
-  version: number,
-  fields: IdentityFields,
+  update: IdentityUpdate,
 ): Promise<IdentityRow> {
+  const { version, organizations, ...fields } = update;
   const access = (await accessibleIdentities(db, accountId)).get(id);
   const identity = access && (await findIdentity(db, id));
   if (!identity) throw new HttpError(404, "notFound", "no such identity");
@@ -77,14 +82,15 @@ export async function updateIdentity(
   if (!(await updateIdentityDocument(db, id, version, document, Date.now()))) {
     throw new HttpError(409, "conflict", "the identity was changed meanwhile; reload and try again");
   }
-  const changed =
+  const fieldsChanged =
     profileFields.some((field) => identity.document[field] !== document[field]) ||
     identity.document.description !== document.description;
-  if (changed)
-    await recordActivity(db, accountId, {
-      type: "identityUpdate",
-      identities: [{ id }],
-      changes: ["otherData"],
-    });
+  const changes: ActivityChange[] = [
+    ...(fieldsChanged ? (["otherData"] as const) : []),
+    ...(organizations ? await applyMemberships(db, id, organizations) : []),
+  ];
+  if (changes.length > 0) {
+    await recordActivity(db, accountId, { type: "identityUpdate", identities: [{ id }], changes });
+  }
   return { ...identity, version: version + 1, document };
 }

@@ -8,6 +8,7 @@ import type { Database } from "../store/database.ts";
 import { applicationsUsed, findIdentities, membershipsIn, type IdentityRow } from "../store/identities.ts";
 import { accessibleIdentities, type Access } from "./access.ts";
 import { createIdentity, updateIdentity } from "./identities.ts";
+import { membershipViews } from "./memberships.ts";
 
 function view(identity: IdentityRow, access: Access, caller: Caller): Identity {
   const { admins: _admins, users: _users, ...fields } = identity.document;
@@ -76,15 +77,19 @@ export const identityPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { 
     const access = (await accessibleIdentities(db, caller.accountId)).get(id);
     const [identity] = access ? await findIdentities(db, [id]) : [];
     if (!access || !identity) throw new HttpError(404, "notFound", "no such identity");
-    return view(identity, access, caller);
+    return { ...view(identity, access, caller), organizations: await membershipViews(db, id) };
   });
 
   const update = async (request: FastifyRequest) => {
     const caller = await requireCaller(deps, request);
     const { id } = request.params as { id: string };
-    const { version, ...fields } = parseBody(identityUpdateSchema, request.body);
-    const identity = await updateIdentity(db, caller.accountId, id, version, fields);
-    return view(identity, "admin", caller);
+    const identity = await updateIdentity(
+      db,
+      caller.accountId,
+      id,
+      parseBody(identityUpdateSchema, request.body),
+    );
+    return { ...view(identity, "admin", caller), organizations: await membershipViews(db, id) };
   };
   for (const url of [routes.IdentityUpdate.path, apiPrefix + routes.IdentityUpdate.path])
     app.post(url, update);

@@ -12,6 +12,8 @@ import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
 import { findDocument, insertDocument, listDocuments, replaceDocument } from "../store/documents.ts";
 import { setClientSecretHash } from "../store/clients.ts";
+import { applicationsUsed, findIdentity, findMembershipById } from "../store/identities.ts";
+import { accessibleIdentities } from "../identities/access.ts";
 import { interpolate } from "../templates/interpolate.ts";
 import { actingIdentity, checkedAdmins, findTemplate } from "../templates/templates.ts";
 import { clientsOf, syncClients } from "./clients.ts";
@@ -201,5 +203,39 @@ export async function updateOrganization(
   return {
     ...organizationView(id, update.version + 1, document, caller),
     ...(secrets.length ? { secrets } : {}),
+  };
+}
+
+/**
+ * An identity as the organization sees it, by its organization-scoped ID: for the organization's
+ * admins and for the people who can use the identity. Its private description is not shown.
+ */
+export async function organizationIdentity(
+  db: Database,
+  caller: Caller,
+  organizationId: string,
+  scopedId: string,
+) {
+  const organization = await findOrganization(db, organizationId);
+  const membership = await findMembershipById(db, scopedId);
+  if (!organization || membership?.organizationId !== organizationId) {
+    throw new HttpError(404, "notFound", "no such identity in this organization");
+  }
+  const isAdmin = caller.identityId !== undefined && organization.document.admins.includes(caller.identityId);
+  const canUse = (await accessibleIdentities(db, caller.accountId)).has(membership.identityId);
+  const identity = (isAdmin || canUse) && (await findIdentity(db, membership.identityId));
+  if (!identity) throw new HttpError(404, "notFound", "no such identity in this organization");
+  const { username, email, givenName, fullName, pictureUrl } = identity.document;
+  const applications = (await applicationsUsed(db, [membership.id])).get(membership.id) ?? [];
+  return {
+    id: scopedId,
+    organizationId,
+    active: membership.active,
+    applications,
+    username,
+    email,
+    givenName,
+    fullName,
+    pictureUrl,
   };
 }

@@ -8,6 +8,7 @@ import {
   createOrganization,
   findOrganization,
   listOrganizations,
+  organizationIdentity,
   organizationView,
   updateOrganization,
 } from "./organizations.ts";
@@ -45,6 +46,12 @@ export const organizationPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app
     if (!application) throw new HttpError(404, "notFound", "no such active application");
     const { applicationTemplate, values, active } = application;
     return { id: appId, active, applicationTemplate, values };
+  });
+
+  app.get(apiPrefix + routes.OrganizationIdentity.path, async (request) => {
+    const caller = await requireCaller(deps, request);
+    const { id, identityId } = request.params as { id: string; identityId: string };
+    return organizationIdentity(db, caller, id, identityId);
   });
 
   const update = async (request: FastifyRequest) => {

@@ -216,3 +216,26 @@ export async function recordApplicationUse(
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
+
+export async function membershipsOf(db: Database, identityId: string): Promise<MembershipRow[]> {
+  const rows = await db
+    .selectFrom("identity_organizations")
+    .select(membershipColumns)
+    .where("identity_id", "=", identityId)
+    .orderBy("created_at")
+    .execute();
+  return rows.map(toMembership);
+}
+
+export async function setMembershipActive(db: Database, id: string, active: boolean): Promise<void> {
+  await db
+    .updateTable("identity_organizations")
+    .set({ active: active ? 1 : 0 })
+    .where("id", "=", id)
+    .execute();
+}
+
+/** Leaving an organization forgets the scoped ID: joining again gives a new one. */
+export async function deleteMembership(db: Database, id: string): Promise<void> {
+  await db.deleteFrom("identity_organizations").where("id", "=", id).execute();
+}
