@@ -6,13 +6,21 @@ import { defineConfig } from "@playwright/test";
 const port = process.env.VRATA_E2E_PORT ?? "18443";
 const baseURL = `https://localhost:${port}`;
 
-// Workers load this file too; only the main process creates (and later removes) the data folder.
-if (process.env.VRATA_E2E_DATA === undefined) {
-  const created = mkdtempSync(path.join(tmpdir(), "vrata-e2e-"));
-  process.env.VRATA_E2E_DATA = created;
+/**
+ * A temporary folder named by the environment variable. Workers load this file too and inherit the
+ * variable: only the main process creates (and later removes) the folder.
+ */
+function temporaryFolder(variable: string, prefix: string): string {
+  const existing = process.env[variable];
+  if (existing !== undefined) return existing;
+  const created = mkdtempSync(path.join(tmpdir(), prefix));
+  process.env[variable] = created;
   process.on("exit", () => rmSync(created, { recursive: true, force: true }));
+  return created;
 }
-const dataDir = process.env.VRATA_E2E_DATA;
+const dataDir = temporaryFolder("VRATA_E2E_DATA", "vrata-e2e-");
+// The e-mail the server sends, one JSON file a message (e2e/support/serve.ts, e2e/support/mail.ts).
+temporaryFolder("VRATA_E2E_MAIL_DIR", "vrata-e2e-mail-");
 
 export default defineConfig({
   testDir: "e2e",
@@ -40,10 +48,13 @@ export default defineConfig({
     },
   },
   webServer: {
-    command: `node src/server/main.ts --port ${port} --data ${dataDir}`,
+    // The server with a loopback SMTP receiver for its e-mail; the variables reach it from here.
+    command: `node e2e/support/serve.ts --port ${port} --data ${dataDir}`,
     url: `${baseURL}/context.json`,
     ignoreHTTPSErrors: true,
     reuseExistingServer: false,
     timeout: 60_000,
+    // serve.ts stops the server it started; the server takes up to 10 s to finish its requests.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
   },
 });

@@ -31,7 +31,7 @@ test.describe("home in English", () => {
   });
 
   test("shows Page not found for a view that has no page yet", async ({ page }) => {
-    await page.goto("/activity");
+    await page.goto("/o/block/an-organization/an-identity");
     await expect(page.getByRole("heading", { level: 1, name: "Page not found." })).toBeVisible();
     await page.getByRole("link", { name: "Go to the home page" }).click();
     await expect(page).toHaveURL("/");
@@ -83,8 +83,11 @@ test("Sign-in or sign-up sends the browser to the authorization endpoint", async
   siteContext,
 }) => {
   await page.goto("/");
+  // Start-up's silent sign-in has come back (signed out) once the button shows.
+  const signIn = page.getByRole("button", { name: "Sign-in or sign-up" });
+  await expect(signIn).toBeVisible();
   const authorizeRequest = page.waitForRequest((request) => request.url().includes("/auth/oidc/authorize"));
-  await page.getByRole("button", { name: "Sign-in or sign-up" }).click();
+  await signIn.click();
 
   const authorizeUrl = new URL((await authorizeRequest).url());
   expect(authorizeUrl.origin).toBe(baseURL);
@@ -98,6 +101,8 @@ test("Sign-in or sign-up sends the browser to the authorization endpoint", async
   const state = parameters.get("state") ?? "";
   expect(state).toMatch(/^[\w-]{43}$/);
   expect(parameters.get("nonce")).toMatch(/^[\w-]{43}$/);
+  // The person asked: the flow page may be shown (unlike start-up's silent sign-in).
+  expect(parameters.has("prompt")).toBe(false);
 
   await expect(page).toHaveURL(/\/auth\/[^/?]+$/);
 

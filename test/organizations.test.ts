@@ -170,6 +170,19 @@ describe("organizations", () => {
     const tokens = await serviceToken(clientId, secret);
     expect(tokens.access_token).toBeTruthy();
     expect(tokens.expires_in).toBe(900);
+    // The token's subject is the application, as introspection shows.
+    const config = await client.discovery(
+      new URL(server.issuer),
+      clientId,
+      undefined,
+      client.ClientSecretBasic(secret),
+    );
+    const introspection = await client.tokenIntrospection(config, tokens.access_token);
+    expect(introspection).toMatchObject({
+      active: true,
+      sub: organization.applications?.[0]?.id,
+      client_id: clientId,
+    });
 
     const rotated = await update(owner.api, organization, { rotateSecrets: [clientId] });
     organization = organizationSchema.parse(await rotated.json());

@@ -106,6 +106,15 @@ export function errorMessage(t: TFunction, code: string): string {
   return hasMessage(code) ? t(`errors.${code}`) : t("errors.unexpected");
 }
 
+/**
+ * Retry policy of queries: a refusal (4xx, e.g. not found or not signed in) is an answer and is shown
+ * at once; a network failure or a server fault is retried twice.
+ */
+export function retryUnlessRefused(failures: number, error: unknown): boolean {
+  const refused = error instanceof ApiError && error.status >= 400 && error.status < 500;
+  return !refused && failures < 2;
+}
+
 export const contextQuery = queryOptions({
   queryKey: ["context"],
   queryFn: ({ signal }) => getJson(routes.Context.path, contextSchema, signal),

@@ -14,6 +14,8 @@ const signInEntrySchema = z.object({
   redirectPath: z.string(),
   codeVerifier: z.string(),
   nonce: z.string(),
+  /** Asked with prompt=none: a refusal means "not signed in", not a failure to report. */
+  silent: z.boolean().optional(),
 });
 
 type SignInEntry = z.infer<typeof signInEntrySchema>;
@@ -36,19 +38,26 @@ function clientFor(context: Context): oauth.Client {
 }
 
 /** Only a path on this origin: a stored entry must never send the browser elsewhere. */
-function safePath(path: string): string {
+export function safePath(path: string): string {
   return path.startsWith("/") && !path.startsWith("//") && !path.startsWith("/\\") ? path : "/";
 }
 
-/** Sends the browser to the authorization endpoint; the person comes back to `redirectPath`. */
-export async function startSignIn(context: Context, redirectPath: string): Promise<void> {
+/**
+ * Sends the browser to the authorization endpoint; the person comes back to `redirectPath`. A silent
+ * sign-in asks with prompt=none: the single sign-on session answers at once, without any page.
+ */
+export async function startSignIn(
+  context: Context,
+  redirectPath: string,
+  { silent = false }: { silent?: boolean } = {},
+): Promise<void> {
   const as = await discover();
   if (as.authorization_endpoint === undefined) throw new ApiError("invalidResponse", 0);
 
   const codeVerifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const nonce = oauth.generateRandomNonce();
-  const entry: SignInEntry = { redirectPath, codeVerifier, nonce };
+  const entry: SignInEntry = { redirectPath, codeVerifier, nonce, ...(silent ? { silent } : {}) };
   localStorage.setItem(entryKeyPrefix + state, JSON.stringify(entry));
 
   const url = new URL(as.authorization_endpoint);
@@ -60,7 +69,50 @@ export async function startSignIn(context: Context, redirectPath: string): Promi
   url.searchParams.set("code_challenge_method", "S256");
   url.searchParams.set("state", state);
   url.searchParams.set("nonce", nonce);
+  if (silent) {
+    url.searchParams.set("prompt", "none");
+    markSilentSignInTried();
+  }
   window.location.assign(url);
+}
+
+// Silent sign-in (the token lives in memory only, so a reload asks the single sign-on session again):
+// one attempt per tab until a sign-in or sign-out succeeds, so that a refusal can never loop.
+
+const silentTriedKey = "vrata.silentSignInTried";
+
+function markSilentSignInTried(): void {
+  sessionStorage.setItem(silentTriedKey, "1");
+}
+
+/** After a sign-in or a sign-out: the next start-up of this tab may try a silent sign-in again. */
+export function forgetSilentSignIn(): void {
+  try {
+    sessionStorage.removeItem(silentTriedKey);
+  } catch {
+    // Without storage no silent sign-in is tried (see mayTrySilentSignIn).
+  }
+}
+
+/**
+ * Whether start-up should try a silent sign-in: not on the auth flow's own pages (it would sign in to
+ * itself), not when the address was an authorization response (whatever its state), and only once per
+ * tab. Without session storage there is no loop guard, so it is never tried.
+ */
+export function mayTrySilentSignIn(pathname: string, hadCallback: boolean): boolean {
+  if (hadCallback || pathname === "/auth" || pathname.startsWith("/auth/")) return false;
+  try {
+    return sessionStorage.getItem(silentTriedKey) === null;
+  } catch {
+    return false;
+  }
+}
+
+/** The answers to prompt=none that only mean the person has to sign in themselves (OIDC Core §3.1.2.6). */
+const silentRefusals = new Set(["login_required", "consent_required", "interaction_required"]);
+
+export function isSilentRefusal(error: unknown): boolean {
+  return error instanceof oauth.AuthorizationResponseError && silentRefusals.has(error.error);
 }
 
 function popEntry(state: string): SignInEntry | null {
@@ -74,6 +126,11 @@ function popEntry(state: string): SignInEntry | null {
   } catch {
     return null;
   }
+}
+
+/** Whether the address is an authorization response (it has a `state`), known to this tab or not. */
+export function addressHasSignInCallback(): boolean {
+  return new URLSearchParams(window.location.search).has("state");
 }
 
 /**

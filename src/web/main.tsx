@@ -2,24 +2,53 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { RouterProvider } from "react-router/dom";
-import { contextQuery } from "./api.ts";
-import { completeSignIn, signInErrorCode, takeSignInCallback } from "./auth.ts";
+import { contextQuery, retryUnlessRefused } from "./api.ts";
+import {
+  addressHasSignInCallback,
+  completeSignIn,
+  forgetSilentSignIn,
+  isSilentRefusal,
+  mayTrySilentSignIn,
+  safePath,
+  signInErrorCode,
+  startSignIn,
+  takeSignInCallback,
+} from "./auth.ts";
 import "./i18n/index.ts";
 import { createRouter } from "./router.tsx";
-import { setSignInError } from "./session.ts";
+import { setSignInError, setSigningIn } from "./session.ts";
 
 // Before the router reads the address, so that it never sees the authorization response's query.
+const hadSignInCallback = addressHasSignInCallback();
 const signInCallback = takeSignInCallback();
 
-const queryClient = new QueryClient();
+const queryClient = new QueryClient({ defaultOptions: { queries: { retry: retryUnlessRefused } } });
 const router = createRouter();
 
 if (signInCallback !== null) {
+  const { silent = false, redirectPath } = signInCallback.entry;
+  setSigningIn(true);
   queryClient
     .query(contextQuery)
     .then((context) => completeSignIn(context, signInCallback))
-    .then((path) => router.navigate(path, { replace: true }))
-    .catch((error: unknown) => setSignInError(signInErrorCode(error)));
+    .then(async (path) => {
+      forgetSilentSignIn();
+      await router.navigate(path, { replace: true });
+    })
+    .catch(async (error: unknown) => {
+      // A silent attempt returns to where the person was; a refusal only means "not signed in".
+      if (silent) await router.navigate(safePath(redirectPath), { replace: true });
+      if (!(silent && isSilentRefusal(error))) setSignInError(signInErrorCode(error));
+    })
+    .finally(() => setSigningIn(false));
+} else if (mayTrySilentSignIn(window.location.pathname, hadSignInCallback)) {
+  // The page is left at once unless the attempt cannot even start (then the person stays signed out).
+  setSigningIn(true);
+  const { pathname, search } = window.location;
+  queryClient
+    .query(contextQuery)
+    .then((context) => startSignIn(context, pathname + search, { silent: true }))
+    .catch(() => setSigningIn(false));
 }
 
 const root = document.getElementById("root");

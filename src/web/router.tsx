@@ -14,6 +14,11 @@ const views: Partial<Record<RouteName, ComponentType>> = {
 /** Views loaded on first use, each in its own chunk, so pages such as the auth flow stay small. */
 const lazyViews: Partial<Record<RouteName, () => Promise<ComponentType>>> = {
   AuthFlowGet: async () => (await import("./views/AuthFlow.tsx")).AuthFlow,
+  IdentityList: async () => (await import("./views/IdentityList.tsx")).IdentityList,
+  IdentityCreate: async () => (await import("./views/IdentityCreate.tsx")).IdentityCreate,
+  IdentityGet: async () => (await import("./views/IdentityGet.tsx")).IdentityGet,
+  ActivityList: async () => (await import("./views/ActivityList.tsx")).ActivityList,
+  ActivityGet: async () => (await import("./views/ActivityGet.tsx")).ActivityGet,
 };
 
 const definitions: Record<RouteName, RouteDefinition> = routes;

@@ -4,6 +4,7 @@ import { routes } from "../../common/routes.ts";
 import type { Database } from "../store/database.ts";
 import { findAccountFor } from "./accounts.ts";
 import { adapterFactory } from "./adapter.ts";
+import { findActiveClient } from "../store/clients.ts";
 import { enforceClientSecrets } from "./client-secrets.ts";
 import { lifespan, lifespanProperties } from "./lifespans.ts";
 
@@ -92,6 +93,12 @@ export function createProvider({
       ctx.body = errorPage(out.error, out.error_description);
     },
     findAccount: findAccountFor(db),
+    // A service client's tokens are about its application: that is their subject (reference §5.3).
+    extraTokenClaims: async (_ctx, token) => {
+      if (token.kind !== "ClientCredentials" || !token.clientId) return undefined;
+      const client = await findActiveClient(db, token.clientId);
+      return client ? { sub: client.applicationId } : undefined;
+    },
   };
   const provider = new Provider(issuer, configuration);
   provider.proxy = behindProxy;

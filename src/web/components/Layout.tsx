@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Outlet } from "react-router";
 import { contextQuery, errorMessage } from "../api.ts";
-import { setSignInError, useSignInError } from "../session.ts";
+import { setSignInError, useSignInError, useSigningIn } from "../session.ts";
 import { Alert } from "./Alert.tsx";
 import { Footer } from "./Footer.tsx";
 import { NavBar } from "./NavBar.tsx";
@@ -11,6 +11,7 @@ export function Layout() {
   const { t } = useTranslation();
   const context = useQuery(contextQuery);
   const signInError = useSignInError();
+  const signingIn = useSigningIn();
 
   return (
     <div className="flex min-h-screen flex-col bg-white text-slate-900">
@@ -29,13 +30,14 @@ export function Layout() {
         {signInError !== null && (
           <Alert message={errorMessage(t, signInError)} onDismiss={() => setSignInError(null)} />
         )}
-        {context.isPending ? (
-          // Views wait for the context document; only assistive technology hears about it.
+        {context.isError ? (
+          <Alert message={t("errors.loadingDataFailed")} />
+        ) : context.isPending || signingIn ? (
+          // Views wait for the context document and the sign-in at start-up; only assistive
+          // technology hears about it.
           <p role="status" className="sr-only">
             {t("app.loading")}
           </p>
-        ) : context.isError ? (
-          <Alert message={t("errors.loadingDataFailed")} />
         ) : (
           <Outlet />
         )}

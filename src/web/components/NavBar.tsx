@@ -1,28 +1,50 @@
 import { useQueryClient } from "@tanstack/react-query";
+import { useRef, useState } from "react";
+import { flushSync } from "react-dom";
 import { useTranslation } from "react-i18next";
-import { Link, useLocation } from "react-router";
-import { pathFor } from "../../common/routes.ts";
-import { contextQuery } from "../api.ts";
-import { signInErrorCode, startSignIn } from "../auth.ts";
-import { setSignInError, signOutLocally, useSignedIn } from "../session.ts";
+import { Link, useLocation, useNavigate } from "react-router";
+import type { z } from "zod";
+import { signOutResponseSchema, type signOutBodySchema } from "../../common/api/flow.ts";
+import { apiPath, pathFor } from "../../common/routes.ts";
+import { ApiError, contextQuery, postJson } from "../api.ts";
+import { forgetSilentSignIn } from "../auth.ts";
+import { setSignInError, signOutLocally, useSignedIn, useSigningIn } from "../session.ts";
+import { Button } from "./Button.tsx";
 import { HomeIcon } from "./icons.tsx";
 import { LanguageSwitch } from "./LanguageSwitch.tsx";
-
-const buttonClass = "rounded-md px-4 py-2 text-sm font-medium";
+import { SignInButton } from "./SignInButton.tsx";
 
 export function NavBar() {
   const { t } = useTranslation();
   const signedIn = useSignedIn();
+  const signingIn = useSigningIn();
   const queryClient = useQueryClient();
   const location = useLocation();
+  const navigate = useNavigate();
+  const [busy, setBusy] = useState(false);
+  const signInButton = useRef<HTMLButtonElement>(null);
 
-  async function signIn(): Promise<void> {
+  /**
+   * Signs out on the server (the token is revoked and the single sign-on session ends, so a reload does
+   * not sign in again), then forgets the token and everything loaded with it.
+   */
+  async function signOut(): Promise<void> {
+    if (busy) return;
+    setBusy(true);
     setSignInError(null);
     try {
-      const context = await queryClient.query(contextQuery);
-      await startSignIn(context, location.pathname + location.search + location.hash);
+      const body: z.infer<typeof signOutBodySchema> = { location: location.pathname + location.search };
+      const answer = await postJson(apiPath("AuthSignout"), body, signOutResponseSchema);
+      forgetSilentSignIn();
+      // The Sign-out button is gone once it worked: focus moves to the button that took its place.
+      flushSync(signOutLocally);
+      signInButton.current?.focus();
+      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== contextQuery.queryKey[0] });
+      await navigate(answer.location);
     } catch (error) {
-      setSignInError(signInErrorCode(error));
+      setSignInError(error instanceof ApiError ? error.code : "unexpected");
+    } finally {
+      setBusy(false);
     }
   }
 
@@ -41,22 +63,13 @@ export function NavBar() {
         </Link>
         <div className="flex flex-wrap items-center gap-3">
           <LanguageSwitch />
-          {signedIn ? (
-            <button
-              type="button"
-              onClick={signOutLocally}
-              className={`${buttonClass} border border-slate-400 bg-white text-slate-900 hover:bg-slate-100`}
-            >
+          {/* While start-up signs in, neither button is true yet. */}
+          {signingIn ? null : signedIn ? (
+            <Button variant="secondary" onClick={() => void signOut()}>
               {t("nav.signOut")}
-            </button>
+            </Button>
           ) : (
-            <button
-              type="button"
-              onClick={() => void signIn()}
-              className={`${buttonClass} bg-blue-700 text-white hover:bg-blue-800`}
-            >
-              {t("nav.signIn")}
-            </button>
+            <SignInButton ref={signInButton} />
           )}
         </div>
       </nav>

@@ -1,8 +1,9 @@
 import type { TFunction } from "i18next";
 import { useEffect, useId, useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { displayName, type Identity } from "../../../common/api/identity.ts";
+import type { Identity } from "../../../common/api/identity.ts";
 import { Button } from "../../components/Button.tsx";
+import { IdentityCard } from "../identity/IdentityCard.tsx";
 import { groupIdentities, type IdentityGroupKey } from "./identityGroups.ts";
 
 interface IdentityGroupsProps {
@@ -76,29 +77,13 @@ function IdentityItem({ identity, label, onSelect, focus }: IdentityItemProps) {
     if (focus) selectButton.current?.focus();
   }, [focus]);
 
-  const name = displayName(identity);
-  const details = [identity.fullName, identity.email].filter((value) => value && value !== name);
   return (
-    <li className="flex flex-wrap items-center gap-3 rounded-md border border-slate-200 px-4 py-3">
-      {identity.pictureUrl && (
-        <img src={identity.pictureUrl} alt="" className="size-10 rounded-full object-cover" loading="lazy" />
-      )}
-      <div className="min-w-0 flex-1">
-        <p id={nameId} className="font-medium break-words">
-          {name}
-          {label && (
-            <span className="ml-2 rounded bg-slate-200 px-2 py-0.5 text-xs font-medium text-slate-800">
-              {label}
-            </span>
-          )}
-        </p>
-        {details.length > 0 && <p className="text-sm break-words text-slate-700">{details.join(" · ")}</p>}
-      </div>
+    <IdentityCard identity={identity} labels={label ? [label] : []} nameId={nameId}>
       {onSelect && (
         <Button ref={selectButton} onClick={onSelect} aria-describedby={nameId}>
           {t("authFlow.identity.select")}
         </Button>
       )}
-    </li>
+    </IdentityCard>
   );
 }

@@ -6,8 +6,8 @@ import type { FlowResponse } from "../../../common/api/flow.ts";
 import { errorMessage } from "../../api.ts";
 import { Alert } from "../../components/Alert.tsx";
 import { Button } from "../../components/Button.tsx";
-import { flowIdentitiesQuery, postStep } from "./flowApi.ts";
-import { IdentityCreateForm } from "./IdentityCreateForm.tsx";
+import { IdentityForm } from "../identity/IdentityForm.tsx";
+import { createIdentity, flowIdentitiesQuery, postStep } from "./flowApi.ts";
 import { IdentityGroups } from "./IdentityGroups.tsx";
 import { StepHeading } from "./StepHeading.tsx";
 import { useFocusOnMount, useStepAction } from "./useStepAction.ts";
@@ -23,6 +23,7 @@ interface IdentityStepProps {
 export function IdentityStep({ flowId, flow, onFlow, onRestart }: IdentityStepProps) {
   const { t } = useTranslation();
   const headingId = useId();
+  const formHeadingId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   const createButton = useRef<HTMLButtonElement>(null);
   const queryClient = useQueryClient();
@@ -69,17 +70,26 @@ export function IdentityStep({ flowId, flow, onFlow, onRestart }: IdentityStepPr
         />
       )}
       <p role="status" className="text-sm text-slate-700">
-        {createdId !== null ? t("authFlow.identityForm.created") : ""}
+        {createdId !== null ? t("identities.form.created") : ""}
       </p>
       {creating ? (
-        <IdentityCreateForm
-          flowId={flowId}
-          onCreated={(id) => void created(id)}
-          onCancel={() => {
-            flushSync(() => setCreating(false));
-            createButton.current?.focus();
-          }}
-        />
+        <div className="flex flex-col gap-4 rounded-md border border-slate-300 p-4">
+          <h3 id={formHeadingId} className="font-semibold">
+            {t("authFlow.identity.newHeading")}
+          </h3>
+          <IdentityForm
+            labelledBy={formHeadingId}
+            submitLabel={t("identities.form.create")}
+            autoFocus
+            onSubmit={async (fields) => {
+              await created(await createIdentity(flowId, fields));
+            }}
+            onCancel={() => {
+              flushSync(() => setCreating(false));
+              createButton.current?.focus();
+            }}
+          />
+        </div>
       ) : (
         <div>
           <Button ref={createButton} variant="secondary" onClick={() => setCreating(true)}>

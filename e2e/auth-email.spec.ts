@@ -1,0 +1,284 @@
+import type { Page } from "@playwright/test";
+import { expect, seriousAccessibilityViolations, test } from "./fixtures.ts";
+import {
+  dropRefusedRequests,
+  identityItem,
+  newEmail,
+  selectIdentityAndReturn,
+  startFlow,
+} from "./support/flow.ts";
+import { codeFrom, codeLinkFrom, mailsTo, waitForMail } from "./support/mail.ts";
+
+// E-mail codes (reference §4.7.1, §4.7.2, §11.2): the server sends real e-mail over SMTP to the
+// receiver of e2e/support/serve.ts, and the tests read the codes from it.
+
+const password = "correct horse battery";
+
+const identifierField = (page: Page) => page.getByLabel("Username or e-mail address", { exact: true });
+const passwordField = (page: Page) => page.getByLabel("Password or passphrase", { exact: true });
+const codeField = (page: Page) => page.getByLabel("Code", { exact: true });
+const codesSent = (page: Page) => page.getByRole("status");
+const steps = (page: Page) => page.getByRole("navigation", { name: "Steps" }).getByRole("listitem");
+
+/** From the start step, "Send a code instead" sends a code to the address and shows the code step. */
+async function sendCode(page: Page, email: string): Promise<void> {
+  await identifierField(page).fill(email);
+  await page.getByRole("button", { name: "Send a code instead" }).click();
+  await expect(page.getByRole("heading", { name: "Enter the code" })).toBeVisible();
+  await expect(page.getByText(`Enter the code we sent to ${email}.`)).toBeVisible();
+  await expect(codeField(page)).toBeFocused();
+}
+
+async function enterCode(page: Page, code: string): Promise<void> {
+  await codeField(page).fill(code);
+  await page.getByRole("button", { name: "Submit" }).click();
+}
+
+/** Next and a password from the start step. */
+async function enterPassword(page: Page, email: string, value: string): Promise<void> {
+  await identifierField(page).fill(email);
+  await page.getByRole("button", { name: "Next" }).click();
+  await expect(passwordField(page)).toBeFocused();
+  await passwordField(page).fill(value);
+  await page.getByRole("button", { name: "Submit" }).click();
+}
+
+/** The code the e-mail brings, after checking the e-mail is the code e-mail for this flow. */
+async function codeMailed(email: string, flowId: string, baseURL: string | undefined, count = 1) {
+  const mail = await waitForMail(email, count);
+  expect(mail.to).toEqual([email]);
+  expect(mail.subject).toBe("Your code for Vrata");
+  const code = codeFrom(mail);
+  expect(codeLinkFrom(mail)).toBe(`${baseURL}/auth/${flowId}#code=${code}`);
+  expect(mail.text).toContain(`Your code to sign in or sign up to Console through Vrata is:\n\n${code}\n`);
+  return code;
+}
+
+const codeHint = "The e-mail can take a few minutes to arrive. If you do not see it, check your spam folder.";
+
+/** Signs a new e-mail address up with a password, which needs the code from the e-mail. */
+async function signUpWithPassword(page: Page, email: string, flowId: string, baseURL: string | undefined) {
+  await enterPassword(page, email, password);
+  // There is no account yet: the address is proven with a code before the account is made.
+  await expect(page.getByRole("heading", { name: "Enter the code" })).toBeVisible();
+  await expect(page.getByText(`Enter the code we sent to ${email}.`)).toBeVisible();
+  await expect(codeField(page)).toBeFocused();
+  await expect(steps(page)).toHaveText([/Start$/, /Password$/, /Code$/, /Identity$/, /Redirect$/]);
+  await enterCode(page, await codeMailed(email, flowId, baseURL));
+  await expect(page.getByText("You signed up.")).toBeVisible();
+}
+
+/** Back on the identity step forgets the sign-in: the person proves who they are again. */
+async function startOver(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Back" }).click();
+  await expect(identifierField(page)).toBeFocused();
+}
+
+test.describe("e-mail code in English", () => {
+  test.use({ locale: "en-US" });
+
+  test("a new e-mail address signs up with the code from the e-mail", async ({ page, baseURL }) => {
+    const flowId = await startFlow(page);
+    const email = newEmail("erin");
+    await sendCode(page, email);
+    await expect(codesSent(page)).toHaveText("1 code sent");
+    await expect(codeField(page)).toHaveAccessibleDescription(codeHint);
+    await expect(steps(page)).toHaveText([/Start$/, /Code$/, /Identity$/, /Redirect$/]);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    await enterCode(page, await codeMailed(email, flowId, baseURL));
+    await expect(page.getByText("You signed up.")).toBeVisible();
+    // The sign-up made an identity from the e-mail address.
+    await expect(identityItem(page, email)).toBeVisible();
+    await selectIdentityAndReturn(page, email);
+  });
+
+  test("the e-mail's link, opened in the same browser, fills in the code and warns; submitting it signs up", async ({
+    page,
+    baseURL,
+    pageErrors,
+  }) => {
+    const flowId = await startFlow(page);
+    const email = newEmail("link");
+    await sendCode(page, email);
+    const mail = await waitForMail(email);
+    const code = codeFrom(mail);
+
+    // E-mail programs open links in a new tab.
+    const tab = await page.context().newPage();
+    tab.on("console", (message) => {
+      if (message.type() === "error") pageErrors.push(`console: ${message.text()}`);
+    });
+    tab.on("pageerror", (error) => pageErrors.push(`page: ${error.message}`));
+    await tab.goto(codeLinkFrom(mail));
+    await expect(codeField(tab)).toHaveValue(code);
+    await expect(
+      tab.getByText(
+        "The code was filled in from the link in the e-mail. Confirm it only if you started signing in or up to Console yourself.",
+      ),
+    ).toBeVisible();
+    await expect(tab.getByRole("button", { name: "Submit" })).toBeFocused();
+    // The code does not stay in the address.
+    await expect(tab).toHaveURL(`${baseURL}/auth/${flowId}`);
+    expect(await seriousAccessibilityViolations(tab)).toEqual([]);
+
+    await tab.getByRole("button", { name: "Submit" }).click();
+    await expect(tab.getByText("You signed up.")).toBeVisible();
+    await selectIdentityAndReturn(tab, email);
+  });
+
+  // Known gap of the web app: the flow page reads #code= only when it loads (FlowPage.tsx,
+  // `codeFromLink`), and opening the link in the tab where the flow is open only changes the address's
+  // fragment, which browsers do without loading the page: the field stays empty, no warning is shown
+  // and #code= stays in the address.
+  test.fixme("the e-mail's link, opened in the tab where the flow is open, fills in the code", async ({
+    page,
+    baseURL,
+  }) => {
+    const flowId = await startFlow(page);
+    const email = newEmail("same-tab");
+    await sendCode(page, email);
+    const mail = await waitForMail(email);
+    await page.goto(codeLinkFrom(mail));
+    await expect(codeField(page)).toHaveValue(codeFrom(mail));
+    await expect(page.getByText("The code was filled in from the link in the e-mail.")).toBeVisible();
+    await expect(page).toHaveURL(`${baseURL}/auth/${flowId}`);
+    await page.getByRole("button", { name: "Submit" }).click();
+    await expect(page.getByText("You signed up.")).toBeVisible();
+  });
+
+  test("Resend code right after a code was sent asks to wait, and the code sent still works", async ({
+    page,
+    baseURL,
+    pageErrors,
+  }) => {
+    const flowId = await startFlow(page);
+    const email = newEmail("resend");
+    await sendCode(page, email);
+    await expect(codesSent(page)).toHaveText("1 code sent");
+
+    // The server sends a new code only 30 seconds after the last one.
+    await page.getByRole("button", { name: "Resend code" }).click();
+    const wait = "A code was sent just now. Please wait a little before you ask for another one.";
+    await expect(page.getByText(wait)).toBeVisible();
+    await expect(codeField(page)).toBeFocused();
+    await expect(codeField(page)).toHaveAccessibleDescription(`${codeHint} ${wait}`);
+    await expect(codesSent(page)).toHaveText("1 code sent");
+    expect(await mailsTo(email)).toHaveLength(1);
+
+    await enterCode(page, await codeMailed(email, flowId, baseURL));
+    await expect(page.getByText("You signed up.")).toBeVisible();
+    dropRefusedRequests(pageErrors);
+  });
+
+  test("a wrong code says so; the right one, typed with spaces, signs up", async ({
+    page,
+    baseURL,
+    pageErrors,
+  }) => {
+    const flowId = await startFlow(page);
+    const email = newEmail("wrong-code");
+    await sendCode(page, email);
+    const code = await codeMailed(email, flowId, baseURL);
+
+    const stepRequests: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST") stepRequests.push(new URL(request.url()).pathname);
+    });
+    await enterCode(page, "123");
+    await expect(page.getByText("Code should be 6 digits.")).toBeVisible();
+    expect(stepRequests).toEqual([]);
+
+    await enterCode(page, code === "000000" ? "111111" : "000000");
+    const invalid = "Code is invalid. Please try again.";
+    await expect(page.getByText(invalid)).toBeVisible();
+    await expect(codeField(page)).toBeFocused();
+    await expect(codeField(page)).toHaveAttribute("aria-invalid", "true");
+    await expect(codeField(page)).toHaveAccessibleDescription(`${codeHint} ${invalid}`);
+    expect(stepRequests).toEqual([`/api/auth/codeComplete/${flowId}`]);
+
+    await enterCode(page, ` ${code.slice(0, 3)} ${code.slice(3)} `);
+    await expect(page.getByText("You signed up.")).toBeVisible();
+    dropRefusedRequests(pageErrors);
+  });
+
+  test("an e-mail address and password sign up with the code; then the password signs in without one", async ({
+    page,
+    baseURL,
+  }) => {
+    const flowId = await startFlow(page);
+    const email = newEmail("password");
+    await signUpWithPassword(page, email, flowId, baseURL);
+
+    await startOver(page);
+    await enterPassword(page, email, password);
+    await expect(page.getByText("You signed in.")).toBeVisible();
+    expect(await mailsTo(email)).toHaveLength(1);
+    await selectIdentityAndReturn(page, email);
+  });
+
+  test("a wrong password for an e-mail address moves on to a code, and the code signs in", async ({
+    page,
+    baseURL,
+    pageErrors,
+  }) => {
+    const flowId = await startFlow(page);
+    const email = newEmail("recover");
+    await signUpWithPassword(page, email, flowId, baseURL);
+    const signUpCode = codeFrom(await waitForMail(email));
+
+    await startOver(page);
+    await enterPassword(page, email, "not the password");
+    // Not an error: a code goes to the address instead.
+    await expect(page.getByRole("heading", { name: "Enter the code" })).toBeVisible();
+    await expect(page.getByText(`Enter the code we sent to ${email}.`)).toBeVisible();
+    await expect(codeField(page)).toBeFocused();
+    await expect(
+      page.getByText("Wrong password or passphrase for the account with the provided username."),
+    ).toBeHidden();
+    await expect(codesSent(page)).toHaveText("1 code sent");
+    const code = await codeMailed(email, flowId, baseURL, 2);
+
+    // The code that signed up was used up with the sign-up.
+    if (signUpCode !== code) {
+      await enterCode(page, signUpCode);
+      await expect(page.getByText("Code is invalid. Please try again.")).toBeVisible();
+    }
+    await enterCode(page, code);
+    await expect(page.getByText("You signed in.")).toBeVisible();
+    await selectIdentityAndReturn(page, email);
+    dropRefusedRequests(pageErrors);
+  });
+});
+
+test.describe("e-mail code in Slovenian", () => {
+  test.use({ locale: "sl-SI" });
+
+  test("the code e-mail and the code step speak Slovenian", async ({ page, baseURL, pageErrors }) => {
+    const flowId = await startFlow(page, "Prijava ali registracija");
+    const email = newEmail("spela");
+    await page.getByLabel("Uporabniško ime ali e-poštni naslov", { exact: true }).fill(email);
+    await page.getByRole("button", { name: "Namesto tega pošlji kodo" }).click();
+    await expect(page.getByRole("heading", { name: "Vnesite kodo" })).toBeVisible();
+    await expect(page.getByText(`Vnesite kodo, ki smo jo poslali na ${email}.`)).toBeVisible();
+    await expect(codesSent(page)).toHaveText("1 poslana koda");
+
+    const mail = await waitForMail(email);
+    expect(mail.subject).toBe("Vaša koda za Vrata");
+    const code = codeFrom(mail);
+    expect(mail.text).toContain(
+      `Vaša koda za prijavo ali registracijo v Console prek Vrata je:\n\n${code}\n`,
+    );
+    expect(mail.text).toContain(`odprete to povezavo: ${baseURL}/auth/${flowId}#code=${code}`);
+    expect(mail.text).toContain("Koda velja 10 minut.");
+
+    const field = page.getByLabel("Koda", { exact: true });
+    await field.fill(code === "000000" ? "111111" : "000000");
+    await page.getByRole("button", { name: "Potrdi" }).click();
+    await expect(page.getByText("Koda ni veljavna. Poskusite znova.")).toBeVisible();
+    await field.fill(code);
+    await page.getByRole("button", { name: "Potrdi" }).click();
+    await expect(page.getByText("Registrirali ste se.")).toBeVisible();
+    dropRefusedRequests(pageErrors);
+  });
+});

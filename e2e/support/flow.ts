@@ -1,0 +1,33 @@
+import { randomUUID } from "node:crypto";
+import type { Page } from "@playwright/test";
+import { expect } from "../fixtures.ts";
+
+// Steps of the auth flow page as a person takes them, in English unless a test passes its own labels.
+
+/** A new e-mail address on the receiver's loopback server; tests run in parallel against one server. */
+export const newEmail = (name = "e2e") => `${name}-${randomUUID().slice(0, 8)}@example.com`;
+
+/** From the home page, "Sign-in or sign-up" starts the console's flow; returns the flow's ID. */
+export async function startFlow(page: Page, signInLabel = "Sign-in or sign-up"): Promise<string> {
+  await page.goto("/");
+  await page.getByRole("button", { name: signInLabel }).click();
+  await expect(page).toHaveURL(/\/auth\/[^/?#]+$/);
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  return new URL(page.url()).pathname.split("/").at(-1) ?? "";
+}
+
+/** Chromium logs each refused request as a failed resource; a step's 400 answers are expected. */
+export function dropRefusedRequests(pageErrors: string[]): void {
+  const rest = pageErrors.filter((error) => !error.includes("status of 400"));
+  pageErrors.splice(0, pageErrors.length, ...rest);
+}
+
+export const identityItem = (page: Page, name: string) =>
+  page.getByRole("listitem").filter({ hasText: name });
+
+/** Selects the identity and goes back to the console, which then is signed in. */
+export async function selectIdentityAndReturn(page: Page, name: string): Promise<void> {
+  await identityItem(page, name).getByRole("button", { name: "Select" }).click();
+  await page.getByRole("button", { name: "Redirect now" }).click();
+  await expect(page.getByRole("button", { name: "Sign-out" })).toBeVisible({ timeout: 10_000 });
+}

@@ -1,0 +1,71 @@
+import { spawn } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { startSmtpReceiver } from "../../test/support/smtp.ts";
+import type { Mail } from "./mail.ts";
+
+// The end-to-end server (playwright.config.ts): a loopback SMTP receiver that writes each message it
+// receives as a JSON file into $VRATA_E2E_MAIL_DIR, and the Vrata server sending its e-mail there.
+// Arguments are passed on to the server: node e2e/support/serve.ts --port 18443 --data <folder>
+
+const mailDir = process.env.VRATA_E2E_MAIL_DIR;
+if (!mailDir) {
+  process.stderr.write("serve: set VRATA_E2E_MAIL_DIR to the folder for received e-mail\n");
+  process.exit(2);
+}
+mkdirSync(mailDir, { recursive: true });
+
+let received = 0;
+const smtp = await startSmtpReceiver({
+  onMessage: async (mail) => {
+    // Numbered in the order they arrive; renamed into place so readers never see half a file.
+    const file = path.join(mailDir, String(++received).padStart(6, "0"));
+    const content: Mail = { to: mail.to, subject: mail.subject, text: mail.text };
+    await writeFile(`${file}.tmp`, JSON.stringify(content));
+    await rename(`${file}.tmp`, `${file}.json`);
+  },
+});
+process.stdout.write(`serve: SMTP receiver at 127.0.0.1:${smtp.port} writes e-mail to ${mailDir}\n`);
+
+// In its own process group, so a signal sent to this script's group (Playwright's shutdown, Ctrl-C)
+// reaches the server once, from here, and not twice: a second signal makes it exit without waiting.
+const server = spawn(
+  process.execPath,
+  [
+    "src/server/main.ts",
+    ...process.argv.slice(2),
+    "--mail-host",
+    "127.0.0.1",
+    "--mail-port",
+    String(smtp.port),
+    "--no-mail-starttls",
+  ],
+  { stdio: "inherit", detached: true },
+);
+
+let running = true;
+// Should this script end any other way, the server must not outlive it.
+process.on("exit", () => {
+  if (running) server.kill("SIGKILL");
+});
+
+for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  process.on(signal, () => {
+    if (running) server.kill(signal);
+  });
+}
+
+server.on("error", (error) => {
+  process.stderr.write(`serve: cannot start the server: ${error.message}\n`);
+  running = false;
+  void smtp.close().finally(() => process.exit(1));
+});
+
+server.on("exit", (code, signal) => {
+  running = false;
+  void smtp.close().finally(() => {
+    if (signal) process.stderr.write(`serve: the server ended on ${signal}\n`);
+    process.exit(code ?? 1);
+  });
+});

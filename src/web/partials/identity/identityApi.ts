@@ -1,0 +1,49 @@
+import { queryOptions, type QueryClient } from "@tanstack/react-query";
+import type { z } from "zod";
+import {
+  createdSchema,
+  identityListSchema,
+  identitySchema,
+  type Identity,
+  type IdentityFields,
+  type identityUpdateSchema,
+} from "../../../common/api/identity.ts";
+import { apiPath, apiPrefix, pathFor } from "../../../common/routes.ts";
+import { getJson, postJson } from "../../api.ts";
+import { activityKey } from "../activity/activityApi.ts";
+
+// The console's identity calls, with the console's access token (api.ts adds it).
+
+const identitiesKey = ["identities"] as const;
+
+export const identitiesQuery = queryOptions({
+  queryKey: [...identitiesKey, "list"],
+  queryFn: ({ signal }) => getJson(apiPath("IdentityList"), identityListSchema, signal),
+});
+
+export function identityQuery(id: string) {
+  return queryOptions({
+    queryKey: [...identitiesKey, "one", id],
+    queryFn: ({ signal }) => getJson(apiPrefix + pathFor("IdentityGet", { id }), identitySchema, signal),
+  });
+}
+
+export async function createIdentity(fields: IdentityFields): Promise<string> {
+  return (await postJson(apiPath("IdentityCreate"), fields, createdSchema)).id;
+}
+
+/** Saves the fields over the identity at `version`; a 409 (conflict) when it changed since. */
+export function updateIdentity(id: string, body: z.infer<typeof identityUpdateSchema>): Promise<Identity> {
+  return postJson(apiPrefix + pathFor("IdentityUpdate", { id }), body, identitySchema);
+}
+
+/**
+ * After an identity was created or changed: the list and the activity are loaded again when shown; the
+ * identity's own query is set from the answer by the caller.
+ */
+export async function invalidateAfterIdentityChange(queryClient: QueryClient): Promise<void> {
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: identitiesQuery.queryKey }),
+    queryClient.invalidateQueries({ queryKey: activityKey }),
+  ]);
+}

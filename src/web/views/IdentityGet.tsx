@@ -1,0 +1,127 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+import { useLocation, useNavigate, useParams } from "react-router";
+import { displayName, type Identity } from "../../common/api/identity.ts";
+import { pathFor } from "../../common/routes.ts";
+import { BackLink } from "../components/BackLink.tsx";
+import { Identifier } from "../components/Identifier.tsx";
+import { Labels } from "../components/Labels.tsx";
+import { SignedInContent } from "../components/SignedInContent.tsx";
+import { useDocumentTitle } from "../documentTitle.ts";
+import {
+  identityQuery,
+  invalidateAfterIdentityChange,
+  updateIdentity,
+} from "../partials/identity/identityApi.ts";
+import { IdentityForm } from "../partials/identity/IdentityForm.tsx";
+import { identityLabels } from "../partials/identity/identityLabels.ts";
+import { useSignedIn } from "../session.ts";
+import type { CreatedState } from "./IdentityCreate.tsx";
+
+const isCreatedState = (state: unknown): state is CreatedState =>
+  typeof state === "object" && state !== null && (state as Partial<CreatedState>).created === true;
+
+/** One identity (spec §2, IdentityGet): its fields, and a form to change them for its admins. */
+export function IdentityGet() {
+  const { t } = useTranslation();
+  const { id = "" } = useParams();
+  const signedIn = useSignedIn();
+  const identity = useQuery({ ...identityQuery(id), enabled: signedIn });
+  useDocumentTitle(identity.data ? displayName(identity.data) : t("identities.page.title"));
+
+  return (
+    <div className="flex max-w-2xl flex-col gap-6">
+      <BackLink to={pathFor("IdentityList")}>{t("identities.page.back")}</BackLink>
+      {identity.data === undefined && (
+        <h1 className="text-3xl font-bold tracking-tight">{t("identities.page.title")}</h1>
+      )}
+      <SignedInContent signedOutMessage={t("identities.page.signedOut")} query={identity}>
+        {(data) => <IdentityDetails key={id} identity={data} />}
+      </SignedInContent>
+    </div>
+  );
+}
+
+function IdentityDetails({ identity }: { readonly identity: Identity }) {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Said once: the state is dropped so that a reload or a return through history does not repeat it.
+  const [created] = useState(() => isCreatedState(location.state));
+  useEffect(() => {
+    if (!created) return;
+    heading.current?.focus();
+    void navigate(location.pathname, { replace: true, state: null });
+  }, [created, navigate, location.pathname]);
+
+  const fields: [string, ReactNode][] = [
+    [t("identities.fields.username"), identity.username],
+    [t("identities.fields.email"), identity.email],
+    [t("identities.fields.givenName"), identity.givenName],
+    [t("identities.fields.fullName"), identity.fullName],
+    [
+      t("identities.fields.pictureUrl"),
+      identity.pictureUrl && (
+        <span className="flex flex-wrap items-center gap-3">
+          <img src={identity.pictureUrl} alt="" className="size-12 rounded-full object-cover" />
+          <span className="break-all">{identity.pictureUrl}</span>
+        </span>
+      ),
+    ],
+    [t("identities.fields.description"), identity.description],
+    [t("identities.fields.id"), <Identifier value={identity.id} />],
+  ];
+
+  return (
+    <>
+      <h1 ref={heading} tabIndex={-1} className="text-3xl font-bold tracking-tight focus:outline-none">
+        <span className="break-words">{displayName(identity)}</span>
+        <Labels labels={identityLabels(t, identity)} />
+      </h1>
+      <p role="status" className="font-medium text-green-800">
+        {created ? t("identities.form.created") : ""}
+      </p>
+      <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
+        {fields
+          .filter(([, value]) => Boolean(value))
+          .map(([label, value]) => (
+            <div key={label} className="contents">
+              <dt className="font-medium">{label}</dt>
+              <dd className="break-words whitespace-pre-wrap text-slate-800">{value}</dd>
+            </div>
+          ))}
+      </dl>
+      {identity.canUpdate && <IdentityUpdate identity={identity} />}
+    </>
+  );
+}
+
+/** The edit form: it saves over the version it was loaded with, so a change made meanwhile is not lost. */
+function IdentityUpdate({ identity }: { readonly identity: Identity }) {
+  const { t } = useTranslation();
+  const headingId = useId();
+  const queryClient = useQueryClient();
+  const [version, setVersion] = useState(identity.version);
+
+  return (
+    <section aria-labelledby={headingId} className="flex flex-col gap-4 border-t border-slate-200 pt-6">
+      <h2 id={headingId} className="text-xl font-semibold">
+        {t("identities.page.update")}
+      </h2>
+      <IdentityForm
+        labelledBy={headingId}
+        initial={identity}
+        submitLabel={t("identities.form.update")}
+        savedMessage={t("identities.form.updated")}
+        onSubmit={async (fields) => {
+          const updated = await updateIdentity(identity.id, { ...fields, version });
+          setVersion(updated.version);
+          queryClient.setQueryData(identityQuery(identity.id).queryKey, updated);
+          await invalidateAfterIdentityChange(queryClient);
+        }}
+      />
+    </section>
+  );
+}
