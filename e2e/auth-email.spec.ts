@@ -127,11 +127,8 @@ test.describe("e-mail code in English", () => {
     await selectIdentityAndReturn(tab, email);
   });
 
-  // Known gap of the web app: the flow page reads #code= only when it loads (FlowPage.tsx,
-  // `codeFromLink`), and opening the link in the tab where the flow is open only changes the address's
-  // fragment, which browsers do without loading the page: the field stays empty, no warning is shown
-  // and #code= stays in the address.
-  test.fixme("the e-mail's link, opened in the tab where the flow is open, fills in the code", async ({
+  // Opening the link in the tab where the flow is open changes only the address's fragment.
+  test("the e-mail's link, opened in the tab where the flow is open, fills in the code", async ({
     page,
     baseURL,
   }) => {

@@ -27,16 +27,31 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
   const { t } = useTranslation();
   const location = useLocation();
   const navigate = useNavigate();
-  const [codeFromLink] = useState(() => codeInLink.exec(location.hash)?.[1] ?? null);
+  const [codeFromLink, setCodeFromLink] = useState(() => codeInLink.exec(location.hash)?.[1] ?? null);
   const [flow, setFlow] = useState(initial);
   const [step, setStep] = useState<Step | "finish">(() => stepFor(initial, codeFromLink !== null));
   const [emailOrUsername, setEmailOrUsername] = useState(initial.emailOrUsername ?? "");
   const restart = useStepAction(apply);
 
+  const beforeAuth = flow.completed.length === 0;
+
   // The code must not stay in the address (history, screenshots, shared links).
   useEffect(() => {
     if (codeFromLink !== null) void navigate(location.pathname + location.search, { replace: true });
   }, [codeFromLink, navigate, location.pathname, location.search]);
+
+  // The e-mail's link opened in this very tab only changes the address's fragment and the page stays:
+  // the code is picked up from that change too.
+  useEffect(() => {
+    const pickUp = () => {
+      const code = codeInLink.exec(window.location.hash)?.[1];
+      if (code === undefined) return;
+      setCodeFromLink(code);
+      if (beforeAuth) setStep("code");
+    };
+    window.addEventListener("hashchange", pickUp);
+    return () => window.removeEventListener("hashchange", pickUp);
+  }, [beforeAuth]);
 
   function finish(): void {
     if (!finishFlow(flowId)) setStep("manual");
@@ -51,7 +66,6 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
   }
 
   const restartAuth = () => void restart.run(() => postStep("AuthFlowRestartAuth", flowId, {}));
-  const beforeAuth = flow.completed.length === 0;
   const providers = flow.providers ?? [];
   const usedPassword = providers.includes("password") || step === "password";
   const stepperItems: StepperItem[] = [
@@ -110,6 +124,8 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
       )}
       {step === "code" && (
         <CodeStep
+          // A new code from a link starts the step afresh, filled in.
+          key={codeFromLink ?? ""}
           flowId={flowId}
           flow={flow}
           emailOrUsername={emailOrUsername}
