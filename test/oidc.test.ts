@@ -48,6 +48,19 @@ describe("OIDC engine seen by independent clients", () => {
     );
   });
 
+  it("serves discovery and keys from memory with an ETag", async () => {
+    for (const path of [routes.OIDCDiscovery.path, routes.OAuthDiscovery.path, routes.OIDCKeys.path]) {
+      const first = await fetch(server.url + path);
+      const etag = first.headers.get("etag") ?? "";
+      expect(etag, path).toMatch(/^"[\w-]{43}"$/);
+      const again = await fetch(server.url + path, { headers: { "if-none-match": etag } });
+      expect(again.status, path).toBe(304);
+      const head = await fetch(server.url + path, { method: "HEAD" });
+      expect(head.status, path).toBe(200);
+      expect(await head.text(), path).toBe("");
+    }
+  });
+
   it("publishes public signing keys only", async () => {
     const { keys } = (await (await fetch(server.url + routes.OIDCKeys.path)).json()) as {
       keys: Record<string, string>[];

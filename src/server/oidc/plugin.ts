@@ -3,9 +3,12 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods } fr
 import type Provider from "oidc-provider";
 import { corsMaxAgeSeconds } from "../../common/limits.ts";
 import { apiPrefix, routes, type RouteName } from "../../common/routes.ts";
+import { precompute } from "./documents.ts";
 
 interface EngineRoute {
   methods: HTTPMethods[];
+  /** Served from memory: the engine's answer does not change while Vrata runs. */
+  precomputed?: boolean;
   /** Where oidc-provider serves it, when that differs from the route's own path. */
   enginePath?: string;
   /** Cross-origin use per spec §7; `authorization` lets browsers send the Authorization header. */
@@ -18,12 +21,13 @@ const engineRoutes: Partial<Record<RouteName, EngineRoute>> = {
   OIDCRevoke: { methods: ["POST"], cors: { authorization: true } },
   OIDCIntrospect: { methods: ["POST"] },
   OIDCUserinfo: { methods: ["GET", "HEAD", "POST"], cors: { authorization: true } },
-  OIDCKeys: { methods: ["GET", "HEAD"], cors: { authorization: false } },
-  OIDCDiscovery: { methods: ["GET", "HEAD"], cors: { authorization: false } },
+  OIDCKeys: { methods: ["GET", "HEAD"], cors: { authorization: false }, precomputed: true },
+  OIDCDiscovery: { methods: ["GET", "HEAD"], cors: { authorization: false }, precomputed: true },
   OAuthDiscovery: {
     methods: ["GET", "HEAD"],
     enginePath: routes.OIDCDiscovery.path,
     cors: { authorization: false },
+    precomputed: true,
   },
 };
 
@@ -80,9 +84,19 @@ export const oidcPlugin: FastifyPluginAsync<{ provider: Provider }> = async (app
     handler: handOver(undefined),
   });
 
+  const serveFromMemory = async (enginePath: string) => {
+    const document = await precompute(provider, enginePath);
+    return (request: FastifyRequest, reply: FastifyReply) => {
+      reply.header("etag", document.etag).header("cache-control", "public, max-age=300");
+      if (request.headers["if-none-match"] === document.etag) return reply.status(304).send();
+      return reply.type(document.contentType).send(document.body);
+    };
+  };
+
   for (const [name, rule] of Object.entries(engineRoutes) as [RouteName, EngineRoute][]) {
     const route = routes[name];
     const enginePath = rule.enginePath ?? route.path;
+    const fromMemory = rule.precomputed ? await serveFromMemory(enginePath) : undefined;
     const methods: HTTPMethods[] = rule.cors ? [...rule.methods, "OPTIONS"] : rule.methods;
     const config = rule.cors
       ? { engineCors: { methods: rule.methods, authorization: rule.cors.authorization } }
@@ -93,7 +107,7 @@ export const oidcPlugin: FastifyPluginAsync<{ provider: Provider }> = async (app
         method: methods,
         url,
         config,
-        handler: handOver(url === enginePath ? undefined : enginePath),
+        handler: fromMemory ?? handOver(url === enginePath ? undefined : enginePath),
       });
     }
   }
