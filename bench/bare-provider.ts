@@ -8,7 +8,13 @@ import Provider from "oidc-provider";
 // served over the same TLS certificate, with nothing of Vrata's in front of it.
 
 const { values } = parseArgs({
-  options: { port: { type: "string" }, cert: { type: "string" }, key: { type: "string" } },
+  options: {
+    port: { type: "string" },
+    cert: { type: "string" },
+    key: { type: "string" },
+    "client-id": { type: "string" },
+    "client-secret": { type: "string" },
+  },
 });
 const port = Number(values.port);
 const issuer = `https://localhost:${port}`;
@@ -16,8 +22,27 @@ const issuer = `https://localhost:${port}`;
 const { privateKey } = await generateKeyPair("RS256", { extractable: true });
 const provider = new Provider(issuer, {
   jwks: { keys: [{ ...(await exportJWK(privateKey)), alg: "RS256", use: "sig", kid: "bench" }] },
-  routes: { jwks: "/.well-known/jwks.json" },
-  features: { devInteractions: { enabled: false } },
+  routes: {
+    jwks: "/.well-known/jwks.json",
+    token: "/auth/oidc/token",
+    introspection: "/auth/oidc/introspect",
+  },
+  features: {
+    devInteractions: { enabled: false },
+    clientCredentials: { enabled: true },
+    introspection: { enabled: true },
+  },
+  // The same service client Vrata gets, registered the engine's own way.
+  clients: [
+    {
+      client_id: values["client-id"] ?? "",
+      client_secret: values["client-secret"] ?? "",
+      grant_types: ["client_credentials"],
+      response_types: [],
+      redirect_uris: [],
+      token_endpoint_auth_method: "client_secret_basic",
+    },
+  ],
 });
 
 const handle = provider.callback();

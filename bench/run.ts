@@ -7,6 +7,7 @@ import tls from "node:tls";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { routes } from "../src/common/routes.ts";
+import { addServiceClient } from "./service-client.ts";
 
 // `npm run bench`: Vrata and a bare oidc-provider of the same version, started side by side in one run
 // and loaded one after the other with the same workloads. Ratios are Vrata / bare engine.
@@ -60,8 +61,23 @@ function rssMegabytes(child: ChildProcess): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-async function load(url: string, seconds: number): Promise<Measurement> {
-  const result = await autocannon({ url, connections, duration: seconds });
+interface Workload {
+  name: string;
+  path: string;
+  method?: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+async function load(base: string, workload: Workload, seconds: number): Promise<Measurement> {
+  const result = await autocannon({
+    url: base + workload.path,
+    connections,
+    duration: seconds,
+    method: workload.method ?? "GET",
+    ...(workload.headers ? { headers: workload.headers } : {}),
+    ...(workload.body ? { body: workload.body } : {}),
+  });
   return {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
@@ -94,6 +110,7 @@ const servers: Server[] = [];
 try {
   const [vrataPort, barePort] = [await freePort(), await freePort()];
   await prepareDataFolder(dataDir, vrataPort);
+  const service = await addServiceClient(path.join(dataDir, "vrata.sqlite"));
   const tlsDir = path.join(dataDir, "tls");
   tls.setDefaultCACertificates([
     ...tls.getCACertificates("default"),
@@ -116,6 +133,10 @@ try {
       path.join(tlsDir, "localhost.pem"),
       "--key",
       path.join(tlsDir, "localhost-key.pem"),
+      "--client-id",
+      service.clientId,
+      "--client-secret",
+      service.secret,
     ],
     barePort,
   );
@@ -123,17 +144,47 @@ try {
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const idleRss = servers.map((server) => rssMegabytes(server.process));
 
-  const workloads = [
-    { name: "GET discovery", path: routes.OIDCDiscovery.path },
-    { name: "GET JWKS", path: routes.OIDCKeys.path },
+  const basic = `Basic ${Buffer.from(`${service.clientId}:${service.secret}`).toString("base64")}`;
+  const form = { authorization: basic, "content-type": "application/x-www-form-urlencoded" };
+  const clientCredentials: Workload = {
+    name: "client_credentials token",
+    path: routes.OIDCToken.path,
+    method: "POST",
+    headers: form,
+    body: "grant_type=client_credentials",
+  };
+  /** A token of each server's own, for introspection. */
+  const tokenOf = async (server: Server) => {
+    const response = await fetch(server.url + routes.OIDCToken.path, {
+      method: "POST",
+      headers: form,
+      body: clientCredentials.body ?? "",
+    });
+    return ((await response.json()) as { access_token: string }).access_token;
+  };
+  const tokens = await Promise.all(servers.map(tokenOf));
+
+  const workloads: ((index: number) => Workload)[] = [
+    () => ({ name: "GET discovery", path: routes.OIDCDiscovery.path }),
+    () => ({ name: "GET JWKS", path: routes.OIDCKeys.path }),
+    () => clientCredentials,
+    (index) => ({
+      name: "introspection",
+      path: routes.OIDCIntrospect.path,
+      method: "POST",
+      headers: form,
+      body: `token=${tokens[index] ?? ""}`,
+    }),
   ];
   const rows: Record<string, unknown>[] = [];
-  for (const workload of workloads) {
+  for (const workloadFor of workloads) {
     const results: Measurement[] = [];
-    for (const server of servers) {
-      await load(server.url + workload.path, 1); // warm-up
-      results.push(await load(server.url + workload.path, durationSeconds));
+    for (const [index, server] of servers.entries()) {
+      const workload = workloadFor(index);
+      await load(server.url, workload, 1); // warm-up
+      results.push(await load(server.url, workload, durationSeconds));
     }
+    const workload = workloadFor(0);
     const [ours, peer] = results as [Measurement, Measurement];
     const failed = ours.errors > 0 || peer.errors > 0;
     rows.push({
