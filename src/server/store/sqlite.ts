@@ -1,4 +1,4 @@
-import { DatabaseSync, type SQLInputValue } from "node:sqlite";
+import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import type { SqliteDatabase, SqliteStatement } from "kysely";
 
 /**
@@ -6,6 +6,8 @@ import type { SqliteDatabase, SqliteStatement } from "kysely";
  * array and asks whether a statement returns rows; node:sqlite takes them spread and says so through
  * its column list.
  */
+const maxPreparedStatements = 500;
+
 export function openSqlite(file: string): SqliteDatabase {
   const database = new DatabaseSync(file);
   // WAL lets readers go on while a write is in progress; busy_timeout waits out a concurrent writer
@@ -13,10 +15,22 @@ export function openSqlite(file: string): SqliteDatabase {
   database.exec(
     "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA foreign_keys = ON;",
   );
+  // Kysely sends the same SQL text for the same query shape: preparing it once saves the parse and
+  // plan on every call. Bounded, since a query with many IN values makes a new text per count.
+  const prepared = new Map<string, StatementSync>();
+  const statementFor = (sql: string): StatementSync => {
+    let statement = prepared.get(sql);
+    if (!statement) {
+      if (prepared.size >= maxPreparedStatements) prepared.clear();
+      statement = database.prepare(sql);
+      prepared.set(sql, statement);
+    }
+    return statement;
+  };
   return {
     close: () => database.close(),
     prepare(sql: string): SqliteStatement {
-      const statement = database.prepare(sql);
+      const statement = statementFor(sql);
       const args = (parameters: readonly unknown[]) => parameters as SQLInputValue[];
       return {
         reader: statement.columns().length > 0,
