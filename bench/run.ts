@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import tls from "node:tls";
@@ -8,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { routes } from "../src/common/routes.ts";
 import { addServiceClient } from "./service-client.ts";
+import { freePort } from "../test/support/ports.ts";
 
 // `npm run bench`: Vrata and a bare oidc-provider of the same version, started side by side in one run
 // and loaded one after the other with the same workloads. Ratios are Vrata / bare engine.
@@ -28,14 +28,6 @@ interface Measurement {
   p50Ms: number;
   p99Ms: number;
   errors: number;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "localhost", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Starts a server and measures the time from spawning it to its first discovery answer. */

@@ -1,11 +1,11 @@
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import tls from "node:tls";
 import { loadConfig } from "../../src/server/config.ts";
 import { startVrata, type RunningVrata } from "../../src/server/start.ts";
 import { createPostgresSchema } from "./postgres.ts";
+import { freePort } from "./ports.ts";
 
 export interface TestServer extends RunningVrata {
   dataDir: string;
@@ -29,14 +29,6 @@ export interface TestServerOptions {
   /** PostgreSQL URL; SQLite in the temporary data folder when absent. */
   postgresUrl?: string;
   args?: string[];
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "localhost", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** A real Vrata on a free port, with its own temporary data folder and database. */
