@@ -331,3 +331,36 @@ describe("language", () => {
     expect((await smtp.waitFor("tone@example.com")).text).toContain("The code is valid for 10 minutes.");
   });
 });
+
+describe("cookies", () => {
+  it("are HttpOnly, Secure and SameSite, the flow's session one with the __Host- prefix", async () => {
+    const driver = await start();
+    await driver.step("passwordStart", { emailOrUsername: "cookie-monster" });
+    const response = await driver.raw("passwordComplete", { password: "a long passphrase" });
+    const session = response.headers.getSetCookie().find((cookie) => cookie.startsWith("__Host-session-"));
+    expect(session).toBeDefined();
+    for (const attribute of [/; path=\/(;|$)/i, /; secure/i, /; httponly/i, /; samesite=lax/i]) {
+      expect(session).toMatch(attribute);
+    }
+    expect(session).not.toMatch(/; domain=/i);
+
+    // The engine's own cookies, set by the authorization request, follow the same rules.
+    const engineCookies = await fetch(
+      `${server.issuer}/auth/oidc/authorize?${new URLSearchParams({
+        client_id: app.clientId,
+        redirect_uri: app.redirectUri,
+        response_type: "code",
+        scope: "openid",
+        code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+        code_challenge_method: "S256",
+      }).toString()}`,
+      { redirect: "manual" },
+    );
+    const cookies = engineCookies.headers.getSetCookie();
+    expect(cookies.length).toBeGreaterThan(0);
+    for (const cookie of cookies) {
+      for (const attribute of [/; secure/i, /; httponly/i, /; samesite=lax/i])
+        expect(cookie).toMatch(attribute);
+    }
+  });
+});
