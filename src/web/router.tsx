@@ -19,6 +19,16 @@ const lazyViews: Partial<Record<RouteName, () => Promise<ComponentType>>> = {
   IdentityGet: async () => (await import("./views/IdentityGet.tsx")).IdentityGet,
   ActivityList: async () => (await import("./views/ActivityList.tsx")).ActivityList,
   ActivityGet: async () => (await import("./views/ActivityGet.tsx")).ActivityGet,
+  ApplicationTemplateList: async () =>
+    (await import("./views/ApplicationTemplateList.tsx")).ApplicationTemplateList,
+  ApplicationTemplateCreate: async () =>
+    (await import("./views/ApplicationTemplateCreate.tsx")).ApplicationTemplateCreate,
+  ApplicationTemplateGet: async () =>
+    (await import("./views/ApplicationTemplateGet.tsx")).ApplicationTemplateGet,
+  OrganizationList: async () => (await import("./views/OrganizationList.tsx")).OrganizationList,
+  OrganizationCreate: async () => (await import("./views/OrganizationCreate.tsx")).OrganizationCreate,
+  OrganizationGet: async () => (await import("./views/OrganizationGet.tsx")).OrganizationGet,
+  OrganizationApp: async () => (await import("./views/OrganizationApp.tsx")).OrganizationApp,
 };
 
 const definitions: Record<RouteName, RouteDefinition> = routes;

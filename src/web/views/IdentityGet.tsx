@@ -5,6 +5,7 @@ import { useLocation, useNavigate, useParams } from "react-router";
 import { displayName, type Identity } from "../../common/api/identity.ts";
 import { pathFor } from "../../common/routes.ts";
 import { BackLink } from "../components/BackLink.tsx";
+import { DetailList } from "../components/DetailList.tsx";
 import { Identifier } from "../components/Identifier.tsx";
 import { Labels } from "../components/Labels.tsx";
 import { SignedInContent } from "../components/SignedInContent.tsx";
@@ -83,16 +84,7 @@ function IdentityDetails({ identity }: { readonly identity: Identity }) {
       <p role="status" className="font-medium text-green-800">
         {created ? t("identities.form.created") : ""}
       </p>
-      <dl className="grid gap-x-6 gap-y-3 sm:grid-cols-[max-content_1fr]">
-        {fields
-          .filter(([, value]) => Boolean(value))
-          .map(([label, value]) => (
-            <div key={label} className="contents">
-              <dt className="font-medium">{label}</dt>
-              <dd className="break-words whitespace-pre-wrap text-slate-800">{value}</dd>
-            </div>
-          ))}
-      </dl>
+      <DetailList fields={fields} />
       {identity.canUpdate && <IdentityUpdate identity={identity} />}
     </>
   );

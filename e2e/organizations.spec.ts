@@ -1,0 +1,230 @@
+import { randomUUID } from "node:crypto";
+import type { Page } from "@playwright/test";
+import { expect, seriousAccessibilityViolations, test } from "./fixtures.ts";
+import { dropRefusedRequests, identityItem } from "./support/flow.ts";
+import { startRelyingParty } from "./support/relyingParty.ts";
+
+// Application templates and organizations in the console, against the real server: a template with a
+// uriBase variable and a public client, an organization that adds it, and the client ID it gets.
+
+const password = "correct horse battery";
+const newName = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
+
+/** From the current page, a new account with a password, its identity chosen, back to the console. */
+async function signUp(page: Page, username: string): Promise<void> {
+  await page.getByRole("button", { name: "Sign-in or sign-up" }).first().click();
+  await page.getByLabel("Username or e-mail address", { exact: true }).fill(username);
+  await page.getByRole("button", { name: "Next" }).click();
+  await page.getByLabel("Password or passphrase", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Submit" }).click();
+  await identityItem(page, username).getByRole("button", { name: "Select" }).click();
+  await page.getByRole("button", { name: "Redirect now" }).click();
+  await expect(page.getByRole("button", { name: "Sign-out" })).toBeVisible({ timeout: 10_000 });
+}
+
+const status = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text });
+
+/** A template with a `uriBase` variable and one public client redirecting to `{uriBase}/callback`. */
+async function createTemplate(page: Page, name: string): Promise<string> {
+  await page.goto("/a");
+  await page.getByRole("link", { name: "Create application template" }).click();
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  const templateId = new URL(page.url()).pathname.split("/").at(-1) ?? "";
+
+  const variables = page.getByRole("region", { name: "Variables" });
+  await variables.getByRole("button", { name: "Add variable" }).click();
+  await variables.getByRole("group", { name: "Variable 1" }).getByLabel("Name").fill("uriBase");
+  await variables
+    .getByRole("group", { name: "Variable 1" })
+    .getByLabel("Description")
+    .fill("Where the app is");
+  await variables.getByRole("button", { name: "Update" }).click();
+  await expect(status(page, "Variables updated successfully.")).toBeVisible();
+
+  const clients = page.getByRole("region", { name: "Public clients" });
+  await clients.getByRole("button", { name: "Add public client" }).click();
+  const client = clients.getByRole("group", { name: "Public client 1" });
+  // A uriBase variable gives new clients the default redirect of reference §9.2.
+  await expect(client.getByLabel("OIDC redirect URI templates")).toHaveValue("{uriBase}/oidc/redirect");
+  await expect(client.getByLabel("Access token lifespan")).toHaveValue("3600");
+  await client.getByLabel("OIDC redirect URI templates").fill("{uriBase}/callback");
+  await clients.getByRole("button", { name: "Update" }).click();
+  await expect(status(page, "Public clients updated successfully.")).toBeVisible();
+  await expect(client.getByText("Client template ID")).toBeVisible();
+  return templateId;
+}
+
+/** A new organization that adds the template with the uriBase; returns the public client's ID. */
+async function createOrganizationWithApp(page: Page, templateName: string, uriBase: string): Promise<string> {
+  await page.goto("/o");
+  await page.getByRole("link", { name: "Create organization" }).click();
+  const organizationName = newName("Organization");
+  await page.getByLabel("Name", { exact: true }).fill(organizationName);
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: organizationName })).toBeVisible();
+
+  const available = page.getByRole("region", { name: "Available applications" });
+  await available.getByRole("button", { name: `Add: ${templateName}` }).click();
+  await available.getByLabel("uriBase").fill(uriBase);
+  await available.getByRole("button", { name: "Add", exact: true }).click();
+  await expect(status(page, "Added applications updated successfully.").first()).toBeVisible();
+  await expect(
+    available.getByRole("listitem").filter({ hasText: templateName }).getByText("added", { exact: true }),
+  ).toBeVisible();
+
+  const application = page
+    .getByRole("region", { name: "Added applications" })
+    .getByRole("listitem")
+    .filter({ hasText: templateName });
+  await expect(application.getByText("Public client ID")).toBeVisible();
+  const clientId = (await application.getByRole("definition").first().textContent())?.trim() ?? "";
+  expect(clientId).not.toBe("");
+  return clientId;
+}
+
+test.describe("application templates and organizations", () => {
+  test.use({ locale: "en-US" });
+
+  test("signed out, the lists offer to sign in and there is no Create", async ({ page }) => {
+    await page.goto("/a");
+    await expect(page.getByRole("heading", { level: 1, name: "Application templates" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Create application template" })).toHaveCount(0);
+    await page.goto("/o");
+    await expect(page.getByRole("heading", { level: 1, name: "Organizations" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Create organization" })).toHaveCount(0);
+  });
+
+  test("a template added to an organization gets a client ID", async ({ page, pageErrors }) => {
+    await page.goto("/");
+    await signUp(page, newName("org"));
+    const templateName = newName("Template");
+    await createTemplate(page, templateName);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    // A refused homepage is reported on its field, which gets focus.
+    const basic = page.getByRole("region", { name: "Application template" });
+    const homepage = basic.getByLabel("Homepage template");
+    await homepage.fill("not a URL");
+    await basic.getByRole("button", { name: "Update" }).click();
+    await expect(homepage).toHaveAccessibleDescription(/Invalid homepage\./);
+    await expect(homepage).toBeFocused();
+    dropRefusedRequests(pageErrors);
+    await homepage.fill("{uriBase}/");
+    await basic.getByRole("button", { name: "Update" }).click();
+    await expect(status(page, "Application template updated successfully.")).toBeVisible();
+
+    const backend = page.getByRole("region", { name: "Backend clients" });
+    await backend.getByRole("button", { name: "Add backend client" }).click();
+    await expect(backend.getByLabel("Token endpoint authentication method")).toHaveValue(
+      "client_secret_post",
+    );
+    await backend.getByRole("button", { name: "Update" }).click();
+    await expect(status(page, "Backend clients updated successfully.")).toBeVisible();
+
+    await createOrganizationWithApp(page, templateName, "https://app.example.com");
+    const application = page
+      .getByRole("region", { name: "Added applications" })
+      .getByRole("listitem")
+      .filter({ hasText: templateName });
+    await expect(application.getByText("active", { exact: true })).toBeVisible();
+    await expect(application.getByLabel("uriBase")).toHaveValue("https://app.example.com");
+
+    // The backend client's secret is shown once, right after it was made, and again after a rotation.
+    const secret = application.getByLabel(/^Client secret of /);
+    await expect(secret).toHaveAccessibleDescription(/will not be shown again/);
+    const first = await secret.inputValue();
+    expect(first).not.toBe("");
+    await application.getByRole("button", { name: /^Rotate secret: / }).click();
+    await expect(secret).not.toHaveValue(first);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    // The signed-in person's identity can join.
+    const identities = page.getByRole("region", { name: "Available identities" });
+    await identities.getByRole("button", { name: "Join" }).click();
+    await expect(status(page, "Identity updated successfully.")).toBeVisible();
+    await expect(
+      page.getByRole("region", { name: "Added identities" }).getByText("active", { exact: true }),
+    ).toBeVisible();
+
+    // Secrets are not shown again.
+    await page.reload();
+    await expect(application.getByText("Backend client ID")).toBeVisible();
+    await expect(secret).toHaveCount(0);
+
+    // Disable, then remove after confirming.
+    await application.getByRole("button", { name: "Disable" }).click();
+    await expect(application.getByText("disabled", { exact: true })).toBeVisible();
+    await application.getByRole("button", { name: "Remove" }).click();
+    await expect(application.getByText(`Remove ${templateName}?`)).toBeVisible();
+    await application.getByRole("button", { name: "Remove" }).click();
+    await expect(status(page, "Added applications updated successfully.").first()).toBeVisible();
+    await expect(application).toHaveCount(0);
+    await expect(
+      page
+        .getByRole("region", { name: "Available applications" })
+        .getByRole("listitem")
+        .filter({ hasText: templateName })
+        .getByText("added", { exact: true }),
+    ).toHaveCount(0);
+  });
+
+  test("a new person signs up through a relying party of the organization's app", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
+    const relyingParty = await startRelyingParty();
+    try {
+      await page.goto("/");
+      await signUp(page, newName("admin"));
+      const templateName = newName("Template");
+      const templateId = await createTemplate(page, templateName);
+      const clientId = await createOrganizationWithApp(page, templateName, relyingParty.base);
+      await relyingParty.setClient(baseURL ?? "", clientId);
+
+      // The active application's public page.
+      await page
+        .getByRole("region", { name: "Added applications" })
+        .getByRole("link", { name: templateName })
+        .click();
+      await expect(page.getByRole("heading", { level: 1, name: templateName })).toBeVisible();
+      await expect(page.getByText(relyingParty.base)).toBeVisible();
+      const applicationPage = page.url();
+
+      const context = await browser.newContext({ ignoreHTTPSErrors: true, locale: "en-US" });
+      try {
+        const person = await context.newPage();
+        // Signed out, the application's page and the template's public view can be seen.
+        await person.goto(applicationPage);
+        await expect(person.getByRole("heading", { level: 1, name: templateName })).toBeVisible();
+        await person.goto(`${baseURL}/a/${templateId}`);
+        await expect(person.getByRole("heading", { level: 1, name: templateName })).toBeVisible();
+        await expect(person.getByText("{uriBase}/callback")).toHaveCount(0);
+        await expect(person.getByRole("region", { name: "Variables" })).toHaveCount(0);
+
+        await person.goto(`${relyingParty.base}/login`);
+        const username = newName("person");
+        await person.getByLabel("Username or e-mail address", { exact: true }).fill(username);
+        await person.getByRole("button", { name: "Next" }).click();
+        await person.getByLabel("Password or passphrase", { exact: true }).fill(password);
+        await person.getByRole("button", { name: "Submit" }).click();
+        await identityItem(person, username).getByRole("button", { name: "Select" }).click();
+        await person.getByRole("button", { name: "Redirect now" }).click();
+        await expect(person.getByRole("heading", { name: "Signed in" })).toBeVisible({ timeout: 10_000 });
+        const claims = JSON.parse((await person.locator("#claims").textContent()) ?? "{}") as Record<
+          string,
+          unknown
+        >;
+        expect(claims.aud).toBe(clientId);
+        expect(claims.iss).toBe(baseURL);
+        expect(typeof claims.sub).toBe("string");
+      } finally {
+        await context.close();
+      }
+    } finally {
+      await relyingParty.close();
+    }
+  });
+});

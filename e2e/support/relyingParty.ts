@@ -1,0 +1,126 @@
+import { readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { request } from "node:https";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import * as client from "openid-client";
+
+// A small relying party on loopback for end-to-end tests: /login starts an authorization code flow
+// with PKCE at Vrata, /callback finishes it and shows the ID token's claims as JSON in a <pre>.
+
+/** Node's fetch cannot be given a CA: a fetch over node:https that trusts the server's generated CA. */
+function fetchTrusting(ca: string): client.CustomFetch {
+  return (input, init) =>
+    new Promise<Response>((resolve, reject) => {
+      const url = new URL(input);
+      const headers = new Headers(init.headers);
+      const req = request(
+        url,
+        { method: init.method, headers: Object.fromEntries(headers.entries()), ca },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (chunk: Buffer) => chunks.push(chunk));
+          res.on("end", () => {
+            const responseHeaders = new Headers();
+            for (const [name, value] of Object.entries(res.headers)) {
+              if (value !== undefined)
+                responseHeaders.set(name, Array.isArray(value) ? value.join(", ") : value);
+            }
+            const response = new Response(Buffer.concat(chunks), {
+              status: res.statusCode ?? 500,
+              headers: responseHeaders,
+            });
+            Object.defineProperty(response, "url", { value: url.href });
+            resolve(response);
+          });
+          res.on("error", reject);
+        },
+      );
+      req.on("error", reject);
+      const body = init.body;
+      if (typeof body === "string" || body instanceof Uint8Array) req.write(body);
+      else if (body instanceof URLSearchParams) req.write(body.toString());
+      req.end();
+    });
+}
+
+export interface RelyingParty {
+  /** http://127.0.0.1:<port>, what the organization fills in as uriBase. */
+  readonly base: string;
+  /** Starts using the client ID the organization's application got. */
+  setClient(issuer: string, clientId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startRelyingParty(): Promise<RelyingParty> {
+  const dataDir = process.env.VRATA_E2E_DATA;
+  if (!dataDir) throw new Error("VRATA_E2E_DATA is not set");
+  const ca = readFileSync(path.join(dataDir, "tls", "ca.pem"), "utf8");
+  let config: client.Configuration | undefined;
+  const pending = new Map<string, { verifier: string; nonce: string }>();
+
+  const server: Server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? "/", base);
+      if (!config) {
+        res.writeHead(503).end("no client");
+        return;
+      }
+      if (url.pathname === "/login") {
+        const verifier = client.randomPKCECodeVerifier();
+        const state = client.randomState();
+        const nonce = client.randomNonce();
+        pending.set(state, { verifier, nonce });
+        const location = client.buildAuthorizationUrl(config, {
+          redirect_uri: `${base}/callback`,
+          scope: "openid",
+          code_challenge: await client.calculatePKCECodeChallenge(verifier),
+          code_challenge_method: "S256",
+          state,
+          nonce,
+        });
+        res.writeHead(302, { Location: location.href }).end();
+        return;
+      }
+      if (url.pathname === "/callback") {
+        const state = url.searchParams.get("state") ?? "";
+        const started = pending.get(state);
+        if (!started) {
+          res.writeHead(400).end("unknown state");
+          return;
+        }
+        pending.delete(state);
+        const tokens = await client.authorizationCodeGrant(config, url, {
+          pkceCodeVerifier: started.verifier,
+          expectedState: state,
+          expectedNonce: started.nonce,
+        });
+        const claims = JSON.stringify(tokens.claims() ?? {}, null, 2).replaceAll("<", "\\u003c");
+        res
+          .writeHead(200, { "Content-Type": "text/html; charset=utf-8" })
+          .end(
+            `<!doctype html><html lang="en"><title>Relying party</title><h1>Signed in</h1><pre id="claims">${claims}</pre></html>`,
+          );
+        return;
+      }
+      res.writeHead(404).end();
+    })().catch((error: unknown) => {
+      res.writeHead(500, { "Content-Type": "text/plain" }).end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    base,
+    async setClient(issuer, clientId) {
+      const customFetch = fetchTrusting(ca);
+      config = await client.discovery(new URL(issuer), clientId, undefined, client.None(), {
+        [client.customFetch]: customFetch,
+      });
+      config[client.customFetch] = customFetch;
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve()))),
+  };
+}

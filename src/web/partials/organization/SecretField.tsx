@@ -1,0 +1,26 @@
+import { useId } from "react";
+import { useTranslation } from "react-i18next";
+
+/** A client secret right after it was made: shown once, selectable to copy. */
+export function SecretField({ clientId, secret }: { readonly clientId: string; readonly secret: string }) {
+  const { t } = useTranslation();
+  const id = useId();
+  return (
+    <div className="flex flex-col gap-1 rounded-md border border-amber-400 bg-amber-50 p-3">
+      <label htmlFor={id} className="font-medium">
+        {t("organizations.apps.secret", { clientId })}
+      </label>
+      <p id={`${id}-warning`} className="text-sm text-amber-900">
+        {t("organizations.apps.secretWarning")}
+      </p>
+      <input
+        id={id}
+        readOnly
+        aria-describedby={`${id}-warning`}
+        value={secret}
+        onFocus={(event) => event.target.select()}
+        className="w-full rounded-md border border-slate-400 bg-white px-3 py-2 font-mono text-slate-900"
+      />
+    </div>
+  );
+}

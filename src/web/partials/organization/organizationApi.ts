@@ -1,0 +1,63 @@
+import { queryOptions, type QueryClient } from "@tanstack/react-query";
+import { createdSchema } from "../../../common/api/identity.ts";
+import {
+  organizationListSchema,
+  organizationSchema,
+  publicApplicationSchema,
+  type Organization,
+  type OrganizationUpdate,
+} from "../../../common/api/organization.ts";
+import { apiPath, apiPrefix, pathFor } from "../../../common/routes.ts";
+import { getJson, postJson } from "../../api.ts";
+
+const organizationsKey = ["organizations"] as const;
+
+export const organizationsQuery = queryOptions({
+  queryKey: [...organizationsKey, "list"],
+  queryFn: ({ signal }) => getJson(apiPath("OrganizationList"), organizationListSchema, signal),
+});
+
+export function organizationQuery(id: string) {
+  return queryOptions({
+    queryKey: [...organizationsKey, "one", id],
+    queryFn: ({ signal }) =>
+      getJson(apiPrefix + pathFor("OrganizationGet", { id }), organizationSchema, signal),
+  });
+}
+
+export function applicationQuery(id: string, appId: string) {
+  return queryOptions({
+    queryKey: [...organizationsKey, "app", id, appId],
+    queryFn: ({ signal }) =>
+      getJson(apiPrefix + pathFor("OrganizationApp", { id, appId }), publicApplicationSchema, signal),
+  });
+}
+
+export async function createOrganization(fields: { name: string; description?: string }): Promise<string> {
+  return (await postJson(apiPath("OrganizationCreate"), fields, createdSchema)).id;
+}
+
+/** What an update sends when nothing of the organization changes: its current state. */
+export function updateOf(organization: Organization): OrganizationUpdate {
+  return {
+    version: organization.version,
+    name: organization.name,
+    description: organization.description,
+    admins: organization.admins ?? [],
+    applications: (organization.applications ?? []).map(({ id, active, values }) => ({ id, active, values })),
+    rotateSecrets: [],
+  };
+}
+
+/** Saves the organization over `version` and updates the cache; the answer has any new secrets. */
+export async function updateOrganization(
+  queryClient: QueryClient,
+  id: string,
+  body: OrganizationUpdate,
+): Promise<Organization> {
+  const updated = await postJson(apiPrefix + pathFor("OrganizationUpdate", { id }), body, organizationSchema);
+  const { secrets: _secrets, ...organization } = updated;
+  queryClient.setQueryData(organizationQuery(id).queryKey, organization);
+  await queryClient.invalidateQueries({ queryKey: organizationsQuery.queryKey });
+  return updated;
+}
