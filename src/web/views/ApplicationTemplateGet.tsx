@@ -1,56 +1,34 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useParams } from "react-router";
 import type { Template } from "../../common/api/template.ts";
-import { pathFor } from "../../common/routes.ts";
-import { BackLink } from "../components/BackLink.tsx";
+import { AdminsSection } from "../components/AdminsSection.tsx";
 import { Button } from "../components/Button.tsx";
-import { DetailList } from "../components/DetailList.tsx";
+import { DocumentPage, DocumentSummary } from "../components/DocumentPage.tsx";
 import { TextAreaField, TextField } from "../components/Field.tsx";
-import { IdList } from "../components/IdList.tsx";
 import { Identifier } from "../components/Identifier.tsx";
-import { Labels } from "../components/Labels.tsx";
-import { QueryError } from "../components/QueryError.tsx";
 import { SectionForm } from "../components/SectionForm.tsx";
-import { useDocumentTitle } from "../documentTitle.ts";
 import { splitWords } from "../partials/template/clientDraft.ts";
 import { ClientsSection } from "../partials/template/ClientsSection.tsx";
 import { fieldsOf, templateQuery, updateTemplate } from "../partials/template/templateApi.ts";
 
 /** One application template (spec §2): public details, and a section per part for its admins. */
 export function ApplicationTemplateGet() {
-  const { t } = useTranslation();
-  const { id = "" } = useParams();
-  const template = useQuery(templateQuery(id));
-  useDocumentTitle(template.data ? template.data.name : t("templates.page.title"));
-
   return (
-    <div className="flex max-w-3xl flex-col gap-6">
-      <BackLink to={pathFor("ApplicationTemplateList")}>{t("templates.page.back")}</BackLink>
-      {template.data !== undefined ? (
-        <TemplateDetails key={id} template={template.data} />
-      ) : (
-        <>
-          <h1 className="text-3xl font-bold tracking-tight">{t("templates.page.title")}</h1>
-          {template.isError ? <QueryError error={template.error} /> : <p role="status">{t("app.loading")}</p>}
-        </>
-      )}
-    </div>
+    <DocumentPage keys="templates" listRoute="ApplicationTemplateList" query={templateQuery}>
+      {(data) => <TemplateDetails template={data} />}
+    </DocumentPage>
   );
 }
 
 function TemplateDetails({ template }: { readonly template: Template }) {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
   return (
     <>
-      <h1 className="text-3xl font-bold tracking-tight">
-        <span className="break-words">{template.name}</span>
-        <Labels labels={template.canUpdate ? [t("common.labels.admin")] : []} />
-      </h1>
-      <DetailList
+      <DocumentSummary
+        document={template}
         fields={[
-          [t("common.description"), template.description],
           [t("templates.fields.homepage"), template.homepageTemplate],
           [t("templates.fields.idScopes"), template.idScopes.join(" ")],
           [
@@ -79,7 +57,12 @@ function TemplateDetails({ template }: { readonly template: Template }) {
           <ClientsSection template={template} kind="public" />
           <ClientsSection template={template} kind="backend" />
           <ClientsSection template={template} kind="service" />
-          <AdminsSection template={template} />
+          <AdminsSection
+            admins={template.admins}
+            save={async (admins) =>
+              (await updateTemplate(queryClient, template.id, { ...fieldsOf(template), admins })).admins
+            }
+          />
         </>
       )}
     </>
@@ -197,33 +180,6 @@ function VariablesSection({ template }: { readonly template: Template }) {
           {t("templates.variables.add")}
         </Button>
       </div>
-    </SectionForm>
-  );
-}
-
-function AdminsSection({ template }: { readonly template: Template }) {
-  const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const [admins, setAdmins] = useState(template.admins);
-  return (
-    <SectionForm
-      title={t("common.admins.title")}
-      submitLabel={t("common.update")}
-      savedMessage={t("common.admins.updated")}
-      onSubmit={async () => {
-        const updated = await updateTemplate(queryClient, template.id, {
-          ...fieldsOf(template),
-          admins: admins.map((admin) => admin.trim()).filter(Boolean),
-        });
-        setAdmins(updated.admins);
-      }}
-    >
-      <IdList
-        label={t("common.admins.item")}
-        addLabel={t("common.admins.add")}
-        values={admins}
-        onChange={setAdmins}
-      />
     </SectionForm>
   );
 }

@@ -1,18 +1,12 @@
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { useParams } from "react-router";
 import type { Organization } from "../../common/api/organization.ts";
-import { pathFor } from "../../common/routes.ts";
-import { BackLink } from "../components/BackLink.tsx";
-import { DetailList } from "../components/DetailList.tsx";
+import { AdminsSection } from "../components/AdminsSection.tsx";
+import { DocumentPage, DocumentSummary } from "../components/DocumentPage.tsx";
 import { TextAreaField, TextField } from "../components/Field.tsx";
-import { IdList } from "../components/IdList.tsx";
 import { Identifier } from "../components/Identifier.tsx";
-import { Labels } from "../components/Labels.tsx";
-import { QueryError } from "../components/QueryError.tsx";
 import { SectionForm } from "../components/SectionForm.tsx";
-import { useDocumentTitle } from "../documentTitle.ts";
 import { AddedApplications, useOrganizationSave } from "../partials/organization/AddedApplications.tsx";
 import { AvailableApplications } from "../partials/organization/AvailableApplications.tsx";
 import { updateOf, updateOrganization } from "../partials/organization/organizationApi.ts";
@@ -22,32 +16,16 @@ import { useSignedIn } from "../session.ts";
 
 /** One organization (spec §2): public details; applications and admins for its admins; your identities in it. */
 export function OrganizationGet() {
-  const { t } = useTranslation();
-  const { id = "" } = useParams();
-  const organization = useQuery(organizationQuery(id));
-  useDocumentTitle(organization.data ? organization.data.name : t("organizations.page.title"));
-
   return (
-    <div className="flex max-w-3xl flex-col gap-6">
-      <BackLink to={pathFor("OrganizationList")}>{t("organizations.page.back")}</BackLink>
-      {organization.data !== undefined ? (
-        <OrganizationDetails key={id} organization={organization.data} />
-      ) : (
-        <>
-          <h1 className="text-3xl font-bold tracking-tight">{t("organizations.page.title")}</h1>
-          {organization.isError ? (
-            <QueryError error={organization.error} />
-          ) : (
-            <p role="status">{t("app.loading")}</p>
-          )}
-        </>
-      )}
-    </div>
+    <DocumentPage keys="organizations" listRoute="OrganizationList" query={organizationQuery}>
+      {(data) => <OrganizationDetails organization={data} />}
+    </DocumentPage>
   );
 }
 
 function OrganizationDetails({ organization }: { readonly organization: Organization }) {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
   const signedIn = useSignedIn();
   // Secrets are in one answer only: kept here until the page is left.
   const [secrets, setSecrets] = useState<Record<string, string>>({});
@@ -57,15 +35,9 @@ function OrganizationDetails({ organization }: { readonly organization: Organiza
 
   return (
     <>
-      <h1 className="text-3xl font-bold tracking-tight">
-        <span className="break-words">{organization.name}</span>
-        <Labels labels={organization.canUpdate ? [t("common.labels.admin")] : []} />
-      </h1>
-      <DetailList
-        fields={[
-          [t("common.description"), organization.description],
-          [t("organizations.fields.id"), <Identifier value={organization.id} />],
-        ]}
+      <DocumentSummary
+        document={organization}
+        fields={[[t("organizations.fields.id"), <Identifier value={organization.id} />]]}
       />
       {organization.canUpdate && (
         <>
@@ -75,7 +47,15 @@ function OrganizationDetails({ organization }: { readonly organization: Organiza
         </>
       )}
       {signedIn && <OrganizationIdentities organizationId={organization.id} />}
-      {organization.canUpdate && <AdminsSection organization={organization} />}
+      {organization.canUpdate && (
+        <AdminsSection
+          admins={organization.admins ?? []}
+          save={async (admins) =>
+            (await updateOrganization(queryClient, organization.id, { ...updateOf(organization), admins }))
+              .admins ?? []
+          }
+        />
+      )}
     </>
   );
 }
@@ -109,33 +89,6 @@ function BasicSection({ organization }: { readonly organization: Organization })
         rows={3}
         value={description}
         onChange={(event) => setDescription(event.target.value)}
-      />
-    </SectionForm>
-  );
-}
-
-function AdminsSection({ organization }: { readonly organization: Organization }) {
-  const { t } = useTranslation();
-  const queryClient = useQueryClient();
-  const [admins, setAdmins] = useState(organization.admins ?? []);
-  return (
-    <SectionForm
-      title={t("common.admins.title")}
-      submitLabel={t("common.update")}
-      savedMessage={t("common.admins.updated")}
-      onSubmit={async () => {
-        const updated = await updateOrganization(queryClient, organization.id, {
-          ...updateOf(organization),
-          admins: admins.map((admin) => admin.trim()).filter(Boolean),
-        });
-        setAdmins(updated.admins ?? []);
-      }}
-    >
-      <IdList
-        label={t("common.admins.item")}
-        addLabel={t("common.admins.add")}
-        values={admins}
-        onChange={setAdmins}
       />
     </SectionForm>
   );
