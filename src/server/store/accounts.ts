@@ -1,4 +1,5 @@
 import type { Database } from "./database.ts";
+import type { CredentialTable } from "./schema.ts";
 
 export interface CredentialRow {
   id: string;
@@ -11,14 +12,7 @@ export interface CredentialRow {
 
 const credentialColumns = ["id", "account_id", "provider", "provider_id", "display_name", "data"] as const;
 
-function toCredential(row: {
-  id: string;
-  account_id: string;
-  provider: string;
-  provider_id: string | null;
-  display_name: string;
-  data: string;
-}): CredentialRow {
+function toCredential(row: Pick<CredentialTable, (typeof credentialColumns)[number]>): CredentialRow {
   return {
     id: row.id,
     accountId: row.account_id,
