@@ -229,3 +229,27 @@ test.describe("auth flow in Slovenian", () => {
     await expect(page.getByText("Uporabniško ime mora imeti vsaj 3 znake.")).toBeVisible();
   });
 });
+
+test.describe("the app's ui_locales", () => {
+  test.use({ locale: "en-US" });
+
+  test("make the flow page speak the language the app asked for", async ({ page }) => {
+    const context = (await (await page.request.get("/context.json")).json()) as {
+      clientId: string;
+      redirectUri: string;
+    };
+    const authorize = new URLSearchParams({
+      client_id: context.clientId,
+      redirect_uri: context.redirectUri,
+      response_type: "code",
+      scope: "openid",
+      code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+      code_challenge_method: "S256",
+      state: "ui-locales",
+      ui_locales: "sl",
+    });
+    await page.goto(`/auth/oidc/authorize?${authorize.toString()}`);
+    await expect(page).toHaveURL(/\/auth\/[\w-]+$/);
+    await expect(page.getByLabel("Uporabniško ime ali e-poštni naslov", { exact: true })).toBeVisible();
+  });
+});

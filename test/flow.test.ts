@@ -319,6 +319,7 @@ describe("malformed steps", () => {
 describe("language", () => {
   it("writes the code e-mail in the language the app asked for with ui_locales", async () => {
     const driver = await start(app, { ui_locales: "sl en" });
+    expect((await driver.get()).locale).toBe("sl");
     await driver.step("codeStart", { emailOrUsername: "spela@example.com" });
     const mail = await smtp.waitFor("spela@example.com");
     expect(mail.subject).toBe("Vaša koda za Vrata");

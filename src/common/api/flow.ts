@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { codeLength, passwordMaxLength, usernameOrEmailMaxLength } from "../limits.ts";
+import { codeLength, locales, passwordMaxLength, usernameOrEmailMaxLength } from "../limits.ts";
 
 // The auth flow's JSON API (reference §4.3-§4.6): every step answers with the flow's state, and a
 // step the person can correct answers 400 with the state plus `error`.
@@ -47,6 +47,8 @@ export const flowResponseSchema = z.object({
   emailOrUsername: z.string().optional(),
   /** How many codes were sent in this flow (the UI shows "sent (Nx)"). */
   codesSent: z.number().int().optional(),
+  /** The language the app asked for (`ui_locales`); the page uses it unless the person chose one. */
+  locale: z.enum(locales).optional(),
   /** Where "Homepage" leads once the flow has finished. */
   homepage: z.string().optional(),
   error: z.enum(flowErrors).optional(),

@@ -95,6 +95,7 @@ export async function flowResponse(db: Database, flow: Flow, error?: FlowError):
     ...(state.providers.length > 0 ? { providers: state.providers } : {}),
     ...(state.emailOrUsername ? { emailOrUsername: state.emailOrUsername } : {}),
     ...(state.code ? { codesSent: state.code.sent } : {}),
+    ...(state.locale ? { locale: state.locale } : {}),
     ...(state.completed.includes("finished") && application.homepage
       ? { homepage: application.homepage }
       : {}),

@@ -40,6 +40,11 @@ export function chooseLocale(locale: Locale): void {
   void i18next.changeLanguage(locale);
 }
 
+/** The language an app asked for with `ui_locales`, unless the person chose one themselves. */
+export function followRequestedLocale(locale: Locale): void {
+  if (storedChoice() === undefined) void i18next.changeLanguage(locale);
+}
+
 i18next.on("languageChanged", (language) => {
   document.documentElement.lang = language;
 });

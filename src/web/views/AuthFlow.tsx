@@ -1,9 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import { ApiError, errorMessage } from "../api.ts";
 import { Alert } from "../components/Alert.tsx";
 import { useDocumentTitle } from "../documentTitle.ts";
+import { followRequestedLocale } from "../i18n/index.ts";
 import { flowQuery } from "../partials/auth/flowApi.ts";
 import { FlowPage } from "../partials/auth/FlowPage.tsx";
 
@@ -13,6 +15,10 @@ export function AuthFlow() {
   const { id = "" } = useParams();
   const flow = useQuery(flowQuery(id));
   useDocumentTitle(t("authFlow.title"));
+  const requestedLocale = flow.data?.locale;
+  useEffect(() => {
+    if (requestedLocale) followRequestedLocale(requestedLocale);
+  }, [requestedLocale]);
 
   if (flow.isPending) return <p role="status">{t("app.loading")}</p>;
   if (flow.isError) {
