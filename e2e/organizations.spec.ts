@@ -148,6 +148,20 @@ test.describe("application templates and organizations", () => {
       page.getByRole("region", { name: "Added identities" }).getByText("active", { exact: true }),
     ).toBeVisible();
 
+    // The organization sees the identity by an ID of its own, not the identity's.
+    await page
+      .getByRole("region", { name: "Added identities" })
+      .getByRole("link", { name: "As the organization sees it" })
+      .click();
+    await expect(page).toHaveURL(/\/o\/identity\/[\w-]+\/[\w-]+$/);
+    await expect(page.getByText("ID in this organization")).toBeVisible();
+    await expect(page.getByText("Signed in to 0 applications.")).toBeVisible();
+    const scopedId = page.url().split("/").at(-1) ?? "";
+    expect(scopedId).not.toBe("");
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.getByRole("link", { name: "Back to the organization" }).click();
+    await expect(page.getByRole("region", { name: "Added identities" })).toBeVisible();
+
     // Secrets are not shown again.
     await page.reload();
     await expect(application.getByText("Backend client ID")).toBeVisible();

@@ -29,6 +29,7 @@ const lazyViews: Partial<Record<RouteName, () => Promise<ComponentType>>> = {
   OrganizationCreate: async () => (await import("./views/OrganizationCreate.tsx")).OrganizationCreate,
   OrganizationGet: async () => (await import("./views/OrganizationGet.tsx")).OrganizationGet,
   OrganizationApp: async () => (await import("./views/OrganizationApp.tsx")).OrganizationApp,
+  OrganizationIdentity: async () => (await import("./views/OrganizationIdentity.tsx")).OrganizationIdentity,
 };
 
 const definitions: Record<RouteName, RouteDefinition> = routes;

@@ -80,3 +80,18 @@ export const publicApplicationSchema = organizationApplicationSchema.pick({
   applicationTemplate: true,
   values: true,
 });
+
+/** `GET /api/o/identity/{id}/{identityId}`: an identity as the organization sees it. */
+export const organizationIdentitySchema = z.object({
+  /** The organization-scoped ID. */
+  id: z.string(),
+  organizationId: z.string(),
+  active: z.boolean(),
+  /** The organization's applications the identity has signed in to. */
+  applications: z.array(z.string()),
+  username: z.string().optional(),
+  email: z.string().optional(),
+  givenName: z.string().optional(),
+  fullName: z.string().optional(),
+  pictureUrl: z.string().optional(),
+});

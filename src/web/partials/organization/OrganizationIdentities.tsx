@@ -1,6 +1,8 @@
 import { useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { pathFor } from "../../../common/routes.ts";
+import { Link } from "react-router";
 import type { Identity } from "../../../common/api/identity.ts";
 import { ApiError, errorMessage } from "../../api.ts";
 import { Alert } from "../../components/Alert.tsx";
@@ -92,6 +94,7 @@ export function OrganizationIdentities({ organizationId }: { readonly organizati
           <ul className="flex flex-col gap-2">
             {added.map((identity) => {
               const active = membership(identity)?.active ?? false;
+              const scopedId = membership(identity)?.id ?? "";
               return (
                 <IdentityCard
                   key={identity.id}
@@ -99,6 +102,13 @@ export function OrganizationIdentities({ organizationId }: { readonly organizati
                   nameId={`${addedId}-${identity.id}`}
                   labels={[active ? t("common.labels.active") : t("common.labels.disabled")]}
                 >
+                  <Link
+                    to={pathFor("OrganizationIdentity", { id: organizationId, identityId: scopedId })}
+                    aria-describedby={`${addedId}-${identity.id}`}
+                    className="self-center text-sm text-blue-700 underline hover:text-blue-900"
+                  >
+                    {t("organizations.identity.view")}
+                  </Link>
                   <Button
                     variant="secondary"
                     disabled={busy}

@@ -1,6 +1,7 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import { createdSchema } from "../../../common/api/identity.ts";
 import {
+  organizationIdentitySchema,
   organizationListSchema,
   organizationSchema,
   publicApplicationSchema,
@@ -30,6 +31,18 @@ export function applicationQuery(id: string, appId: string) {
     queryKey: [...organizationsKey, "app", id, appId],
     queryFn: ({ signal }) =>
       getJson(apiPrefix + pathFor("OrganizationApp", { id, appId }), publicApplicationSchema, signal),
+  });
+}
+
+export function organizationIdentityQuery(id: string, identityId: string) {
+  return queryOptions({
+    queryKey: [...organizationsKey, "identity", id, identityId],
+    queryFn: ({ signal }) =>
+      getJson(
+        apiPrefix + pathFor("OrganizationIdentity", { id, identityId }),
+        organizationIdentitySchema,
+        signal,
+      ),
   });
 }
 

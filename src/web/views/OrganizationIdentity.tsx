@@ -1,0 +1,53 @@
+import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { useParams } from "react-router";
+import { displayName } from "../../common/api/identity.ts";
+import { pathFor } from "../../common/routes.ts";
+import { BackLink } from "../components/BackLink.tsx";
+import { DetailList } from "../components/DetailList.tsx";
+import { Identifier } from "../components/Identifier.tsx";
+import { Labels } from "../components/Labels.tsx";
+import { QueryError } from "../components/QueryError.tsx";
+import { useDocumentTitle } from "../documentTitle.ts";
+import { organizationIdentityQuery } from "../partials/organization/organizationApi.ts";
+
+/** An identity as the organization sees it (spec §2): its organization-scoped ID, profile and status. */
+export function OrganizationIdentity() {
+  const { t } = useTranslation();
+  const { id = "", identityId = "" } = useParams();
+  const identity = useQuery(organizationIdentityQuery(id, identityId));
+  const name = identity.data ? displayName(identity.data) : t("organizations.identity.title");
+  useDocumentTitle(name);
+
+  return (
+    <div className="flex max-w-3xl flex-col gap-6">
+      <BackLink to={pathFor("OrganizationGet", { id })}>{t("organizations.identity.back")}</BackLink>
+      <h1 className="text-3xl font-bold tracking-tight break-words">
+        {name}
+        {identity.data && (
+          <Labels labels={[identity.data.active ? t("common.labels.active") : t("common.labels.disabled")]} />
+        )}
+      </h1>
+      {identity.data !== undefined ? (
+        <DetailList
+          fields={[
+            [t("identities.fields.username"), identity.data.username],
+            [t("identities.fields.email"), identity.data.email],
+            [t("identities.fields.givenName"), identity.data.givenName],
+            [t("identities.fields.fullName"), identity.data.fullName],
+            [t("identities.fields.pictureUrl"), identity.data.pictureUrl],
+            [t("organizations.identity.scopedId"), <Identifier value={identity.data.id} />],
+            [
+              t("organizations.identity.status"),
+              t("organizations.identity.applications", { count: identity.data.applications.length }),
+            ],
+          ]}
+        />
+      ) : identity.isError ? (
+        <QueryError error={identity.error} />
+      ) : (
+        <p role="status">{t("app.loading")}</p>
+      )}
+    </div>
+  );
+}
