@@ -32,7 +32,7 @@ export async function startVrata(
 ): Promise<RunningVrata> {
   const db = openDatabase({ database: config.database, ...storeOptions });
   try {
-    await migrate(db);
+    await migrate(db, storeOptions.postgresSchema);
     const cookieSecret = await settingOrCreate(db, "cookieSecret", newSecret);
     const signingKeys = await loadSigningKeys(db);
     const consoleClient = await ensureConsoleClient(db, config.issuer);

@@ -25,7 +25,7 @@ async function sqliteStore(): Promise<TestStore> {
 async function postgresStore(url: string): Promise<TestStore> {
   const { schema, drop } = await createPostgresSchema(url);
   const db = openDatabase({ database: { kind: "postgres", url }, postgresSchema: schema });
-  await migrate(db);
+  await migrate(db, schema);
   return {
     db,
     dispose: async () => {

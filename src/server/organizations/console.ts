@@ -73,7 +73,12 @@ export async function ensureConsoleClient(db: Database, issuer: string): Promise
       admins: [],
       applications: [application],
     };
-    await insertDocument(db, "organizations", organizationId, document, Date.now()).catch(() => undefined);
+    // Another instance starting at the same moment may have stored it first; any other failure stands.
+    await insertDocument(db, "organizations", organizationId, document, Date.now()).catch(
+      async (error: unknown) => {
+        if (!(await findDocument(db, "organizations", organizationId))) throw error;
+      },
+    );
   }
   const others = stored?.document.applications.filter((candidate) => candidate.id !== applicationId) ?? [];
   await syncClients(db, organizationId, [application, ...others]);

@@ -42,8 +42,15 @@ export function openDatabase({ database, postgresSchema }: StoreOptions): Databa
 }
 
 /** Brings the schema up to date. Safe to run from several instances at once (the migrator locks). */
-export async function migrate(db: Database): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider: migrations }).migrateToLatest();
+export async function migrate(db: Database, postgresSchema?: string): Promise<void> {
+  // The migrator's own tables live in the same schema as Vrata's; otherwise it may find another
+  // schema's bookkeeping and take this one for migrated.
+  const migrator = new Migrator({
+    db,
+    provider: migrations,
+    ...(postgresSchema ? { migrationTableSchema: postgresSchema } : {}),
+  });
+  const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === "Error");
   if (error !== undefined || failed) {
     throw new Error(`database migration ${failed?.migrationName ?? ""} failed`, { cause: error });

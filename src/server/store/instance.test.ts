@@ -28,6 +28,18 @@ describe.each(storeEngines)("instance state on $name", ({ open }) => {
     expect(second.map((key) => key.kid)).toEqual(first.map((key) => key.kid));
   });
 
+  it("sets the console up once when several instances start together", async () => {
+    const fresh = await open();
+    try {
+      const results = await Promise.all(
+        [1, 2, 3].map(() => ensureConsoleClient(fresh.db, "https://localhost:8080")),
+      );
+      expect(new Set(results.map((result) => result.clientId)).size).toBe(1);
+    } finally {
+      await fresh.dispose();
+    }
+  });
+
   it("keeps the console's IDs and follows the issuer's redirect URI", async () => {
     const first = await ensureConsoleClient(store.db, "https://localhost:8080");
     const second = await ensureConsoleClient(store.db, "https://id.example.com");
