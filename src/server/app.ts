@@ -13,6 +13,7 @@ import { securityHeadersPlugin } from "./http/security-headers.ts";
 import type { TlsMaterial } from "./http/tls.ts";
 import { apiFallbackPlugin } from "./http/api-fallback.ts";
 import { oidcPlugin } from "./oidc/plugin.ts";
+import type { JwtAccessTokens } from "./oidc/jwt-access-tokens.ts";
 import cookie from "@fastify/cookie";
 import { activityPlugin } from "./activity/routes.ts";
 import { flowPlugin } from "./flow/routes.ts";
@@ -27,6 +28,7 @@ export interface AppParts {
   config: Config;
   tls: TlsMaterial | undefined;
   provider: Provider;
+  jwtAccessTokens: JwtAccessTokens;
   db: Database;
   context: Context;
   renderIndex: (url: string) => Promise<string>;
@@ -45,7 +47,16 @@ function serverOptions(tls: TlsMaterial | undefined) {
 }
 
 /** The HTTP application: every capability is a plugin that registers its own routes. */
-export async function buildApp({ config, tls, provider, db, context, renderIndex, devMiddleware }: AppParts) {
+export async function buildApp({
+  config,
+  tls,
+  provider,
+  jwtAccessTokens,
+  db,
+  context,
+  renderIndex,
+  devMiddleware,
+}: AppParts) {
   const app = createFastify({
     ...serverOptions(tls),
     bodyLimit: bodyLimitBytes,
@@ -70,7 +81,7 @@ export async function buildApp({ config, tls, provider, db, context, renderIndex
   await app.register(securityHeadersPlugin, { issuer: config.issuer, dev: config.dev });
   if (devMiddleware) await devMiddleware(app);
   await app.register(cookie);
-  await app.register(oidcPlugin, { provider });
+  await app.register(oidcPlugin, { provider, jwtAccessTokens });
   const deps: CallerDeps = {
     db,
     provider,

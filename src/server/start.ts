@@ -7,6 +7,7 @@ import { loadTls, type TlsMaterial } from "./http/tls.ts";
 import { newSecret } from "./ids.ts";
 import { loadSigningKeys } from "./oidc/keys.ts";
 import { createProvider } from "./oidc/provider.ts";
+import { JwtAccessTokens } from "./oidc/jwt-access-tokens.ts";
 import { ensureConsoleClient } from "./organizations/console.ts";
 import { migrate, openDatabase, type Database, type StoreOptions } from "./store/database.ts";
 import { startExpiryCleanup } from "./store/cleanup.ts";
@@ -37,10 +38,12 @@ export async function startVrata(
     const signingKeys = await loadSigningKeys(db);
     const consoleClient = await ensureConsoleClient(db, config.issuer);
     const tls = await loadTls(config);
+    const jwtAccessTokens = new JwtAccessTokens({ db, issuer: config.issuer, signingKeys });
     const provider = createProvider({
       issuer: config.issuer,
       db,
       signingKeys,
+      jwtAccessTokens,
       cookieSecret,
       behindProxy: config.tls.kind === "proxy",
     });
@@ -50,6 +53,7 @@ export async function startVrata(
       config,
       tls,
       provider,
+      jwtAccessTokens,
       db,
       context: {
         clientId: consoleClient.clientId,

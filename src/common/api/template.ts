@@ -13,6 +13,7 @@ const lifespan = z
 const text = (max: number) => z.string().trim().max(max);
 
 export const accessTokenTypes = ["hmac", "jwt"] as const;
+export type AccessTokenType = (typeof accessTokenTypes)[number];
 export const tokenEndpointAuthMethods = ["client_secret_basic", "client_secret_post"] as const;
 
 const clientBase = {

@@ -5,13 +5,19 @@ import { deleteExpiredOidcModels } from "../store/oidc-models.ts";
 import { insertDocument } from "../store/documents.ts";
 import { syncOrganizationClients } from "../store/clients.ts";
 import { adapterFactory } from "./adapter.ts";
+import { JwtAccessTokens } from "./jwt-access-tokens.ts";
+import { loadSigningKeys } from "./keys.ts";
 
 describe.each(storeEngines)("oidc-provider adapter on $name", ({ open }) => {
   let store: TestStore;
   let adapter: ReturnType<typeof adapterFactory>;
   beforeAll(async () => {
     store = await open();
-    adapter = adapterFactory(store.db);
+    const signingKeys = await loadSigningKeys(store.db);
+    adapter = adapterFactory(
+      store.db,
+      new JwtAccessTokens({ db: store.db, issuer: "https://vrata.test", signingKeys }),
+    );
   });
   afterAll(() => store.dispose());
 
@@ -76,6 +82,8 @@ describe.each(storeEngines)("oidc-provider adapter on $name", ({ open }) => {
     expect(await adapter("Client").find("client1")).toEqual({
       client_id: "client1",
       redirect_uris: ["https://app.example/cb"],
+      vrata_organization_id: "org1",
+      vrata_application_id: "app1",
     });
     expect(await adapter("Client").find("missing")).toBeUndefined();
     await store.db.updateTable("oauth_clients").set({ active: 0 }).where("id", "=", "client1").execute();

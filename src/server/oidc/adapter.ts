@@ -11,6 +11,7 @@ import {
   type OidcModelRow,
 } from "../store/oidc-models.ts";
 import { findClientMetadata } from "./clients.ts";
+import type { JwtAccessTokens } from "./jwt-access-tokens.ts";
 
 function toPayload(row: OidcModelRow | undefined): AdapterPayload | undefined {
   if (!row) return undefined;
@@ -65,6 +66,21 @@ class StoreAdapter implements Adapter {
   }
 }
 
+/** Access tokens are found by their opaque value, or by a JWT of Vrata's that stands for one. */
+class AccessTokenAdapter extends StoreAdapter {
+  readonly #jwtAccessTokens: JwtAccessTokens;
+
+  constructor(db: Database, model: string, jwtAccessTokens: JwtAccessTokens) {
+    super(db, model);
+    this.#jwtAccessTokens = jwtAccessTokens;
+  }
+
+  override async find(id: string): Promise<AdapterPayload | undefined> {
+    const opaque = await this.#jwtAccessTokens.resolve(id);
+    return opaque === undefined ? undefined : super.find(opaque);
+  }
+}
+
 /**
  * Clients are not registered with oidc-provider: they come from organization applications, so the
  * "Client" model only reads them.
@@ -90,6 +106,12 @@ class ClientAdapter implements Adapter {
   revokeByGrantId = () => Promise.resolve();
 }
 
-export function adapterFactory(db: Database): (model: string) => Adapter {
-  return (model) => (model === "Client" ? new ClientAdapter(db) : new StoreAdapter(db, model));
+const accessTokenModels = new Set(["AccessToken", "ClientCredentials"]);
+
+export function adapterFactory(db: Database, jwtAccessTokens: JwtAccessTokens): (model: string) => Adapter {
+  return (model) => {
+    if (model === "Client") return new ClientAdapter(db);
+    if (accessTokenModels.has(model)) return new AccessTokenAdapter(db, model, jwtAccessTokens);
+    return new StoreAdapter(db, model);
+  };
 }

@@ -13,9 +13,14 @@ export async function findClientMetadata(
 ): Promise<AdapterPayload | undefined> {
   const client = await findActiveClient(db, clientId);
   if (!client) return undefined;
-  const metadata = JSON.parse(client.metadata) as AdapterPayload;
-  if (client.kind === "public") return { ...metadata, client_id: client.id };
+  const metadata = {
+    ...(JSON.parse(client.metadata) as AdapterPayload),
+    client_id: client.id,
+    vrata_organization_id: client.organizationId,
+    vrata_application_id: client.applicationId,
+  };
+  if (client.kind === "public") return metadata;
   // A confidential client without a secret cannot authenticate, so it does not exist for the engine.
   if (client.secretHash === null) return undefined;
-  return { ...metadata, client_id: client.id, client_secret: client.secretHash };
+  return { ...metadata, client_secret: client.secretHash };
 }

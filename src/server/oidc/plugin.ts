@@ -4,6 +4,8 @@ import type Provider from "oidc-provider";
 import { corsMaxAgeSeconds } from "../../common/limits.ts";
 import { apiPrefix, routes, type RouteName } from "../../common/routes.ts";
 import { precompute } from "./documents.ts";
+import type { JwtAccessTokens } from "./jwt-access-tokens.ts";
+import { withOpaqueTokenParameter, type RawRequest } from "./token-parameter.ts";
 
 interface EngineRoute {
   methods: HTTPMethods[];
@@ -13,13 +15,15 @@ interface EngineRoute {
   enginePath?: string;
   /** Cross-origin use per spec §7; `authorization` lets browsers send the Authorization header. */
   cors?: { authorization: boolean };
+  /** Takes a `token` parameter that may be one of Vrata's JWT access tokens. */
+  tokenParameter?: boolean;
 }
 
 const engineRoutes: Partial<Record<RouteName, EngineRoute>> = {
   OIDCAuthorize: { methods: ["GET", "POST"] },
   OIDCToken: { methods: ["POST"], cors: { authorization: true } },
-  OIDCRevoke: { methods: ["POST"], cors: { authorization: true } },
-  OIDCIntrospect: { methods: ["POST"] },
+  OIDCRevoke: { methods: ["POST"], cors: { authorization: true }, tokenParameter: true },
+  OIDCIntrospect: { methods: ["POST"], tokenParameter: true },
   OIDCUserinfo: { methods: ["GET", "HEAD", "POST"], cors: { authorization: true } },
   OIDCKeys: { methods: ["GET", "HEAD"], cors: { authorization: false }, precomputed: true },
   OIDCDiscovery: { methods: ["GET", "HEAD"], cors: { authorization: false }, precomputed: true },
@@ -41,7 +45,10 @@ declare module "fastify" {
  * Mounts oidc-provider at the spec's OIDC routes (and under /api for the API ones). Fastify only
  * routes and adds CORS and security headers; the engine reads the body and writes the response itself.
  */
-export const oidcPlugin: FastifyPluginAsync<{ provider: Provider }> = async (app, { provider }) => {
+export const oidcPlugin: FastifyPluginAsync<{
+  provider: Provider;
+  jwtAccessTokens: JwtAccessTokens;
+}> = async (app, { provider, jwtAccessTokens }) => {
   // The engine parses its own bodies; Fastify must not consume or reject them.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", (_request, _payload, done) => done(null));
@@ -63,19 +70,24 @@ export const oidcPlugin: FastifyPluginAsync<{ provider: Provider }> = async (app
   });
 
   const engine = provider.callback();
-  const handOver = (enginePath: string | undefined) => (request: FastifyRequest, reply: FastifyReply) => {
-    // Headers set by Fastify hooks (CORS, security headers) would be lost once the engine takes the
-    // raw response, so they are moved onto it first. The engine's own pages set their own policy.
-    for (const [name, value] of Object.entries(reply.getHeaders())) {
-      if (value !== undefined && name !== "content-security-policy") reply.raw.setHeader(name, value);
-    }
-    if (enginePath !== undefined) {
-      const query = request.raw.url?.indexOf("?") ?? -1;
-      request.raw.url = enginePath + (query >= 0 ? (request.raw.url?.slice(query) ?? "") : "");
-    }
-    reply.hijack();
-    void engine(request.raw, reply.raw);
-  };
+  const handOver =
+    (enginePath: string | undefined, prepare?: (raw: RawRequest) => Promise<RawRequest>) =>
+    async (request: FastifyRequest, reply: FastifyReply) => {
+      const raw = prepare ? await prepare(request.raw) : request.raw;
+      // Headers set by Fastify hooks (CORS, security headers) would be lost once the engine takes the
+      // raw response, so they are moved onto it first. The engine's own pages set their own policy.
+      for (const [name, value] of Object.entries(reply.getHeaders())) {
+        if (value !== undefined && name !== "content-security-policy") reply.raw.setHeader(name, value);
+      }
+      if (enginePath !== undefined) {
+        const url = raw.url ?? "";
+        const query = url.indexOf("?");
+        raw.url = enginePath + (query >= 0 ? url.slice(query) : "");
+      }
+      reply.hijack();
+      void engine(raw, reply.raw);
+    };
+  const tokenParameter = (raw: RawRequest) => withOpaqueTokenParameter(raw, jwtAccessTokens);
 
   // Where the engine picks an authorization request up again once the flow has finished.
   app.route({
@@ -107,7 +119,12 @@ export const oidcPlugin: FastifyPluginAsync<{ provider: Provider }> = async (app
         method: methods,
         url,
         config,
-        handler: fromMemory ?? handOver(url === enginePath ? undefined : enginePath),
+        handler:
+          fromMemory ??
+          handOver(
+            url === enginePath ? undefined : enginePath,
+            rule.tokenParameter ? tokenParameter : undefined,
+          ),
       });
     }
   }

@@ -6,12 +6,15 @@ import { findAccountFor } from "./accounts.ts";
 import { adapterFactory } from "./adapter.ts";
 import { findActiveClient } from "../store/clients.ts";
 import { enforceClientSecrets } from "./client-secrets.ts";
-import { lifespan, lifespanProperties } from "./lifespans.ts";
+import { mayIntrospect, mayRevoke } from "./token-policies.ts";
+import { extraClientProperties, lifespan } from "./client-extras.ts";
+import { answerWithJwtAccessTokens, type JwtAccessTokens } from "./jwt-access-tokens.ts";
 
 export interface ProviderOptions {
   issuer: string;
   db: Database;
   signingKeys: JWK[];
+  jwtAccessTokens: JwtAccessTokens;
   cookieSecret: string;
   /** Trust X-Forwarded-* from a TLS-terminating proxy in front. */
   behindProxy: boolean;
@@ -34,11 +37,12 @@ export function createProvider({
   issuer,
   db,
   signingKeys,
+  jwtAccessTokens,
   cookieSecret,
   behindProxy,
 }: ProviderOptions): Provider {
   const configuration: Configuration = {
-    adapter: adapterFactory(db),
+    adapter: adapterFactory(db, jwtAccessTokens),
     jwks: { keys: signingKeys },
     routes: {
       authorization: routes.OIDCAuthorize.path,
@@ -71,13 +75,13 @@ export function createProvider({
       devInteractions: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       pushedAuthorizationRequests: { enabled: false },
-      introspection: { enabled: true },
-      revocation: { enabled: true },
+      introspection: { enabled: true, allowedPolicy: mayIntrospect },
+      revocation: { enabled: true, allowedPolicy: mayRevoke },
       clientCredentials: { enabled: true },
       dPoP: { enabled: true },
     },
-    // Token lifespans come from each client's template (oidc/lifespans.ts).
-    extraClientMetadata: { properties: [...lifespanProperties] },
+    // Token lifespans and types come from each client's template (oidc/client-extras.ts).
+    extraClientMetadata: { properties: [...extraClientProperties] },
     ttl: {
       AccessToken: (_ctx, _token, client) => lifespan(client, "access", hour),
       AuthorizationCode: minute,
@@ -103,6 +107,7 @@ export function createProvider({
   const provider = new Provider(issuer, configuration);
   provider.proxy = behindProxy;
   enforceClientSecrets(provider);
+  answerWithJwtAccessTokens(provider, jwtAccessTokens);
 
   return provider;
 }

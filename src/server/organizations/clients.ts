@@ -1,8 +1,9 @@
 import type { OrganizationApplication } from "../../common/api/organization.ts";
+import type { AccessTokenType } from "../../common/api/template.ts";
 import type { Database } from "../store/database.ts";
 import { syncOrganizationClients, type SyncedClient } from "../store/clients.ts";
 import { interpolate } from "../templates/interpolate.ts";
-import { lifespanMetadata } from "../oidc/lifespans.ts";
+import { extraMetadata } from "../oidc/client-extras.ts";
 
 // The OAuth clients of an organization's applications, as oidc-provider sees them (reference §5.2).
 
@@ -27,13 +28,15 @@ export function clientsOf(application: OrganizationApplication): SyncedClient[] 
     accessTokenLifespan: number;
     idTokenLifespan: number;
     refreshTokenLifespan?: number | undefined;
+    accessTokenType: AccessTokenType;
   }) => ({
     scope: unique([...template.idScopes, ...client.additionalScopes]).join(" "),
     ...(homepage ? { client_uri: homepage } : {}),
-    ...lifespanMetadata({
+    ...extraMetadata({
       access: client.accessTokenLifespan,
       id: client.idTokenLifespan,
       refresh: client.refreshTokenLifespan,
+      accessTokenType: client.accessTokenType,
     }),
   });
   const find = <C extends { id?: string | undefined }>(clients: C[], id: string): C => {

@@ -1,0 +1,52 @@
+import type { Client } from "oidc-provider";
+import type { AccessTokenType } from "../../common/api/template.ts";
+
+// Vrata's own client metadata, carried on each client so the engine's synchronous hooks (lifespans)
+// and Vrata's token handling can read it from the client itself. Extra metadata keeps snake_case names.
+
+export const extraClientProperties = [
+  "vrata_access_token_lifespan",
+  "vrata_id_token_lifespan",
+  "vrata_refresh_token_lifespan",
+  "vrata_access_token_type",
+  "vrata_organization_id",
+  "vrata_application_id",
+] as const;
+
+type Kind = "access" | "id" | "refresh";
+
+const extra = (client: Client | undefined, key: (typeof extraClientProperties)[number]): unknown =>
+  (client as Record<string, unknown> | undefined)?.[key];
+
+/** The stored metadata that sets a client's lifespans in seconds and its access token type. */
+export function extraMetadata(settings: {
+  access: number;
+  id: number;
+  refresh?: number | undefined;
+  accessTokenType: AccessTokenType;
+}) {
+  return {
+    vrata_access_token_lifespan: settings.access,
+    vrata_id_token_lifespan: settings.id,
+    ...(settings.refresh === undefined ? {} : { vrata_refresh_token_lifespan: settings.refresh }),
+    vrata_access_token_type: settings.accessTokenType,
+  };
+}
+
+/** The client's lifespan of a token kind in seconds; absent ones fall back to the defaults. */
+export function lifespan(client: Client | undefined, kind: Kind, fallback: number): number {
+  const value = extra(client, `vrata_${kind}_token_lifespan`);
+  return typeof value === "number" && value > 0 ? value : fallback;
+}
+
+export function accessTokenType(client: Client | undefined): AccessTokenType {
+  return extra(client, "vrata_access_token_type") === "jwt" ? "jwt" : "hmac";
+}
+
+/** Where the client belongs: its organization and the organization's application. */
+export function ownerOf(client: Client): { organizationId: string; applicationId: string } {
+  return {
+    organizationId: String(extra(client, "vrata_organization_id")),
+    applicationId: String(extra(client, "vrata_application_id")),
+  };
+}

@@ -1,0 +1,141 @@
+import {
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  importJWK,
+  jwtVerify,
+  SignJWT,
+  type JWK,
+  type KeyObject,
+} from "jose";
+import type Provider from "oidc-provider";
+import type { AccessToken, Client, ClientCredentials, KoaContextWithOIDC } from "oidc-provider";
+import { clockToleranceSeconds } from "../../common/limits.ts";
+import { newId } from "../ids.ts";
+import type { Database } from "../store/database.ts";
+import { findOidcModel, upsertOidcModel } from "../store/oidc-models.ts";
+import { accessTokenType, ownerOf } from "./client-extras.ts";
+
+// JWT access tokens (RFC 9068) for clients whose template asks for them. The engine issues every access
+// token opaque and keeps it in the store; Vrata hands JWT clients a signed JWT that stands for that
+// token instead. Its `jti` is a fresh identifier linked to the opaque token, so the JWT carries no
+// usable secret of its own, and userinfo, introspection and revocation act on the opaque token it
+// stands for: revoking either ends both, and DPoP binding and grant checks stay the engine's.
+
+const linkModel = "JwtAccessToken";
+const jwtType = "at+jwt";
+
+/** A compact JWS: header, payload and signature. Opaque tokens never contain a dot. */
+export const looksLikeJwt = (value: string): boolean => value.split(".").length === 3;
+
+export interface JwtAccessTokenOptions {
+  db: Database;
+  issuer: string;
+  /** The private signing keys; the first one signs. */
+  signingKeys: JWK[];
+}
+
+export class JwtAccessTokens {
+  readonly #db: Database;
+  readonly #issuer: string;
+  readonly #signingJwk: JWK;
+  readonly #verificationKeys: ReturnType<typeof createLocalJWKSet>;
+  #signingKey: Promise<KeyObject | Uint8Array> | undefined;
+
+  constructor({ db, issuer, signingKeys }: JwtAccessTokenOptions) {
+    const [first] = signingKeys;
+    if (!first) throw new Error("no signing key");
+    this.#db = db;
+    this.#issuer = issuer;
+    this.#signingJwk = first;
+    this.#verificationKeys = createLocalJWKSet({
+      keys: signingKeys.map(({ kty, kid, alg, use, n, e, crv, x, y }) => ({
+        kty,
+        kid,
+        alg,
+        use,
+        n,
+        e,
+        crv,
+        x,
+        y,
+      })),
+    });
+  }
+
+  /** Signs a JWT that stands for the engine's opaque token `value` and links the two in the store. */
+  async issue(token: AccessToken | ClientCredentials, value: string, client: Client): Promise<string> {
+    const { organizationId, applicationId } = ownerOf(client);
+    const jti = newId();
+    const issuedAt = Math.floor(Date.now() / 1000);
+    const expiresAt = issuedAt + token.expiration;
+    const accountId = "accountId" in token ? token.accountId : undefined;
+    // A service token's subject is its application (extraTokenClaims); a person's is the scoped ID.
+    const subject = accountId ?? (token.extra?.sub as string | undefined) ?? client.clientId;
+    const grantId = "grantId" in token ? token.grantId : undefined;
+
+    await upsertOidcModel(this.#db, {
+      model: linkModel,
+      id: jti,
+      payload: JSON.stringify({ token: value }),
+      grantId: grantId ?? null,
+      uid: null,
+      userCode: null,
+      expiresAt: expiresAt * 1000,
+    });
+    this.#signingKey ??= importJWK(this.#signingJwk, this.#signingJwk.alg);
+    return new SignJWT({
+      client_id: client.clientId,
+      ...(token.scope ? { scope: token.scope } : {}),
+      ...(token.jkt ? { cnf: { jkt: token.jkt } } : {}),
+    })
+      .setProtectedHeader({ alg: this.#signingJwk.alg ?? "RS256", kid: this.#signingJwk.kid, typ: jwtType })
+      .setIssuer(this.#issuer)
+      .setSubject(subject)
+      .setAudience([organizationId, applicationId, client.clientId])
+      .setIssuedAt(issuedAt)
+      .setExpirationTime(expiresAt)
+      .setJti(jti)
+      .sign(await this.#signingKey);
+  }
+
+  /**
+   * The opaque token a JWT access token of Vrata's stands for, or undefined when the JWT is not one:
+   * a bad signature, another issuer, expired, or its token is gone (revoked, or its grant ended).
+   */
+  async opaqueTokenOf(jwt: string): Promise<string | undefined> {
+    try {
+      if (decodeProtectedHeader(jwt).typ !== jwtType) return undefined;
+      const { payload } = await jwtVerify(jwt, this.#verificationKeys, {
+        issuer: this.#issuer,
+        typ: jwtType,
+        clockTolerance: clockToleranceSeconds,
+      });
+      if (typeof payload.jti !== "string") return undefined;
+      const link = await findOidcModel(this.#db, linkModel, payload.jti, Date.now());
+      return link ? (JSON.parse(link.payload) as { token: string }).token : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** The token itself when it is opaque; the opaque token it stands for when it is a JWT of Vrata's. */
+  async resolve(value: string): Promise<string | undefined> {
+    return looksLikeJwt(value) ? this.opaqueTokenOf(value) : value;
+  }
+}
+
+/**
+ * Token responses to JWT clients carry the JWT instead of the opaque token. The engine has built the
+ * response by then; the client and the token it issued are on the request's context.
+ */
+export function answerWithJwtAccessTokens(provider: Provider, tokens: JwtAccessTokens): void {
+  provider.use(async (ctx, next) => {
+    await next();
+    const oidc = (ctx as Partial<KoaContextWithOIDC>).oidc;
+    if (oidc?.route !== "token" || ctx.status !== 200 || accessTokenType(oidc.client) !== "jwt") return;
+    const body = ctx.body as { access_token?: unknown };
+    const token = oidc.entities.AccessToken ?? oidc.entities.ClientCredentials;
+    if (!oidc.client || !token || typeof body.access_token !== "string") return;
+    body.access_token = await tokens.issue(token, body.access_token, oidc.client);
+  });
+}

@@ -1,0 +1,234 @@
+import {
+  createLocalJWKSet,
+  decodeProtectedHeader,
+  jwtVerify,
+  SignJWT,
+  generateKeyPair,
+  type JSONWebKeySet,
+} from "jose";
+import * as client from "openid-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { organizationSchema, type Organization } from "../src/common/api/organization.ts";
+import { templateSchema, type Template } from "../src/common/api/template.ts";
+import { routes } from "../src/common/routes.ts";
+import { consoleSignUp, postJson } from "./support/console.ts";
+import { FlowDriver } from "./support/flow-driver.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+
+// Both access token types of a template's clients (HMAC = opaque, JWT = RFC 9068), seen by openid-client
+// at the token, userinfo, introspection and revocation endpoints.
+
+let server: TestServer;
+let organization: Organization;
+let template: Template;
+let introspector: client.Configuration;
+/** The same template's introspecting client in another organization. */
+let outsider: client.Configuration;
+let keys: ReturnType<typeof createLocalJWKSet>;
+
+const uriBase = "https://tokens.example";
+const tokenTypes = ["hmac", "jwt"] as const;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const owner = await consoleSignUp(server.url, "tina");
+  const created = await postJson(owner.api, "/api/a/create", {
+    name: "Tokens",
+    idScopes: ["openid", "profile"],
+    variables: [{ name: "uriBase" }],
+    clientsPublic: tokenTypes.map((type) => ({
+      description: type,
+      accessTokenType: type,
+      accessTokenLifespan: 600,
+      additionalScopes: ["offline_access"],
+      redirectUriTemplates: [`{uriBase}/${type}`],
+    })),
+    clientsBackend: [
+      { description: "introspector", redirectUriTemplates: ["{uriBase}/api"], accessTokenType: "hmac" },
+    ],
+    clientsService: tokenTypes.map((type) => ({ description: `service ${type}`, accessTokenType: type })),
+  });
+  const { id: templateId } = (await created.json()) as { id: string };
+  template = templateSchema.parse(await (await owner.api(`/api/a/${templateId}`)).json());
+  const addOrganization = async (name: string) => {
+    const { id } = (await (await postJson(owner.api, "/api/o/create", { name })).json()) as { id: string };
+    const added = await postJson(owner.api, `/api/o/update/${id}`, {
+      version: 1,
+      name,
+      admins: [],
+      applications: [{ templateId, active: true, values: [{ name: "uriBase", value: uriBase }] }],
+    });
+    return organizationSchema.parse(await added.json());
+  };
+  const introspectorOf = async (of: Organization) => {
+    const { clientId, secret } = clientOf("introspector", of);
+    return client.discovery(new URL(server.issuer), clientId, undefined, client.ClientSecretBasic(secret));
+  };
+  organization = await addOrganization("Token org");
+  introspector = await introspectorOf(organization);
+  outsider = await introspectorOf(await addOrganization("Other org"));
+  const jwks = (await (await fetch(server.url + routes.OIDCKeys.path)).json()) as JSONWebKeySet;
+  keys = createLocalJWKSet(jwks);
+});
+afterAll(() => server.dispose());
+
+function clientOf(description: string, of = organization): { clientId: string; secret: string } {
+  const application = of.applications?.[0];
+  const all = [...template.clientsPublic, ...template.clientsBackend, ...template.clientsService];
+  const templateClientId = all.find((candidate) => candidate.description === description)?.id;
+  const clients = [
+    ...(application?.clientsPublic ?? []),
+    ...(application?.clientsBackend ?? []),
+    ...(application?.clientsService ?? []),
+  ];
+  const clientId = clients.find((candidate) => candidate.templateClientId === templateClientId)?.id ?? "";
+  const secret = of.secrets?.find((candidate) => candidate.clientId === clientId)?.secret ?? "";
+  return { clientId, secret };
+}
+
+async function signIn(type: (typeof tokenTypes)[number], username: string) {
+  const { clientId } = clientOf(type);
+  const app = {
+    clientId,
+    organizationId: organization.id,
+    applicationId: organization.applications?.[0]?.id ?? "",
+    redirectUri: `${uriBase}/${type}`,
+  };
+  const driver = await FlowDriver.start(server.issuer, app, {
+    scope: "openid profile offline_access",
+    prompt: "consent",
+  });
+  await driver.step("passwordStart", { emailOrUsername: username });
+  await driver.step("passwordComplete", { password: `${username}'s passphrase` });
+  const [identity] = await driver.identities();
+  await driver.step("chooseIdentity", { identity: { id: identity?.id } });
+  await driver.step("redirect");
+  return { driver, callback: await driver.returnToApp(), clientId, app };
+}
+
+const introspect = (token: string) => client.tokenIntrospection(introspector, token);
+
+describe.each(tokenTypes)("%s access tokens", (type) => {
+  it("work at userinfo and introspection, survive a refresh, and stop when revoked", async () => {
+    const { driver, callback, clientId, app } = await signIn(type, `uma-${type}`);
+    const tokens = await driver.exchange(callback);
+    const sub = tokens.claims()?.sub ?? "";
+    expect(sub).not.toBe("");
+
+    if (type === "jwt") {
+      expect(decodeProtectedHeader(tokens.access_token)).toMatchObject({ typ: "at+jwt", alg: "RS256" });
+      const { payload } = await jwtVerify(tokens.access_token, keys, {
+        issuer: server.issuer,
+        typ: "at+jwt",
+      });
+      expect(payload).toMatchObject({
+        sub,
+        client_id: clientId,
+        scope: "openid profile offline_access",
+        aud: [app.organizationId, app.applicationId, clientId],
+      });
+      expect((payload.exp ?? 0) - (payload.iat ?? 0)).toBe(600);
+    } else {
+      expect(tokens.access_token).not.toContain(".");
+    }
+
+    const userinfo = await client.fetchUserInfo(driver.config, tokens.access_token, sub);
+    expect(userinfo).toMatchObject({ sub, preferred_username: `uma-${type}` });
+    expect(await introspect(tokens.access_token)).toMatchObject({
+      active: true,
+      sub,
+      client_id: clientId,
+      scope: "openid profile offline_access",
+      token_type: "Bearer",
+    });
+    // Another organization's client learns nothing of it, and cannot revoke it.
+    expect(await client.tokenIntrospection(outsider, tokens.access_token)).toEqual({ active: false });
+    await client.tokenRevocation(outsider, tokens.access_token);
+    expect(await introspect(tokens.access_token)).toMatchObject({ active: true });
+
+    const refreshed = await client.refreshTokenGrant(driver.config, tokens.refresh_token ?? "");
+    expect(refreshed.access_token.split(".")).toHaveLength(type === "jwt" ? 3 : 1);
+    expect(await client.fetchUserInfo(driver.config, refreshed.access_token, sub)).toMatchObject({ sub });
+
+    await client.tokenRevocation(driver.config, refreshed.access_token);
+    expect(await introspect(refreshed.access_token)).toEqual({ active: false });
+    await expect(client.fetchUserInfo(driver.config, refreshed.access_token, sub)).rejects.toThrow();
+  });
+
+  it("are bound to a DPoP key when the client proves one", async () => {
+    const { driver, callback } = await signIn(type, `dora-${type}`);
+    const dpop = client.getDPoPHandle(driver.config, await client.randomDPoPKeyPair());
+    const tokens = await client.authorizationCodeGrant(
+      driver.config,
+      callback,
+      { pkceCodeVerifier: driver.codeVerifier, expectedState: driver.state, expectedNonce: driver.nonce },
+      undefined,
+      { DPoP: dpop },
+    );
+    expect(tokens.token_type).toBe("dpop");
+    const sub = tokens.claims()?.sub ?? "";
+    expect(await client.fetchUserInfo(driver.config, tokens.access_token, sub, { DPoP: dpop })).toMatchObject(
+      {
+        sub,
+      },
+    );
+    // Without the proof the same token is refused.
+    await expect(client.fetchUserInfo(driver.config, tokens.access_token, sub)).rejects.toThrow();
+    expect(await introspect(tokens.access_token)).toMatchObject({ active: true, token_type: "DPoP" });
+  });
+
+  it("are given to service clients, with the application as subject", async () => {
+    const { clientId, secret } = clientOf(`service ${type}`);
+    const config = await client.discovery(
+      new URL(server.issuer),
+      clientId,
+      undefined,
+      client.ClientSecretBasic(secret),
+    );
+    const tokens = await client.clientCredentialsGrant(config);
+    const applicationId = organization.applications?.[0]?.id;
+    if (type === "jwt") {
+      const { payload } = await jwtVerify(tokens.access_token, keys, {
+        issuer: server.issuer,
+        typ: "at+jwt",
+      });
+      expect(payload).toMatchObject({ sub: applicationId, client_id: clientId });
+    }
+    expect(await client.tokenIntrospection(config, tokens.access_token)).toMatchObject({
+      active: true,
+      sub: applicationId,
+      client_id: clientId,
+    });
+    await client.tokenRevocation(config, tokens.access_token);
+    expect(await client.tokenIntrospection(config, tokens.access_token)).toEqual({ active: false });
+  });
+});
+
+describe("a JWT access token that is not Vrata's", () => {
+  it("is refused at userinfo and inactive at introspection", async () => {
+    const { driver, callback } = await signIn("jwt", "fred");
+    const tokens = await driver.exchange(callback);
+    const sub = tokens.claims()?.sub ?? "";
+    const [header = "", , signature = ""] = tokens.access_token.split(".");
+    const claims = JSON.parse(
+      Buffer.from(tokens.access_token.split(".")[1] ?? "", "base64url").toString(),
+    ) as object;
+    const { privateKey } = await generateKeyPair("RS256");
+    const forgeries = [
+      // Its claims changed under the original signature.
+      [
+        header,
+        Buffer.from(JSON.stringify({ ...claims, sub: "someone-else" })).toString("base64url"),
+        signature,
+      ].join("."),
+      // The same claims signed by a key that is not Vrata's.
+      await new SignJWT({ ...claims }).setProtectedHeader({ alg: "RS256", typ: "at+jwt" }).sign(privateKey),
+    ];
+    for (const forged of forgeries) {
+      await expect(client.fetchUserInfo(driver.config, forged, sub)).rejects.toThrow();
+      expect(await introspect(forged)).toEqual({ active: false });
+    }
+    // The real one still works.
+    expect(await client.fetchUserInfo(driver.config, tokens.access_token, sub)).toMatchObject({ sub });
+  });
+});
