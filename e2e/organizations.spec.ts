@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { expect, seriousAccessibilityViolations, test } from "./fixtures.ts";
 import { dropRefusedRequests, identityItem } from "./support/flow.ts";
-import { startRelyingParty } from "./support/relyingParty.ts";
+import { startRelyingParty, type RelyingParty } from "./support/relyingParty.ts";
 
 // Application templates and organizations in the console, against the real server: a template with a
 // uriBase variable and a public client, an organization that adds it, and the client ID it gets.
@@ -82,6 +82,23 @@ async function createOrganizationWithApp(page: Page, templateName: string, uriBa
   const clientId = (await application.getByRole("definition").first().textContent())?.trim() ?? "";
   expect(clientId).not.toBe("");
   return clientId;
+}
+
+/** Signs in through the relying party's /login with the password; returns the ID token's claims it shows. */
+async function signInThrough(
+  person: Page,
+  relyingParty: RelyingParty,
+  username: string,
+): Promise<Record<string, unknown>> {
+  await person.goto(`${relyingParty.base}/login`);
+  await person.getByLabel("Username or e-mail address", { exact: true }).fill(username);
+  await person.getByRole("button", { name: "Next" }).click();
+  await person.getByLabel("Password or passphrase", { exact: true }).fill(password);
+  await person.getByRole("button", { name: "Submit" }).click();
+  await identityItem(person, username).getByRole("button", { name: "Select" }).click();
+  await person.getByRole("button", { name: "Redirect now" }).click();
+  await expect(person.getByRole("heading", { name: "Signed in" })).toBeVisible({ timeout: 10_000 });
+  return JSON.parse((await person.locator("#claims").textContent()) ?? "{}") as Record<string, unknown>;
 }
 
 test.describe("application templates and organizations", () => {
@@ -190,6 +207,7 @@ test.describe("application templates and organizations", () => {
     baseURL,
   }) => {
     const relyingParty = await startRelyingParty();
+    const otherParty = await startRelyingParty();
     try {
       await page.goto("/");
       await signUp(page, newName("admin"));
@@ -218,27 +236,25 @@ test.describe("application templates and organizations", () => {
         await expect(person.getByText("{uriBase}/callback")).toHaveCount(0);
         await expect(person.getByRole("region", { name: "Variables" })).toHaveCount(0);
 
-        await person.goto(`${relyingParty.base}/login`);
         const username = newName("person");
-        await person.getByLabel("Username or e-mail address", { exact: true }).fill(username);
-        await person.getByRole("button", { name: "Next" }).click();
-        await person.getByLabel("Password or passphrase", { exact: true }).fill(password);
-        await person.getByRole("button", { name: "Submit" }).click();
-        await identityItem(person, username).getByRole("button", { name: "Select" }).click();
-        await person.getByRole("button", { name: "Redirect now" }).click();
-        await expect(person.getByRole("heading", { name: "Signed in" })).toBeVisible({ timeout: 10_000 });
-        const claims = JSON.parse((await person.locator("#claims").textContent()) ?? "{}") as Record<
-          string,
-          unknown
-        >;
-        expect(claims.aud).toBe(clientId);
-        expect(claims.iss).toBe(baseURL);
-        expect(typeof claims.sub).toBe("string");
+        const first = await signInThrough(person, relyingParty, username);
+        expect(first.aud).toBe(clientId);
+        expect(first.iss).toBe(baseURL);
+        expect(typeof first.sub).toBe("string");
+
+        // The same person signing in to the same app of another organization is someone else there.
+        const secondClientId = await createOrganizationWithApp(page, templateName, otherParty.base);
+        await otherParty.setClient(baseURL ?? "", secondClientId);
+        const second = await signInThrough(person, otherParty, username);
+        expect(second.aud).toBe(secondClientId);
+        expect(typeof second.sub).toBe("string");
+        expect(second.sub).not.toBe(first.sub);
       } finally {
         await context.close();
       }
     } finally {
       await relyingParty.close();
+      await otherParty.close();
     }
   });
 });

@@ -100,6 +100,22 @@ describe("username and password", () => {
     expect(otherSub).not.toBe(firstSub);
   });
 
+  it("signs the same browser in to another organization's app, as someone else there", async () => {
+    const driver = await start();
+    await signInWithPassword(driver, "cilka", "cilka's passphrase");
+    const firstSub = (await driver.exchange(await chooseAndReturn(driver))).claims()?.sub;
+    // Single sign-on does not cross organizations: the other one asks for the credentials again.
+    const other = await FlowDriver.start(server.issuer, otherApp, {}, undefined, driver.jar);
+    await signInWithPassword(other, "cilka", "cilka's passphrase");
+    const otherSub = (await other.exchange(await chooseAndReturn(other))).claims()?.sub;
+    expect(otherSub).toBeDefined();
+    expect(otherSub).not.toBe(firstSub);
+    // And back again, the first organization sees the same person as before.
+    const back = await FlowDriver.start(server.issuer, app, {}, undefined, driver.jar);
+    await signInWithPassword(back, "cilka", "cilka's passphrase");
+    expect((await back.exchange(await chooseAndReturn(back))).claims()?.sub).toBe(firstSub);
+  });
+
   it("answers validation mistakes at the step", async () => {
     const driver = await start();
     const cases: [string, unknown, string][] = [

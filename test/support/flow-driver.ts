@@ -10,8 +10,8 @@ import type { TestApp } from "./apps.ts";
  * request and exchanges the code; the person's part goes through the flow's JSON API.
  */
 export class FlowDriver {
-  readonly jar = new CookieJar();
-  readonly fetch = browserFetch(this.jar);
+  readonly jar: CookieJar;
+  readonly fetch: ReturnType<typeof browserFetch>;
   readonly codeVerifier = client.randomPKCECodeVerifier();
   readonly state = client.randomState();
   readonly nonce = client.randomNonce();
@@ -21,7 +21,9 @@ export class FlowDriver {
   readonly config: client.Configuration;
   readonly app: TestApp;
 
-  private constructor(base: string, config: client.Configuration, app: TestApp) {
+  private constructor(base: string, config: client.Configuration, app: TestApp, jar: CookieJar) {
+    this.jar = jar;
+    this.fetch = browserFetch(jar);
     this.base = base;
     this.config = config;
     this.app = app;
@@ -32,9 +34,11 @@ export class FlowDriver {
     app: TestApp,
     parameters: Record<string, string> = {},
     clientAuthentication: client.ClientAuth = client.None(),
+    /** The browser's cookies, when it is the same browser as an earlier flow's. */
+    jar = new CookieJar(),
   ): Promise<FlowDriver> {
     const config = await client.discovery(new URL(base), app.clientId, undefined, clientAuthentication);
-    const driver = new FlowDriver(base, config, app);
+    const driver = new FlowDriver(base, config, app, jar);
     const url = client.buildAuthorizationUrl(config, {
       redirect_uri: app.redirectUri,
       scope: "openid profile email",

@@ -41,7 +41,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     "--data",
     dataDir,
     "--log-level",
-    "silent",
+    process.env.VRATA_TEST_LOG ?? "silent",
     ...(options.postgresUrl ? ["--database", options.postgresUrl] : []),
     ...(options.args ?? []),
   ];

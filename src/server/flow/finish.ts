@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { InteractionResults } from "oidc-provider";
+import type { Interaction, InteractionResults } from "oidc-provider";
 import { recordActivity } from "../activity/activity.ts";
 import { insertGrantAccount } from "../store/flows.ts";
 import { recordApplicationUse } from "../store/identities.ts";
@@ -9,6 +9,19 @@ import { addCompleted, lastCompleted } from "./state.ts";
 
 // Authentication method references (RFC 8176) of the flow's methods.
 const amr = { password: "pwd", code: "otp" } as const;
+
+/**
+ * The browser's single sign-on session is for someone else: another identity, or the person as
+ * another organization sees them. It ends, as signing out would, so that this sign-in starts a fresh
+ * one (the engine would otherwise stop to ask for a sign-out first).
+ */
+async function endOtherSession(deps: FlowDeps, interaction: Interaction, accountId: string) {
+  const session = interaction.session;
+  if (!session?.accountId || session.accountId === accountId) return;
+  await (await deps.provider.Session.find(session.cookie))?.destroy();
+  delete interaction.session;
+  await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
+}
 
 /** Vrata's answer to the app: an error for failed and declined flows, else a grant for the chosen identity. */
 async function interactionResult(
@@ -26,6 +39,7 @@ async function interactionResult(
   if (!membershipId || !accountId || !identityId)
     return { error: "access_denied", error_description: "no identity chosen" };
   const details = await deps.provider.interactionDetails(request.raw, reply.raw);
+  await endOtherSession(deps, details, membershipId);
   const existing = details.grantId ? await deps.provider.Grant.find(details.grantId) : undefined;
   const grant =
     existing?.accountId === membershipId

@@ -69,6 +69,10 @@ export const oidcPlugin: FastifyPluginAsync<{
     },
   });
 
+  // The engine answers its own faults with a 500 page; they are Vrata's to log.
+  provider.on("server_error", (_ctx: unknown, error: unknown) => {
+    app.log.error({ err: error }, "the OIDC engine failed");
+  });
   const engine = provider.callback();
   const handOver =
     (enginePath: string | undefined, prepare?: (raw: RawRequest) => Promise<RawRequest>) =>

@@ -7,6 +7,7 @@ import { adapterFactory } from "./adapter.ts";
 import { findActiveClient } from "../store/clients.ts";
 import { enforceClientSecrets } from "./client-secrets.ts";
 import { mayIntrospect, mayRevoke } from "./token-policies.ts";
+import { interactionPolicyWithOrganizations } from "./interaction-policy.ts";
 import { extraClientProperties, lifespan } from "./client-extras.ts";
 import { answerWithJwtAccessTokens, type JwtAccessTokens } from "./jwt-access-tokens.ts";
 
@@ -52,7 +53,10 @@ export function createProvider({
       userinfo: routes.OIDCUserinfo.path,
       jwks: routes.OIDCKeys.path,
     },
-    interactions: { url: (_ctx, interaction) => `/auth/${interaction.uid}` },
+    interactions: {
+      url: (_ctx, interaction) => `/auth/${interaction.uid}`,
+      policy: interactionPolicyWithOrganizations(),
+    },
     cookies: {
       keys: [cookieSecret],
       names: { session: "vrata.session", interaction: "vrata.interaction", resume: "vrata.resume" },
