@@ -199,6 +199,20 @@ test.describe("application templates and organizations", () => {
         .filter({ hasText: templateName })
         .getByText("added", { exact: true }),
     ).toHaveCount(0);
+    // The lists mark what the signed-in person administers.
+    const organizationName = await page
+      .getByRole("region", { name: "Organization" })
+      .getByLabel("Name", { exact: true })
+      .inputValue();
+    await page.getByRole("link", { name: "All organizations" }).click();
+    await expect(
+      page.getByRole("listitem").filter({ hasText: organizationName }).getByText("admin", { exact: true }),
+    ).toBeVisible();
+    await page.getByRole("link", { name: "Home" }).click();
+    await page.getByRole("link", { name: "Application templates" }).first().click();
+    await expect(
+      page.getByRole("listitem").filter({ hasText: templateName }).getByText("admin", { exact: true }),
+    ).toBeVisible();
   });
 
   test("a new person signs up through a relying party of the organization's app", async ({

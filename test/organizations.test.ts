@@ -4,6 +4,7 @@ import { organizationSchema, type Organization } from "../src/common/api/organiz
 import { activityPageSchema } from "../src/common/api/activity.ts";
 import { identitySchema } from "../src/common/api/identity.ts";
 import { templateSchema } from "../src/common/api/template.ts";
+import { documentListSchema } from "../src/common/api/summary.ts";
 import { consoleSignUp, postJson, type ConsoleApi } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
@@ -211,6 +212,12 @@ describe("organizations", () => {
       name: "Guarded",
     });
     expect((await update(stranger.api, organization, { name: "Mine" })).status).toBe(403);
+    const listed = async (api: ConsoleApi) =>
+      documentListSchema
+        .parse(await (await api("/api/o")).json())
+        .find((item) => item.id === organization.id);
+    expect(await listed(owner.api)).toMatchObject({ name: "Guarded", canUpdate: true });
+    expect(await listed(stranger.api)).toMatchObject({ name: "Guarded", canUpdate: false });
     expect(
       (await fetch(`${server.url}/api/o/update/${organization.id}`, { method: "POST", body: "{}" })).status,
     ).toBe(401);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { activityPageSchema } from "../src/common/api/activity.ts";
-import { templateListSchema, templateSchema } from "../src/common/api/template.ts";
+import { templateSchema } from "../src/common/api/template.ts";
+import { documentListSchema } from "../src/common/api/summary.ts";
 import { consoleSignUp, postJson } from "./support/console.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -41,8 +42,12 @@ describe("application templates", () => {
 
     const anonymous = templateSchema.parse(await (await fetch(`${server.url}/api/a/${id}`)).json());
     expect(anonymous).toMatchObject({ canUpdate: false, admins: [] });
-    const list = templateListSchema.parse(await (await fetch(`${server.url}/api/a`)).json());
-    expect(list).toContainEqual({ id, name: "Notes", description: "A note-taking app" });
+    const list = documentListSchema.parse(await (await fetch(`${server.url}/api/a`)).json());
+    const summary = { id, name: "Notes", description: "A note-taking app" };
+    expect(list).toContainEqual({ ...summary, canUpdate: false });
+    // Its admin sees it marked as their own.
+    const ownList = documentListSchema.parse(await (await owner.api("/api/a")).json());
+    expect(ownList).toContainEqual({ ...summary, canUpdate: true });
 
     const activity = activityPageSchema.parse(await (await owner.api("/api/activity")).json());
     expect(activity.items[0]).toMatchObject({

@@ -66,13 +66,6 @@ export const organizationSchema = organizationFieldsSchema.extend({
 });
 export type Organization = z.infer<typeof organizationSchema>;
 
-export const organizationSummarySchema = z.object({
-  id: z.string(),
-  name: z.string(),
-  description: z.string(),
-});
-export const organizationListSchema = z.array(organizationSummarySchema);
-
 /** `GET /api/o/app/{id}/{appId}`: an active application as anybody may see it. */
 export const publicApplicationSchema = organizationApplicationSchema.pick({
   id: true,

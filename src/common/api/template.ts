@@ -69,7 +69,3 @@ export const templateSchema = templateFieldsSchema.extend({
   canUpdate: z.boolean(),
 });
 export type Template = z.infer<typeof templateSchema>;
-
-/** What everybody may see of a template. */
-export const templateSummarySchema = z.object({ id: z.string(), name: z.string(), description: z.string() });
-export const templateListSchema = z.array(templateSummarySchema);

@@ -1,4 +1,5 @@
 import type { FastifyRequest } from "fastify";
+import type { DocumentSummary } from "../../common/api/summary.ts";
 import type Provider from "oidc-provider";
 import { loadFlow, type Flow } from "../flow/flows.ts";
 import { requireSession } from "../flow/outcome.ts";
@@ -54,6 +55,24 @@ export async function requireCaller(deps: CallerDeps, request: FastifyRequest): 
     return { accountId: grant.accountId, identityId: grant.identityId };
   }
   throw new HttpError(401, "unauthorized", "sign in first");
+}
+
+/** Whether the caller's console identity is one of a document's admins. */
+export function isAdmin(caller: Caller | undefined, admins: readonly string[]): boolean {
+  return caller?.identityId !== undefined && admins.includes(caller.identityId);
+}
+
+/** Listed templates or organizations as everybody sees them, marking those the caller administers. */
+export function summaries(
+  listed: readonly { id: string; document: { name: string; description: string; admins: string[] } }[],
+  caller: Caller | undefined,
+): DocumentSummary[] {
+  return listed.map(({ id, document }) => ({
+    id,
+    name: document.name,
+    description: document.description,
+    canUpdate: isAdmin(caller, document.admins),
+  }));
 }
 
 /** The caller when the request proves one, else undefined (public views that show more to admins). */

@@ -6,7 +6,7 @@ import type {
 } from "../../common/api/organization.ts";
 import { isSecureUri } from "../../common/uris.ts";
 import { recordActivity } from "../activity/activity.ts";
-import type { Caller } from "../http/caller.ts";
+import { isAdmin, type Caller } from "../http/caller.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
@@ -38,7 +38,7 @@ export function organizationView(
   document: OrganizationDocument,
   caller?: Caller,
 ): Organization {
-  const canUpdate = caller?.identityId !== undefined && document.admins.includes(caller.identityId);
+  const canUpdate = isAdmin(caller, document.admins);
   const base = { id, version, name: document.name, description: document.description, canUpdate };
   return canUpdate ? { ...base, admins: document.admins, applications: document.applications } : base;
 }
@@ -221,9 +221,9 @@ export async function organizationIdentity(
   if (!organization || membership?.organizationId !== organizationId) {
     throw new HttpError(404, "notFound", "no such identity in this organization");
   }
-  const isAdmin = caller.identityId !== undefined && organization.document.admins.includes(caller.identityId);
+  const callerIsAdmin = isAdmin(caller, organization.document.admins);
   const canUse = (await accessibleIdentities(db, caller.accountId)).has(membership.identityId);
-  const identity = (isAdmin || canUse) && (await findIdentity(db, membership.identityId));
+  const identity = (callerIsAdmin || canUse) && (await findIdentity(db, membership.identityId));
   if (!identity) throw new HttpError(404, "notFound", "no such identity in this organization");
   const { username, email, givenName, fullName, pictureUrl } = identity.document;
   const applications = (await applicationsUsed(db, [membership.id])).get(membership.id) ?? [];

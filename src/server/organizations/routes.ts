@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { organizationFieldsSchema, organizationUpdateSchema } from "../../common/api/organization.ts";
 import { apiPrefix, routes } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
-import { optionalCaller, requireCaller, type CallerDeps } from "../http/caller.ts";
+import { optionalCaller, requireCaller, summaries, type CallerDeps } from "../http/caller.ts";
 import { HttpError } from "../http/errors.ts";
 import {
   createOrganization,
@@ -17,12 +17,8 @@ import {
 export const organizationPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { deps }) => {
   const { db } = deps;
 
-  app.get(apiPrefix + routes.OrganizationList.path, async () =>
-    (await listOrganizations(db)).map(({ id, document }) => ({
-      id,
-      name: document.name,
-      description: document.description,
-    })),
+  app.get(apiPrefix + routes.OrganizationList.path, async (request) =>
+    summaries(await listOrganizations(db), await optionalCaller(deps, request)),
   );
 
   app.post(apiPrefix + routes.OrganizationCreate.path, async (request, reply) => {

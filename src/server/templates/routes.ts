@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { templateFieldsSchema, templateUpdateSchema } from "../../common/api/template.ts";
 import { apiPrefix, routes } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
-import { optionalCaller, requireCaller, type CallerDeps } from "../http/caller.ts";
+import { optionalCaller, requireCaller, summaries, type CallerDeps } from "../http/caller.ts";
 import { HttpError } from "../http/errors.ts";
 import { createTemplate, findTemplate, listTemplates, templateView, updateTemplate } from "./templates.ts";
 
@@ -10,12 +10,8 @@ import { createTemplate, findTemplate, listTemplates, templateView, updateTempla
 export const templatePlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { deps }) => {
   const { db } = deps;
 
-  app.get(apiPrefix + routes.ApplicationTemplateList.path, async () =>
-    (await listTemplates(db)).map(({ id, document }) => ({
-      id,
-      name: document.name,
-      description: document.description,
-    })),
+  app.get(apiPrefix + routes.ApplicationTemplateList.path, async (request) =>
+    summaries(await listTemplates(db), await optionalCaller(deps, request)),
   );
 
   app.post(apiPrefix + routes.ApplicationTemplateCreate.path, async (request, reply) => {

@@ -1,7 +1,7 @@
 import type { ActivityChange } from "../../common/api/activity.ts";
 import type { Template, TemplateFields } from "../../common/api/template.ts";
 import { recordActivity } from "../activity/activity.ts";
-import type { Caller } from "../http/caller.ts";
+import { isAdmin, type Caller } from "../http/caller.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
@@ -61,7 +61,7 @@ export function templateView(
   document: TemplateDocument,
   caller?: Caller,
 ): Template {
-  const canUpdate = caller?.identityId !== undefined && document.admins.includes(caller.identityId);
+  const canUpdate = isAdmin(caller, document.admins);
   // Admins are visible to admins only.
   return { ...document, admins: canUpdate ? document.admins : [], id, version, canUpdate };
 }

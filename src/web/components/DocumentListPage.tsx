@@ -1,12 +1,13 @@
 import { useQuery, type UseQueryOptions } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import type { DocumentSummary } from "../../common/api/summary.ts";
 import { pathFor, type RouteName } from "../../common/routes.ts";
 import { useDocumentTitle } from "../documentTitle.ts";
 import { useSignedIn } from "../session.ts";
 import { QueryError } from "./QueryError.tsx";
 import { SignInPrompt } from "./SignInPrompt.tsx";
-import { SummaryList, type Summary } from "./SummaryList.tsx";
+import { SummaryList } from "./SummaryList.tsx";
 
 /** The i18n key prefixes of documents listed by {@link DocumentListPage}. */
 export type DocumentListKeys = "templates" | "organizations";
@@ -18,7 +19,7 @@ export function DocumentListPage({
   createRoute,
   itemRoute,
 }: {
-  readonly query: UseQueryOptions<Summary[], Error, Summary[], string[]>;
+  readonly query: UseQueryOptions<DocumentSummary[], Error, DocumentSummary[], string[]>;
   /** Prefix of the page's texts: `title`, `create`, `empty`, `emptySignedOut` and `count`. */
   readonly keys: DocumentListKeys;
   readonly createRoute: RouteName;
@@ -54,7 +55,11 @@ export function DocumentListPage({
           ) : (
             <>
               <p className="mb-4 text-slate-700">{t(`${keys}.count`, { count: items.data.length })}</p>
-              <SummaryList items={items.data} link={(id) => pathFor(itemRoute, { id })} />
+              <SummaryList
+                items={items.data}
+                link={(id) => pathFor(itemRoute, { id })}
+                labels={(item) => (item.canUpdate ? [t("common.labels.admin")] : [])}
+              />
             </>
           )
         ) : items.isError ? (

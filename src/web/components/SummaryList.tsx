@@ -5,6 +5,8 @@ export interface Summary {
   readonly id: string;
   readonly name: string;
   readonly description: string;
+  /** The viewer administers it. */
+  readonly canUpdate?: boolean;
 }
 
 /** Entries by name, each linking to its page, with its description under it. */

@@ -2,12 +2,12 @@ import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import { createdSchema } from "../../../common/api/identity.ts";
 import {
   organizationIdentitySchema,
-  organizationListSchema,
   organizationSchema,
   publicApplicationSchema,
   type Organization,
   type OrganizationUpdate,
 } from "../../../common/api/organization.ts";
+import { documentListSchema } from "../../../common/api/summary.ts";
 import { apiPath, apiPrefix, pathFor } from "../../../common/routes.ts";
 import { getJson, postJson } from "../../api.ts";
 
@@ -15,7 +15,7 @@ const organizationsKey = ["organizations"] as const;
 
 export const organizationsQuery = queryOptions({
   queryKey: [...organizationsKey, "list"],
-  queryFn: ({ signal }) => getJson(apiPath("OrganizationList"), organizationListSchema, signal),
+  queryFn: ({ signal }) => getJson(apiPath("OrganizationList"), documentListSchema, signal),
 });
 
 export function organizationQuery(id: string) {

@@ -2,12 +2,12 @@ import { queryOptions, type QueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
 import { createdSchema } from "../../../common/api/identity.ts";
 import {
-  templateListSchema,
   templateSchema,
   type Template,
   type TemplateFields,
   type templateUpdateSchema,
 } from "../../../common/api/template.ts";
+import { documentListSchema } from "../../../common/api/summary.ts";
 import { apiPath, apiPrefix, pathFor } from "../../../common/routes.ts";
 import { getJson, postJson } from "../../api.ts";
 
@@ -15,7 +15,7 @@ const templatesKey = ["templates"] as const;
 
 export const templatesQuery = queryOptions({
   queryKey: [...templatesKey, "list"],
-  queryFn: ({ signal }) => getJson(apiPath("ApplicationTemplateList"), templateListSchema, signal),
+  queryFn: ({ signal }) => getJson(apiPath("ApplicationTemplateList"), documentListSchema, signal),
 });
 
 export function templateQuery(id: string) {

@@ -1,0 +1,11 @@
+import { z } from "zod";
+
+/** A listed template or organization as everybody may see it; `canUpdate` marks the caller's own. */
+export const documentSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  canUpdate: z.boolean(),
+});
+export type DocumentSummary = z.infer<typeof documentSummarySchema>;
+export const documentListSchema = z.array(documentSummarySchema);
