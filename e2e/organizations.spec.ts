@@ -132,6 +132,28 @@ test.describe("application templates and organizations", () => {
     await basic.getByRole("button", { name: "Update" }).click();
     await expect(status(page, "Application template updated successfully.")).toBeVisible();
 
+    // A redirect URI with a variable the template lacks is refused on that client's field, naming it.
+    const publicClient = page
+      .getByRole("region", { name: "Public clients" })
+      .getByRole("group", { name: "Public client 1" });
+    const redirects = publicClient.getByLabel("OIDC redirect URI templates");
+    await redirects.fill("{site}/callback\n{uriBase}/{port}/callback");
+    await page
+      .getByRole("region", { name: "Public clients" })
+      .getByRole("button", { name: "Update" })
+      .click();
+    await expect(redirects).toHaveAccessibleDescription(
+      /The template uses variables that are not defined: port, site\./,
+    );
+    await expect(redirects).toBeFocused();
+    dropRefusedRequests(pageErrors);
+    await redirects.fill("{uriBase}/callback");
+    await page
+      .getByRole("region", { name: "Public clients" })
+      .getByRole("button", { name: "Update" })
+      .click();
+    await expect(status(page, "Public clients updated successfully.")).toBeVisible();
+
     const backend = page.getByRole("region", { name: "Backend clients" });
     await backend.getByRole("button", { name: "Add backend client" }).click();
     await expect(backend.getByLabel("Token endpoint authentication method")).toHaveValue(

@@ -97,32 +97,57 @@ describe("application templates", () => {
 
   it("refuse invalid definitions with a stable code", async () => {
     const { api } = await consoleSignUp(server.url, "wanda");
-    const cases: [unknown, string][] = [
+    const https = "https://x.example/";
+    /** A body, the error code, and the field and values the answer names. */
+    const cases: [unknown, string, { field?: string; values?: string[] }?][] = [
       [{ name: "" }, "badRequest"],
-      [{ name: "X", homepageTemplate: "{site}/home" }, "unknownVariables"],
-      [{ name: "X", homepageTemplate: "http://example.com" }, "invalidHomepage"],
-      [{ name: "X", variables: [{ name: "a" }, { name: "a" }] }, "duplicateVariable"],
+      [
+        { name: "X", homepageTemplate: "{site}/home" },
+        "unknownVariables",
+        { field: "homepageTemplate", values: ["site"] },
+      ],
+      [
+        { name: "X", homepageTemplate: "http://example.com" },
+        "invalidHomepage",
+        { field: "homepageTemplate" },
+      ],
+      [
+        { name: "X", variables: [{ name: "a" }, { name: "b" }, { name: "a" }] },
+        "duplicateVariable",
+        { field: "variables.2.name", values: ["a"] },
+      ],
       [
         { name: "X", clientsPublic: [{ redirectUriTemplates: ["https://x.example/cb#frag"] }] },
         "invalidRedirectUri",
+        { field: "clientsPublic.0.redirectUriTemplates" },
       ],
-      [{ name: "X", clientsPublic: [{ redirectUriTemplates: ["{b}/{a}/cb"] }] }, "unknownVariables"],
+      [
+        {
+          name: "X",
+          clientsBackend: [
+            { redirectUriTemplates: [https] },
+            { redirectUriTemplates: ["{b}/cb", "{a}/{b}/cb"] },
+          ],
+        },
+        "unknownVariables",
+        { field: "clientsBackend.1.redirectUriTemplates", values: ["a", "b"] },
+      ],
       [{ name: "X", idScopes: ["open id"] }, "badRequest"],
       [{ name: "X", admins: ["nobody"] }, "unknownIdentity"],
       [{ name: "X", clientsService: [{ id: "made-up" }] }, "badRequest"],
       [
         {
           name: "X",
-          clientsBackend: [{ redirectUriTemplates: ["https://x.example/"], accessTokenType: "saml" }],
+          clientsBackend: [{ redirectUriTemplates: [https], accessTokenType: "saml" }],
         },
         "badRequest",
       ],
     ];
-    for (const [body, error] of cases) {
+    for (const [body, error, details] of cases) {
       const response = await postJson(api, "/api/a/create", body);
       expect(response.status, JSON.stringify(body)).toBe(400);
       const answer = (await response.json()) as { error: string; message: string };
-      expect(answer.error, JSON.stringify(body)).toBe(error);
+      expect(answer, JSON.stringify(body)).toMatchObject({ error, ...details });
       if (error === "unknownVariables") expect(answer.message).toMatch(/unknown variables: (a, b|site)$/);
     }
     // Loopback http is allowed for developers' apps.

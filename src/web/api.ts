@@ -14,11 +14,22 @@ export class ApiError extends Error {
   readonly code: string;
   /** HTTP status, or 0 when there was no usable HTTP response. */
   readonly status: number;
+  /** The request's field the server says the error is about (a dotted path), when it says one. */
+  readonly field: string | undefined;
+  /** What the error names (e.g. unknown variables), for its message. */
+  readonly values: readonly string[] | undefined;
 
-  constructor(code: string, status: number, message?: string) {
+  constructor(
+    code: string,
+    status: number,
+    message?: string,
+    details: { field?: string | undefined; values?: readonly string[] | undefined } = {},
+  ) {
     super(message ?? code);
     this.code = code;
     this.status = status;
+    this.field = details.field;
+    this.values = details.values;
   }
 }
 
@@ -76,7 +87,10 @@ async function requestJson<T>(
       if (flow.success) throw new FlowStateError(flow.data, response.status);
     }
     const errorBody = errorBodySchema.safeParse(body);
-    if (errorBody.success) throw new ApiError(errorBody.data.error, response.status, errorBody.data.message);
+    if (errorBody.success) {
+      const { error, message, field, values } = errorBody.data;
+      throw new ApiError(error, response.status, message, { field, values });
+    }
     throw new ApiError("unexpectedStatusCode", response.status);
   }
   if (body === undefined) throw new ApiError("responseIsNotJson", response.status);
@@ -101,9 +115,12 @@ function hasMessage(code: string): code is ErrorCodeWithMessage {
   return Object.hasOwn(en.errors, code);
 }
 
-/** The translated message for an error code, falling back to the generic one for unknown codes. */
-export function errorMessage(t: TFunction, code: string): string {
-  return hasMessage(code) ? t(`errors.${code}`) : t("errors.unexpected");
+/**
+ * The translated message for an error code, falling back to the generic one for unknown codes; the
+ * values the error names (e.g. unknown variables) go into it.
+ */
+export function errorMessage(t: TFunction, code: string, values: readonly string[] = []): string {
+  return hasMessage(code) ? t(`errors.${code}`, { values: values.join(", ") }) : t("errors.unexpected");
 }
 
 /**

@@ -36,6 +36,10 @@ export type ErrorCode = (typeof errorCodes)[number];
 export const errorBodySchema = z.object({
   error: z.string(),
   message: z.string().optional(),
+  /** The request body's field the error is about, as a dotted path (`clientsPublic.0.redirectUriTemplates`). */
+  field: z.string().optional(),
+  /** What the error names, e.g. the unknown variables, sorted; the web app puts them in its message. */
+  values: z.array(z.string()).optional(),
   requestId: z.string().optional(),
 });
 

@@ -1,16 +1,21 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import type { ErrorBody, ErrorCode } from "../../common/api/errors.ts";
 
+/** Which field of the request an error is about, and what it names there. */
+export type ErrorDetails = Pick<ErrorBody, "field" | "values">;
+
 /** An error the client caused or must know about: its status and stable code go out as they are. */
 export class HttpError extends Error {
   override name = "HttpError";
   readonly statusCode: number;
   readonly code: ErrorCode;
+  readonly details: ErrorDetails;
 
-  constructor(statusCode: number, code: ErrorCode, message: string) {
+  constructor(statusCode: number, code: ErrorCode, message: string, details: ErrorDetails = {}) {
     super(message);
     this.statusCode = statusCode;
     this.code = code;
+    this.details = details;
   }
 }
 
@@ -24,7 +29,10 @@ const codeForStatus: Partial<Record<number, ErrorCode>> = {
 
 function bodyFor(error: FastifyError | HttpError, requestId: string): { status: number; body: ErrorBody } {
   if (error instanceof HttpError)
-    return { status: error.statusCode, body: { error: error.code, message: error.message } };
+    return {
+      status: error.statusCode,
+      body: { error: error.code, message: error.message, ...error.details },
+    };
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
     // Fastify's own client errors (bad JSON, body too large, wrong content type, failed validation).

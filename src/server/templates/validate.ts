@@ -1,20 +1,25 @@
 import type { TemplateFields } from "../../common/api/template.ts";
 import { isSecureUri } from "../../common/uris.ts";
 import { HttpError } from "../http/errors.ts";
-import { interpolate } from "./interpolate.ts";
+import { checkVariables, interpolate } from "./interpolate.ts";
 
 /** What a variable stands for while a template is checked on its own (reference §9.1). */
 const sampleValue = "https://sub.example.com:8080/foo";
 
 const unique = <T>(values: readonly T[]) => [...new Set(values)];
 
-function checkUri(
-  template: string,
+/** URI templates given in one field must use known variables only and give secure URIs. */
+function checkUris(
+  templates: readonly string[],
   values: ReadonlyMap<string, string>,
   code: "invalidRedirectUri" | "invalidHomepage",
+  field: string,
 ) {
-  if (!isSecureUri(interpolate(template, values))) {
-    throw new HttpError(400, code, `${template} must give an https:// URI without a fragment`);
+  checkVariables(templates, values, field);
+  for (const template of templates) {
+    if (!isSecureUri(interpolate(template, values))) {
+      throw new HttpError(400, code, `${template} must give an https:// URI without a fragment`, { field });
+    }
   }
 }
 
@@ -24,15 +29,22 @@ function checkUri(
  */
 export function validTemplate(fields: TemplateFields): TemplateFields {
   const names = fields.variables.map((variable) => variable.name);
-  const duplicate = names.find((name, index) => names.indexOf(name) !== index);
+  const duplicateAt = names.findIndex((name, index) => names.indexOf(name) !== index);
+  const duplicate = names[duplicateAt];
   if (duplicate !== undefined)
-    throw new HttpError(400, "duplicateVariable", `variable ${duplicate} is defined twice`);
+    throw new HttpError(400, "duplicateVariable", `variable ${duplicate} is defined twice`, {
+      field: `variables.${duplicateAt}.name`,
+      values: [duplicate],
+    });
   const samples = new Map(names.map((name) => [name, sampleValue]));
 
   const homepageTemplate = fields.homepageTemplate || (names.includes("uriBase") ? "{uriBase}" : "");
-  if (homepageTemplate) checkUri(homepageTemplate, samples, "invalidHomepage");
-  for (const client of [...fields.clientsPublic, ...fields.clientsBackend]) {
-    for (const uri of client.redirectUriTemplates) checkUri(uri, samples, "invalidRedirectUri");
+  if (homepageTemplate) checkUris([homepageTemplate], samples, "invalidHomepage", "homepageTemplate");
+  for (const list of ["clientsPublic", "clientsBackend"] as const) {
+    for (const [index, client] of fields[list].entries()) {
+      const field = `${list}.${index}.redirectUriTemplates`;
+      checkUris(client.redirectUriTemplates, samples, "invalidRedirectUri", field);
+    }
   }
   const tidyClient = <C extends { additionalScopes: string[] }>(client: C): C => ({
     ...client,

@@ -6,10 +6,11 @@ import { Button } from "./Button.tsx";
 
 interface SectionFormProps {
   readonly title: string;
-  /** The section's fields; `fieldError(name)` is the message of an error about the field of that name. */
+  /**
+   * The section's fields; `fieldError(name)` is the message of an error the server says is about the
+   * field of that name (its dotted path in the request). Other errors are shown under the form.
+   */
   readonly children: ReactNode | ((fieldError: (name: string) => string | null) => ReactNode);
-  /** The field (by its name) each of the server's error codes is about; others are shown under the form. */
-  readonly fieldOfError?: Readonly<Record<string, string>> | undefined;
   readonly submitLabel: string;
   /** Announced after a successful save. */
   readonly savedMessage: string;
@@ -18,23 +19,17 @@ interface SectionFormProps {
 }
 
 /** A section of an entry's page with its own form, Update button and success message. */
-export function SectionForm({
-  title,
-  children,
-  fieldOfError = {},
-  submitLabel,
-  savedMessage,
-  onSubmit,
-}: SectionFormProps) {
+export function SectionForm({ title, children, submitLabel, savedMessage, onSubmit }: SectionFormProps) {
   const { t } = useTranslation();
   const headingId = useId();
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  /** The failed save, and whether a field of the section shows it. */
+  const [error, setError] = useState<{ failure: ApiError; atField: boolean } | null>(null);
   const [saved, setSaved] = useState(false);
   const form = useRef<HTMLFormElement>(null);
-  const errorField = error === null ? undefined : fieldOfError[error];
+  const message = (failure: ApiError) => errorMessage(t, failure.code, failure.values);
   const fieldError = (name: string) =>
-    error !== null && errorField === name ? errorMessage(t, error) : null;
+    error?.atField && error.failure.field === name ? message(error.failure) : null;
 
   async function submit(): Promise<void> {
     if (busy) return;
@@ -45,10 +40,9 @@ export function SectionForm({
       await onSubmit();
       setSaved(true);
     } catch (caught) {
-      const code = caught instanceof ApiError ? caught.code : "unexpected";
-      setError(code);
-      const field = fieldOfError[code];
-      const element = field === undefined ? null : form.current?.elements.namedItem(field);
+      const failure = caught instanceof ApiError ? caught : new ApiError("unexpected", 0);
+      const element = form.current?.elements.namedItem(failure.field ?? "");
+      setError({ failure, atField: element instanceof HTMLElement });
       // After the field shows its error, so that the error is read with it.
       if (element instanceof HTMLElement) setTimeout(() => element.focus(), 0);
     } finally {
@@ -73,7 +67,7 @@ export function SectionForm({
         className="flex flex-col gap-4"
       >
         {typeof children === "function" ? children(fieldError) : children}
-        {error !== null && errorField === undefined && <Alert message={errorMessage(t, error)} />}
+        {error !== null && !error.atField && <Alert message={message(error.failure)} />}
         <div className="flex flex-wrap items-center gap-3">
           <Button type="submit" disabled={busy}>
             {submitLabel}

@@ -81,7 +81,6 @@ function BasicSection({ template }: { readonly template: Template }) {
       title={t("templates.basic.title")}
       submitLabel={t("common.update")}
       savedMessage={t("templates.basic.updated")}
-      fieldOfError={{ invalidHomepage: "homepageTemplate", unknownVariables: "homepageTemplate" }}
       onSubmit={async () => {
         await updateTemplate(queryClient, template.id, {
           ...fieldsOf(template),
@@ -143,43 +142,49 @@ function VariablesSection({ template }: { readonly template: Template }) {
         await updateTemplate(queryClient, template.id, { ...fieldsOf(template), variables });
       }}
     >
-      <p className="text-sm text-slate-700">{t("templates.variables.hint")}</p>
-      {variables.map((variable, index) => {
-        const name = t("templates.variables.item", { number: index + 1 });
-        return (
-          <fieldset key={index} className="flex flex-col gap-3 rounded-md border border-slate-200 p-4">
-            <legend className="px-1 font-semibold">{name}</legend>
-            <TextField
-              label={t("common.name")}
-              className="font-mono"
-              value={variable.name}
-              onChange={(event) => change(index, { name: event.target.value })}
-            />
-            <TextField
-              label={t("common.description")}
-              value={variable.description}
-              onChange={(event) => change(index, { description: event.target.value })}
-            />
-            <div>
-              <Button
-                variant="secondary"
-                aria-label={`${t("common.remove")}: ${name}`}
-                onClick={() => setVariables(variables.filter((_, i) => i !== index))}
-              >
-                {t("common.remove")}
-              </Button>
-            </div>
-          </fieldset>
-        );
-      })}
-      <div>
-        <Button
-          variant="secondary"
-          onClick={() => setVariables([...variables, { name: "", description: "" }])}
-        >
-          {t("templates.variables.add")}
-        </Button>
-      </div>
+      {(fieldError) => (
+        <>
+          <p className="text-sm text-slate-700">{t("templates.variables.hint")}</p>
+          {variables.map((variable, index) => {
+            const name = t("templates.variables.item", { number: index + 1 });
+            return (
+              <fieldset key={index} className="flex flex-col gap-3 rounded-md border border-slate-200 p-4">
+                <legend className="px-1 font-semibold">{name}</legend>
+                <TextField
+                  label={t("common.name")}
+                  name={`variables.${index}.name`}
+                  error={fieldError(`variables.${index}.name`)}
+                  className="font-mono"
+                  value={variable.name}
+                  onChange={(event) => change(index, { name: event.target.value })}
+                />
+                <TextField
+                  label={t("common.description")}
+                  value={variable.description}
+                  onChange={(event) => change(index, { description: event.target.value })}
+                />
+                <div>
+                  <Button
+                    variant="secondary"
+                    aria-label={`${t("common.remove")}: ${name}`}
+                    onClick={() => setVariables(variables.filter((_, i) => i !== index))}
+                  >
+                    {t("common.remove")}
+                  </Button>
+                </div>
+              </fieldset>
+            );
+          })}
+          <div>
+            <Button
+              variant="secondary"
+              onClick={() => setVariables([...variables, { name: "", description: "" }])}
+            >
+              {t("templates.variables.add")}
+            </Button>
+          </div>
+        </>
+      )}
     </SectionForm>
   );
 }
