@@ -6,6 +6,8 @@ import {
   generateKeyPair,
   type JSONWebKeySet,
 } from "jose";
+import fs from "node:fs";
+import http2 from "node:http2";
 import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organizationSchema, type Organization } from "../src/common/api/organization.ts";
@@ -201,6 +203,41 @@ describe.each(tokenTypes)("%s access tokens", (type) => {
     });
     await client.tokenRevocation(config, tokens.access_token);
     expect(await client.tokenIntrospection(config, tokens.access_token)).toEqual({ active: false });
+  });
+});
+
+/** Introspects over HTTP/2 (as browsers and many servers' clients speak it), with the introspector's Basic credentials. */
+async function introspectOverHttp2(token: string): Promise<unknown> {
+  const { clientId, secret } = clientOf("introspector");
+  const session = http2.connect(server.url, { ca: fs.readFileSync(server.tls?.caFile ?? "") });
+  try {
+    return await new Promise((resolve, reject) => {
+      const request = session.request({
+        ":method": "POST",
+        ":path": routes.OIDCIntrospect.path,
+        authorization: `Basic ${Buffer.from(`${clientId}:${secret}`).toString("base64")}`,
+        "content-type": "application/x-www-form-urlencoded",
+      });
+      const chunks: Buffer[] = [];
+      request.on("data", (chunk: Buffer) => chunks.push(chunk));
+      request.on("end", () => resolve(JSON.parse(Buffer.concat(chunks).toString()) as unknown));
+      request.on("error", reject);
+      request.end(new URLSearchParams({ token }).toString());
+    });
+  } finally {
+    session.close();
+  }
+}
+
+describe("introspection over HTTP/2", () => {
+  it("reads the JWT from the body as over HTTP/1.1", async () => {
+    const { driver, callback } = await signIn("jwt", "hana");
+    const tokens = await driver.exchange(callback);
+    expect(await introspectOverHttp2(tokens.access_token)).toMatchObject({
+      active: true,
+      sub: tokens.claims()?.sub,
+    });
+    expect(await introspectOverHttp2("not-a-token")).toEqual({ active: false });
   });
 });
 
