@@ -2,7 +2,7 @@ import type { Account, FindAccount } from "oidc-provider";
 import type { Database } from "../store/database.ts";
 import { credentialsOf } from "../store/accounts.ts";
 import { findIdentity, findMembershipById } from "../store/identities.ts";
-import { findActiveClient } from "../store/clients.ts";
+import { ownerOf } from "./client-extras.ts";
 import { findGrantAccount } from "../store/flows.ts";
 
 /**
@@ -14,9 +14,8 @@ export function findAccountFor(db: Database): FindAccount {
   return async (ctx, id, token) => {
     const membership = await findMembershipById(db, id);
     if (!membership?.active) return undefined;
-    const clientId = ctx.oidc.client?.clientId;
-    const client = clientId ? await findActiveClient(db, clientId) : undefined;
-    if (client && client.organizationId !== membership.organizationId) return undefined;
+    const client = ctx.oidc.client;
+    if (client && ownerOf(client).organizationId !== membership.organizationId) return undefined;
     const identity = await findIdentity(db, membership.identityId);
     if (!identity) return undefined;
     const grantId = token && "grantId" in token ? token.grantId : undefined;

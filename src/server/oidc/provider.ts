@@ -4,11 +4,10 @@ import { routes } from "../../common/routes.ts";
 import type { Database } from "../store/database.ts";
 import { findAccountFor } from "./accounts.ts";
 import { adapterFactory } from "./adapter.ts";
-import { findActiveClient } from "../store/clients.ts";
 import { enforceClientSecrets } from "./client-secrets.ts";
 import { mayIntrospect, mayRevoke } from "./token-policies.ts";
 import { interactionPolicyWithOrganizations } from "./interaction-policy.ts";
-import { extraClientProperties, lifespan } from "./client-extras.ts";
+import { extraClientProperties, lifespan, ownerOf } from "./client-extras.ts";
 import { answerWithJwtAccessTokens, type JwtAccessTokens } from "./jwt-access-tokens.ts";
 
 export interface ProviderOptions {
@@ -102,11 +101,10 @@ export function createProvider({
     },
     findAccount: findAccountFor(db),
     // A service client's tokens are about its application: that is their subject (reference §5.3).
-    extraTokenClaims: async (_ctx, token) => {
-      if (token.kind !== "ClientCredentials" || !token.clientId) return undefined;
-      const client = await findActiveClient(db, token.clientId);
-      return client ? { sub: client.applicationId } : undefined;
-    },
+    extraTokenClaims: (ctx, token) =>
+      token.kind === "ClientCredentials" && ctx.oidc.client
+        ? { sub: ownerOf(ctx.oidc.client).applicationId }
+        : undefined,
   };
   const provider = new Provider(issuer, configuration);
   provider.proxy = behindProxy;
