@@ -1,117 +1,54 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import tls from "node:tls";
-import { fileURLToPath } from "node:url";
-import autocannon from "autocannon";
-import { routes } from "../src/common/routes.ts";
-import { addServiceClient } from "./service-client.ts";
+import type { Config } from "../src/server/config.ts";
 import { freePort } from "../test/support/ports.ts";
+import { addBenchClients } from "./clients.ts";
+import { runFlowWorkload } from "./flow-workload.ts";
+import { load } from "./load.ts";
+import { benchOptions } from "./options.ts";
+import { createFreshDatabase } from "./postgres.ts";
+import { printResult, writeResult, type HttpResult, type ServerResult } from "./report.ts";
+import { launch, prepareVrata, root, rssMegabytes, stop, type Server } from "./servers.ts";
+import { sideOf, type Side } from "./sides.ts";
+import { sleep } from "./stats.ts";
+import { passwordSignIn } from "./vrata-sign-in.ts";
+import { workloads } from "./workloads.ts";
 
 // `npm run bench`: Vrata and a bare oidc-provider of the same version, started side by side in one run
 // and loaded one after the other with the same workloads. Ratios are Vrata / bare engine.
 
-const root = fileURLToPath(new URL("../", import.meta.url));
-const durationSeconds = Number(process.env.VRATA_BENCH_SECONDS ?? 5);
-const connections = 10;
-
-interface Server {
-  name: string;
-  url: string;
-  process: ChildProcess;
-  coldStartMs: number;
-}
-
-interface Measurement {
-  requestsPerSecond: number;
-  p50Ms: number;
-  p99Ms: number;
-  errors: number;
-}
-
-/** Starts a server and measures the time from spawning it to its first discovery answer. */
-async function launch(name: string, args: string[], port: number): Promise<Server> {
-  const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
-  const url = `https://localhost:${port}`;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
-    try {
-      const response = await fetch(url + routes.OIDCDiscovery.path);
-      if (response.ok) break;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-  return { name, url, process: child, coldStartMs: performance.now() - started };
-}
-
-function rssMegabytes(child: ChildProcess): number {
-  const status = fs.readFileSync(`/proc/${child.pid ?? 0}/status`, "utf8");
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
-}
-
-interface Workload {
-  name: string;
-  path: string;
-  method?: "GET" | "POST";
-  headers?: Record<string, string>;
-  body?: string;
-}
-
-async function load(base: string, workload: Workload, seconds: number): Promise<Measurement> {
-  const result = await autocannon({
-    url: base + workload.path,
-    connections,
-    duration: seconds,
-    method: workload.method ?? "GET",
-    ...(workload.headers ? { headers: workload.headers } : {}),
-    ...(workload.body ? { body: workload.body } : {}),
-  });
-  return {
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    // Every response must be a success: a failing workload is reported as failed, never as fast.
-    errors: result.errors + result.timeouts + result.non2xx,
-  };
-}
-
-/** Starts Vrata once on a fresh data folder so it creates its CA, keys and tables, then stops it. */
-async function prepareDataFolder(dataDir: string, port: number): Promise<void> {
-  const child = spawn(process.execPath, ["src/server/main.ts", "--port", String(port), "--data", dataDir], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("Vrata is serving") && resolve());
-    child.on("exit", (code) => reject(new Error(`Vrata exited with ${code}`)));
-  });
-  child.kill("SIGTERM");
-  await new Promise((resolve) => child.on("exit", resolve));
-}
-
-function format(value: number, digits = 0): string {
-  return value.toFixed(digits);
-}
+const options = benchOptions(process.argv.slice(2));
+const person = { username: "bench-person", password: "a long benchmark passphrase" };
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-bench-"));
+let database: Awaited<ReturnType<typeof createFreshDatabase>> | undefined;
 const servers: Server[] = [];
 try {
+  if (options.database) database = await createFreshDatabase(options.database);
   const [vrataPort, barePort] = [await freePort(), await freePort()];
-  await prepareDataFolder(dataDir, vrataPort);
-  const service = await addServiceClient(path.join(dataDir, "vrata.sqlite"));
+  const vrataArgs = [
+    ...["--port", String(vrataPort), "--data", dataDir],
+    ...(database ? ["--database", database.url] : []),
+  ];
+  await prepareVrata(vrataArgs);
+  const storeSetting: Config["database"] = database
+    ? { kind: "postgres", url: database.url }
+    : { kind: "sqlite", file: path.join(dataDir, "vrata.sqlite") };
+  const clients = await addBenchClients(storeSetting);
   const tlsDir = path.join(dataDir, "tls");
   tls.setDefaultCACertificates([
     ...tls.getCACertificates("default"),
     fs.readFileSync(path.join(tlsDir, "ca.pem"), "utf8"),
   ]);
 
+  const profiling = options.cpuProfile
+    ? ["--cpu-prof", "--cpu-prof-dir", path.join(root, "bench/results")]
+    : [];
   const vrata = await launch(
     "Vrata",
-    ["src/server/main.ts", "--port", String(vrataPort), "--data", dataDir, "--log-level", "warn"],
+    [...profiling, "src/server/main.ts", ...vrataArgs, "--log-level", "warn"],
     vrataPort,
   );
   servers.push(vrata);
@@ -119,110 +56,64 @@ try {
     "oidc-provider",
     [
       "bench/bare-provider.ts",
-      "--port",
-      String(barePort),
-      "--cert",
-      path.join(tlsDir, "localhost.pem"),
-      "--key",
-      path.join(tlsDir, "localhost-key.pem"),
-      "--client-id",
-      service.clientId,
-      "--client-secret",
-      service.secret,
+      ...["--port", String(barePort)],
+      ...["--cert", path.join(tlsDir, "localhost.pem"), "--key", path.join(tlsDir, "localhost-key.pem")],
+      ...["--service-client-id", clients.service.clientId, "--service-client-secret", clients.service.secret],
+      ...["--person-client-id", clients.person.clientId, "--redirect-uri", clients.person.redirectUri],
     ],
     barePort,
   );
   servers.push(bare);
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await sleep(1000);
   const idleRss = servers.map((server) => rssMegabytes(server.process));
 
-  const basic = `Basic ${Buffer.from(`${service.clientId}:${service.secret}`).toString("base64")}`;
-  const form = { authorization: basic, "content-type": "application/x-www-form-urlencoded" };
-  const clientCredentials: Workload = {
-    name: "client_credentials token",
-    path: routes.OIDCToken.path,
-    method: "POST",
-    headers: form,
-    body: "grant_type=client_credentials",
-  };
-  /** A token of each server's own, for introspection. */
-  const tokenOf = async (server: Server) => {
-    const response = await fetch(server.url + routes.OIDCToken.path, {
-      method: "POST",
-      headers: form,
-      body: clientCredentials.body ?? "",
-    });
-    return ((await response.json()) as { access_token: string }).access_token;
-  };
-  const tokens = await Promise.all(servers.map(tokenOf));
-
-  const workloads: ((index: number) => Workload)[] = [
-    () => ({ name: "GET discovery", path: routes.OIDCDiscovery.path }),
-    () => ({ name: "GET JWKS", path: routes.OIDCKeys.path }),
-    () => clientCredentials,
-    (index) => ({
-      name: "introspection",
-      path: routes.OIDCIntrospect.path,
-      method: "POST",
-      headers: form,
-      body: `token=${tokens[index] ?? ""}`,
-    }),
+  // The person signs up once through the flow itself; every later flow signs in to that account.
+  const signUp = passwordSignIn(person.username, person.password, "signup");
+  await sideOf(vrata, clients, signUp).personAccessToken();
+  const vrataSignIn = passwordSignIn(person.username, person.password, "signin");
+  const sides: Side[] = [
+    sideOf(vrata, clients, vrataSignIn),
+    // The bare engine's interaction route signs its one person in without being asked.
+    sideOf(bare, clients, () => Promise.resolve()),
   ];
-  const rows: Record<string, unknown>[] = [];
-  for (const workloadFor of workloads) {
-    const results: Measurement[] = [];
-    for (const [index, server] of servers.entries()) {
-      const workload = workloadFor(index);
-      await load(server.url, workload, 1); // warm-up
-      results.push(await load(server.url, workload, durationSeconds));
-    }
-    const workload = workloadFor(0);
-    const [ours, peer] = results as [Measurement, Measurement];
-    const failed = ours.errors > 0 || peer.errors > 0;
-    rows.push({
-      workload: workload.name,
-      "Vrata req/s": format(ours.requestsPerSecond),
-      "Vrata p50 ms": ours.p50Ms,
-      "Vrata p99 ms": ours.p99Ms,
-      "engine req/s": format(peer.requestsPerSecond),
-      "engine p99 ms": peer.p99Ms,
-      errors: ours.errors + peer.errors,
-      ratio: failed ? "FAILED" : format(ours.requestsPerSecond / peer.requestsPerSecond, 2),
+
+  const http: HttpResult[] = [];
+  for (const definition of workloads) {
+    if (database && definition.memoryOnly) continue;
+    const [vrataSide, bareSide] = sides as [Side, Side];
+    const measure = async (under: Side) => {
+      await load(under.server.url, await definition.prepare(under), 1); // warm-up
+      return load(under.server.url, await definition.prepare(under), options.durationSeconds);
+    };
+    const measured = { vrata: await measure(vrataSide), engine: await measure(bareSide) };
+    http.push({
+      name: definition.name,
+      ...(definition.minRatio ? { minRatio: definition.minRatio } : {}),
+      ...measured,
     });
   }
+  const flow = await runFlowWorkload(sides[0] as Side, vrataSignIn, options.durationSeconds);
   const loadedRss = servers.map((server) => rssMegabytes(server.process));
 
-  console.table(rows);
-  console.table(
-    servers.map((server, index) => ({
-      server: server.name,
-      "cold start ms": format(server.coldStartMs),
-      "RSS idle MB": format(idleRss[index] ?? 0),
-      "RSS after load MB": format(loadedRss[index] ?? 0),
-    })),
-  );
-
+  const serverResults: ServerResult[] = servers.map((server, index) => ({
+    name: server.name,
+    coldStartMs: server.coldStartMs,
+    rssIdleMb: idleRss[index] ?? NaN,
+    rssAfterLoadMb: loadedRss[index] ?? NaN,
+    targeted: server === vrata,
+  }));
   const result = {
-    date: new Date().toISOString(),
-    node: process.version,
-    cores: os.cpus().length,
-    durationSeconds,
-    connections,
-    workloads: rows,
-    servers: servers.map((server, index) => ({
-      name: server.name,
-      coldStartMs: server.coldStartMs,
-      rssIdleMb: idleRss[index],
-      rssAfterLoadMb: loadedRss[index],
-    })),
+    database: database ? ("PostgreSQL" as const) : ("SQLite" as const),
+    durationSeconds: options.durationSeconds,
+    http,
+    flow,
+    servers: serverResults,
   };
-  const resultsDir = path.join(root, "bench/results");
-  fs.mkdirSync(resultsDir, { recursive: true });
-  const file = path.join(resultsDir, `${result.date.replace(/[:.]/g, "-")}.json`);
-  fs.writeFileSync(file, JSON.stringify(result, null, 2) + "\n");
-  console.log(`results written to ${path.relative(root, file)}`);
-  if (rows.some((row) => row.ratio === "FAILED")) process.exitCode = 1;
+  const failed = printResult(result);
+  console.log(`results written to ${writeResult(result)}`);
+  if (failed) process.exitCode = 1;
 } finally {
-  for (const server of servers) server.process.kill("SIGTERM");
+  for (const server of servers) await stop(server.process);
+  await database?.drop();
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

@@ -4,6 +4,17 @@ import pg from "pg";
 /** Set in CI: the store suites then run against PostgreSQL as well as SQLite. */
 export const postgresUrl = process.env.VRATA_TEST_POSTGRES_URL;
 
+/** Runs one statement on its own connection (schema and database set-up). */
+export async function runSql(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * A fresh schema on the test PostgreSQL server, so test files running at the same time never see
  * each other's rows. `drop` removes it with everything in it.
@@ -12,15 +23,6 @@ export async function createPostgresSchema(
   url: string,
 ): Promise<{ schema: string; drop: () => Promise<void> }> {
   const schema = `vrata_test_${randomBytes(6).toString("hex")}`;
-  const run = async (sql: string) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await run(`CREATE SCHEMA ${schema}`);
-  return { schema, drop: () => run(`DROP SCHEMA ${schema} CASCADE`) };
+  await runSql(url, `CREATE SCHEMA ${schema}`);
+  return { schema, drop: () => runSql(url, `DROP SCHEMA ${schema} CASCADE`) };
 }
