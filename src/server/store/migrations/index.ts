@@ -2,6 +2,7 @@ import type { Migration, MigrationProvider } from "kysely/migration";
 import * as initial from "./0001-initial.ts";
 import * as accountsFlows from "./0002-accounts-flows.ts";
 import * as templates from "./0003-templates.ts";
+import * as partialIndexes from "./0004-partial-indexes.ts";
 
 /** Forward-only migrations, applied in the order of their names. Never edit one that has shipped. */
 export const migrations: MigrationProvider = {
@@ -10,5 +11,6 @@ export const migrations: MigrationProvider = {
       "0001-initial": initial,
       "0002-accounts-flows": accountsFlows,
       "0003-templates": templates,
+      "0004-partial-indexes": partialIndexes,
     }),
 };
