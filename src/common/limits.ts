@@ -19,6 +19,12 @@ export const passwordMinLength = 8;
 export const passwordMaxLength = 1024;
 export const usernameOrEmailMinLength = 3;
 export const usernameOrEmailMaxLength = 254;
+/**
+ * How long a server trusts a client it looked up, in milliseconds. Changes made through the same
+ * server apply at once; through another server sharing the database, within this time.
+ */
+export const clientCacheMs = 1000;
+
 /** Largest request body the server reads, in bytes. */
 export const bodyLimitBytes = 64 * 1024;
 

@@ -4,6 +4,7 @@ import { migrate } from "../store/database.ts";
 import { deleteExpiredOidcModels } from "../store/oidc-models.ts";
 import { insertDocument } from "../store/documents.ts";
 import { syncOrganizationClients } from "../store/clients.ts";
+import { clientCacheMs } from "../../common/limits.ts";
 import { adapterFactory } from "./adapter.ts";
 import { JwtAccessTokens } from "./jwt-access-tokens.ts";
 import { loadSigningKeys } from "./keys.ts";
@@ -86,8 +87,19 @@ describe.each(storeEngines)("oidc-provider adapter on $name", ({ open }) => {
       vrata_application_id: "app1",
     });
     expect(await adapter("Client").find("missing")).toBeUndefined();
-    await store.db.updateTable("oauth_clients").set({ active: 0 }).where("id", "=", "client1").execute();
+    const client = {
+      id: "client1",
+      applicationId: "app1",
+      kind: "public",
+      metadata: { redirect_uris: ["https://app.example/cb"] },
+    };
+    // Disabled through this server: gone at once.
+    await syncOrganizationClients(store.db, "org1", [{ ...client, active: false }]);
     expect(await adapter("Client").find("client1")).toBeUndefined();
+    // Enabled again by another server sharing the store: seen here within clientCacheMs.
+    await store.db.updateTable("oauth_clients").set({ active: 1 }).where("id", "=", "client1").execute();
+    await new Promise((resolve) => setTimeout(resolve, clientCacheMs + 50));
+    expect(await adapter("Client").find("client1")).toBeDefined();
   });
 
   it("runs migrations again without change", async () => {

@@ -1,3 +1,4 @@
+import { clientCacheMs } from "../../common/limits.ts";
 import type { Database } from "./database.ts";
 
 export interface ClientRow {
@@ -9,7 +10,33 @@ export interface ClientRow {
   secretHash: string | null;
 }
 
+// Every token request looks its client up, usually the same few clients again and again: they are
+// kept in memory for a moment (clientCacheMs), and forgotten at once when this server changes them.
+interface Cached {
+  row: ClientRow | undefined;
+  until: number;
+}
+const cachedClients = new WeakMap<Database, Map<string, Cached>>();
+/** Unknown client IDs are remembered too; this bounds how many entries arbitrary IDs can add. */
+const maxCachedClients = 10_000;
+
+function forgetClients(db: Database): void {
+  cachedClients.get(db)?.clear();
+}
+
 export async function findActiveClient(db: Database, id: string): Promise<ClientRow | undefined> {
+  let cache = cachedClients.get(db);
+  if (!cache) cachedClients.set(db, (cache = new Map()));
+  const now = Date.now();
+  const cached = cache.get(id);
+  if (cached && cached.until > now) return cached.row;
+  const row = await queryActiveClient(db, id);
+  if (cache.size >= maxCachedClients) cache.clear();
+  cache.set(id, { row, until: now + clientCacheMs });
+  return row;
+}
+
+async function queryActiveClient(db: Database, id: string): Promise<ClientRow | undefined> {
   const row = await db
     .selectFrom("oauth_clients")
     .select(["id", "organization_id", "application_id", "kind", "metadata", "secret_hash"])
@@ -69,8 +96,10 @@ export async function syncOrganizationClients(
         .execute();
     }
   });
+  forgetClients(db);
 }
 
 export async function setClientSecretHash(db: Database, id: string, secretHash: string): Promise<void> {
   await db.updateTable("oauth_clients").set({ secret_hash: secretHash }).where("id", "=", id).execute();
+  forgetClients(db);
 }
