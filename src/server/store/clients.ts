@@ -26,7 +26,7 @@ function forgetClients(db: Database): void {
 
 export async function findActiveClient(db: Database, id: string): Promise<ClientRow | undefined> {
   let cache = cachedClients.get(db);
-  if (!cache) cachedClients.set(db, (cache = new Map()));
+  if (!cache) cachedClients.set(db, (cache = new Map<string, Cached>()));
   const now = Date.now();
   const cached = cache.get(id);
   if (cached && cached.until > now) return cached.row;
