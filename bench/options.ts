@@ -1,26 +1,33 @@
 import { parseArgs } from "node:util";
 
-// `npm run bench -- [--database postgres://…] [--cpu-prof]`; VRATA_BENCH_SECONDS sets the length of
-// each measured workload (5 s by default).
+// `npm run bench -- [--database postgres://…] [--cpu-prof] [--only <text>]`; VRATA_BENCH_SECONDS sets
+// the length of each measured workload (5 s by default).
 
 export interface BenchOptions {
   /** PostgreSQL server to run Vrata on (in a fresh database); SQLite when absent. */
   database?: string;
   /** Profile Vrata's process: node writes a .cpuprofile to bench/results/ when it stops. */
   cpuProfile: boolean;
+  /** Runs only the workloads whose name contains this text ("flow" for the sign-in flow), e.g. to profile one. */
+  only?: string;
   durationSeconds: number;
 }
 
 export function benchOptions(args: string[]): BenchOptions {
   const { values } = parseArgs({
     args,
-    options: { database: { type: "string" }, "cpu-prof": { type: "boolean", default: false } },
+    options: {
+      database: { type: "string" },
+      "cpu-prof": { type: "boolean", default: false },
+      only: { type: "string" },
+    },
   });
   const durationSeconds = Number(process.env.VRATA_BENCH_SECONDS ?? 5);
   if (!(durationSeconds > 0)) throw new Error("VRATA_BENCH_SECONDS must be a positive number");
   return {
     ...(values.database ? { database: values.database } : {}),
     cpuProfile: values["cpu-prof"],
+    ...(values.only ? { only: values.only } : {}),
     durationSeconds,
   };
 }

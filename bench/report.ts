@@ -41,7 +41,8 @@ export interface RunResult {
   database: "SQLite" | "PostgreSQL";
   durationSeconds: number;
   http: HttpResult[];
-  flow: FlowResult;
+  /** Absent when the run was limited to other workloads. */
+  flow?: FlowResult;
   servers: ServerResult[];
 }
 
@@ -99,7 +100,6 @@ function serverRow(server: ServerResult) {
 /** True when some workload had errors: its figures mean nothing. */
 export function printResult(result: RunResult): boolean {
   const http = result.http.map(httpRow);
-  const flow = flowRow(result.flow);
   console.log(
     `\nVrata on ${result.database} vs bare oidc-provider (in-memory), ${result.durationSeconds} s each`,
   );
@@ -108,20 +108,26 @@ export function printResult(result: RunResult): boolean {
     if (vrata.firstError) console.log(`${name}, Vrata's first error: ${vrata.firstError}`);
     if (engine.firstError) console.log(`${name}, the engine's first error: ${engine.firstError}`);
   }
+  const flow = result.flow ? [printFlow(result.flow)] : [];
+  console.table(result.servers.map(serverRow));
+  return [...http, ...flow].some((row) => row.verdict === "FAILED (errors)");
+}
+
+function printFlow(result: FlowResult) {
   console.log(
-    `${result.flow.workers} flow workers; argon2 alone: ${result.flow.argon2.inFlight} hashes in flight ` +
-      `on ${result.flow.argon2.threads} threads; alongside the flows: ${result.flow.probe.name} ` +
-      `${result.flow.probe.perSecond}/s (p50 ${fixed(result.flow.probe.p50Ms, 1)} ms)`,
+    `${result.workers} flow workers; argon2 alone: ${result.argon2.inFlight} hashes in flight ` +
+      `on ${result.argon2.threads} threads; alongside the flows: ${result.probe.name} ` +
+      `${result.probe.perSecond}/s (p50 ${fixed(result.probe.p50Ms, 1)} ms)`,
   );
-  console.table([flow]);
-  const { cpuMsPerFlow, argon2 } = result.flow;
+  const row = flowRow(result);
+  console.table([row]);
+  const { cpuMsPerFlow, argon2 } = result;
   console.log(
     `CPU per flow: Vrata ${fixed(cpuMsPerFlow.vrata, 1)} ms, of which one argon2 hash ` +
       `${fixed(argon2.cpuMsPerHash, 1)} ms; the bench's own client ${fixed(cpuMsPerFlow.benchClient, 1)} ms`,
   );
-  if (result.flow.flow.firstError) console.log(`first flow error: ${result.flow.flow.firstError}`);
-  console.table(result.servers.map(serverRow));
-  return [...http, flow].some((row) => row.verdict === "FAILED (errors)");
+  if (result.flow.firstError) console.log(`first flow error: ${result.flow.firstError}`);
+  return row;
 }
 
 export function writeResult(result: RunResult): string {

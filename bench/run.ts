@@ -21,6 +21,7 @@ import { workloads } from "./workloads.ts";
 
 const options = benchOptions(process.argv.slice(2));
 const person = { username: "bench-person", password: "a long benchmark passphrase" };
+const selected = (name: string) => options.only === undefined || name.includes(options.only);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-bench-"));
 let database: Awaited<ReturnType<typeof createFreshDatabase>> | undefined;
@@ -80,6 +81,7 @@ try {
   const http: HttpResult[] = [];
   for (const definition of workloads) {
     if (database && definition.memoryOnly) continue;
+    if (!selected(definition.name)) continue;
     const [vrataSide, bareSide] = sides as [Side, Side];
     const measure = async (under: Side) => {
       await load(under.server.url, await definition.prepare(under), 1); // warm-up
@@ -92,7 +94,9 @@ try {
       ...measured,
     });
   }
-  const flow = await runFlowWorkload(sides[0] as Side, vrataSignIn, options.durationSeconds);
+  const flow = selected("sign-in flow")
+    ? await runFlowWorkload(sides[0] as Side, vrataSignIn, options.durationSeconds)
+    : undefined;
   const loadedRss = servers.map((server) => rssMegabytes(server.process));
 
   const serverResults: ServerResult[] = servers.map((server, index) => ({
@@ -106,7 +110,7 @@ try {
     database: database ? ("PostgreSQL" as const) : ("SQLite" as const),
     durationSeconds: options.durationSeconds,
     http,
-    flow,
+    ...(flow ? { flow } : {}),
     servers: serverResults,
   };
   const failed = printResult(result);

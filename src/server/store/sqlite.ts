@@ -18,27 +18,24 @@ export function openSqlite(file: string): SqliteDatabase {
   );
   // Kysely sends the same SQL text for the same query shape: preparing it once saves the parse and
   // plan on every call. Bounded, since a query with many IN values makes a new text per count.
-  const prepared = new Map<string, StatementSync>();
-  const statementFor = (sql: string): StatementSync => {
-    let statement = prepared.get(sql);
-    if (!statement) {
-      if (prepared.size >= maxPreparedStatements) prepared.clear();
-      statement = database.prepare(sql);
-      prepared.set(sql, statement);
-    }
-    return statement;
-  };
+  const prepared = new Map<string, SqliteStatement>();
+  const args = (parameters: readonly unknown[]) => parameters as SQLInputValue[];
+  const wrap = (statement: StatementSync): SqliteStatement => ({
+    reader: statement.columns().length > 0,
+    all: (parameters) => statement.all(...args(parameters)),
+    run: (parameters) => statement.run(...args(parameters)),
+    iterate: (parameters) => statement.iterate(...args(parameters)),
+  });
   return {
     close: () => database.close(),
     prepare(sql: string): SqliteStatement {
-      const statement = statementFor(sql);
-      const args = (parameters: readonly unknown[]) => parameters as SQLInputValue[];
-      return {
-        reader: statement.columns().length > 0,
-        all: (parameters) => statement.all(...args(parameters)),
-        run: (parameters) => statement.run(...args(parameters)),
-        iterate: (parameters) => statement.iterate(...args(parameters)),
-      };
+      let statement = prepared.get(sql);
+      if (!statement) {
+        if (prepared.size >= maxPreparedStatements) prepared.clear();
+        statement = wrap(database.prepare(sql));
+        prepared.set(sql, statement);
+      }
+      return statement;
     },
   };
 }
