@@ -7,6 +7,7 @@ import {
   findOidcModel,
   findOidcModelByUid,
   findOidcModelByUserCode,
+  findOidcModelsById,
   upsertOidcModel,
   type OidcModelRow,
 } from "../store/oidc-models.ts";
@@ -19,14 +20,43 @@ function toPayload(row: OidcModelRow | undefined): AdapterPayload | undefined {
   return row.consumedAt === null ? payload : { ...payload, consumed: Math.floor(row.consumedAt / 1000) };
 }
 
+/** The models a presented token can be: introspection and revocation look it up as each at once. */
+const tokenModels = ["AccessToken", "ClientCredentials", "RefreshToken"];
+
+/**
+ * Looks a token value up once for all its possible models: the engine asks for it as an access token,
+ * a client credentials token and a refresh token at the same moment, and they share one query.
+ */
+class TokenLookup {
+  readonly #db: Database;
+  readonly #inFlight = new Map<string, Promise<Map<string, OidcModelRow>>>();
+
+  constructor(db: Database) {
+    this.#db = db;
+  }
+
+  async find(model: string, id: string): Promise<OidcModelRow | undefined> {
+    let rows = this.#inFlight.get(id);
+    if (!rows) {
+      rows = findOidcModelsById(this.#db, tokenModels, id, Date.now()).finally(() =>
+        this.#inFlight.delete(id),
+      );
+      this.#inFlight.set(id, rows);
+    }
+    return (await rows).get(model);
+  }
+}
+
 /** Keeps oidc-provider's artifacts (sessions, grants, codes, tokens, interactions) in the store. */
 class StoreAdapter implements Adapter {
   readonly #db: Database;
   readonly #model: string;
+  readonly #tokens: TokenLookup | undefined;
 
-  constructor(db: Database, model: string) {
+  constructor(db: Database, model: string, tokens?: TokenLookup) {
     this.#db = db;
     this.#model = model;
+    this.#tokens = tokens;
   }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
@@ -42,7 +72,10 @@ class StoreAdapter implements Adapter {
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
-    return toPayload(await findOidcModel(this.#db, this.#model, id, Date.now()));
+    const row = this.#tokens
+      ? await this.#tokens.find(this.#model, id)
+      : await findOidcModel(this.#db, this.#model, id, Date.now());
+    return toPayload(row);
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -70,8 +103,8 @@ class StoreAdapter implements Adapter {
 class AccessTokenAdapter extends StoreAdapter {
   readonly #jwtAccessTokens: JwtAccessTokens;
 
-  constructor(db: Database, model: string, jwtAccessTokens: JwtAccessTokens) {
-    super(db, model);
+  constructor(db: Database, model: string, tokens: TokenLookup, jwtAccessTokens: JwtAccessTokens) {
+    super(db, model, tokens);
     this.#jwtAccessTokens = jwtAccessTokens;
   }
 
@@ -109,9 +142,10 @@ class ClientAdapter implements Adapter {
 const accessTokenModels = new Set(["AccessToken", "ClientCredentials"]);
 
 export function adapterFactory(db: Database, jwtAccessTokens: JwtAccessTokens): (model: string) => Adapter {
+  const tokens = new TokenLookup(db);
   return (model) => {
     if (model === "Client") return new ClientAdapter(db);
-    if (accessTokenModels.has(model)) return new AccessTokenAdapter(db, model, jwtAccessTokens);
-    return new StoreAdapter(db, model);
+    if (accessTokenModels.has(model)) return new AccessTokenAdapter(db, model, tokens, jwtAccessTokens);
+    return new StoreAdapter(db, model, tokenModels.includes(model) ? tokens : undefined);
   };
 }

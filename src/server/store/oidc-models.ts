@@ -47,6 +47,23 @@ async function findWhere(
   return row && { payload: row.payload, consumedAt: row.consumed_at };
 }
 
+/** The unexpired artifacts of any of `models` stored under `id`, by model. */
+export async function findOidcModelsById(
+  db: Database,
+  models: readonly string[],
+  id: string,
+  now: number,
+): Promise<Map<string, OidcModelRow>> {
+  const rows = await db
+    .selectFrom("oidc_models")
+    .select(["model", "payload", "consumed_at"])
+    .where("model", "in", models)
+    .where("id", "=", id)
+    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
+    .execute();
+  return new Map(rows.map((row) => [row.model, { payload: row.payload, consumedAt: row.consumed_at }]));
+}
+
 export const findOidcModel = (db: Database, model: string, id: string, now: number) =>
   findWhere(db, model, "id", id, now);
 export const findOidcModelByUid = (db: Database, model: string, uid: string, now: number) =>
