@@ -10,15 +10,20 @@ import { startRelyingParty, type RelyingParty } from "./support/relyingParty.ts"
 const password = "correct horse battery";
 const newName = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
 
-/** From the current page, a new account with a password, its identity chosen, back to the console. */
-async function signUp(page: Page, username: string): Promise<void> {
-  await page.getByRole("button", { name: "Sign-in or sign-up" }).first().click();
+/** On the flow page: the username and password, the identity of that name, and back to the app. */
+async function passwordSteps(page: Page, username: string): Promise<void> {
   await page.getByLabel("Username or e-mail address", { exact: true }).fill(username);
   await page.getByRole("button", { name: "Next" }).click();
   await page.getByLabel("Password or passphrase", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Submit" }).click();
   await identityItem(page, username).getByRole("button", { name: "Select" }).click();
   await page.getByRole("button", { name: "Redirect now" }).click();
+}
+
+/** From the current page, a new account with a password, its identity chosen, back to the console. */
+async function signUp(page: Page, username: string): Promise<void> {
+  await page.getByRole("button", { name: "Sign-in or sign-up" }).first().click();
+  await passwordSteps(page, username);
   await expect(page.getByRole("button", { name: "Sign-out" })).toBeVisible({ timeout: 10_000 });
 }
 
@@ -91,12 +96,7 @@ async function signInThrough(
   username: string,
 ): Promise<Record<string, unknown>> {
   await person.goto(`${relyingParty.base}/login`);
-  await person.getByLabel("Username or e-mail address", { exact: true }).fill(username);
-  await person.getByRole("button", { name: "Next" }).click();
-  await person.getByLabel("Password or passphrase", { exact: true }).fill(password);
-  await person.getByRole("button", { name: "Submit" }).click();
-  await identityItem(person, username).getByRole("button", { name: "Select" }).click();
-  await person.getByRole("button", { name: "Redirect now" }).click();
+  await passwordSteps(person, username);
   await expect(person.getByRole("heading", { name: "Signed in" })).toBeVisible({ timeout: 10_000 });
   return JSON.parse((await person.locator("#claims").textContent()) ?? "{}") as Record<string, unknown>;
 }

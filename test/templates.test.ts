@@ -100,7 +100,7 @@ describe("application templates", () => {
     const https = "https://x.example/";
     /** A body, the error code, and the field and values the answer names. */
     const cases: [unknown, string, { field?: string; values?: string[] }?][] = [
-      [{ name: "" }, "badRequest"],
+      [{ name: "" }, "badRequest", { field: "name" }],
       [
         { name: "X", homepageTemplate: "{site}/home" },
         "unknownVariables",
@@ -132,7 +132,7 @@ describe("application templates", () => {
         "unknownVariables",
         { field: "clientsBackend.1.redirectUriTemplates", values: ["a", "b"] },
       ],
-      [{ name: "X", idScopes: ["open id"] }, "badRequest"],
+      [{ name: "X", idScopes: ["open id"] }, "badRequest", { field: "idScopes.0" }],
       [{ name: "X", admins: ["nobody"] }, "unknownIdentity"],
       [{ name: "X", clientsService: [{ id: "made-up" }] }, "badRequest"],
       [

@@ -6,8 +6,13 @@ export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
   const result = schema.safeParse(body ?? {});
   if (!result.success) {
     const issue = result.error.issues[0];
-    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
-    throw new HttpError(400, "badRequest", `${where}${issue?.message ?? "invalid body"}`);
+    const field = issue?.path.length ? issue.path.join(".") : undefined;
+    throw new HttpError(
+      400,
+      "badRequest",
+      `${field ? `${field}: ` : ""}${issue?.message ?? "invalid body"}`,
+      field ? { field } : {},
+    );
   }
   return result.data;
 }

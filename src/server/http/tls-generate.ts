@@ -1,5 +1,6 @@
 // @peculiar/x509 resolves its services through decorators that need the Reflect metadata API.
 import "reflect-metadata";
+import { isIP } from "node:net";
 import * as x509 from "@peculiar/x509";
 
 // Making the local CA and localhost certificates. Loaded only when one has to be made: the library
@@ -28,8 +29,6 @@ async function importPrivateKey(pem: string): Promise<CryptoKey> {
 async function generateKeys(): Promise<CryptoKeyPair> {
   return crypto.subtle.generateKey(algorithm, true, ["sign", "verify"]);
 }
-
-const isIpAddress = (host: string) => /^[\d.]+$/.test(host) || host.includes(":");
 
 /** A new local certificate authority, valid for ten years. */
 export async function createCa(): Promise<PemPair> {
@@ -69,7 +68,7 @@ export async function createServerCertificate(ca: PemPair, hosts: Iterable<strin
       new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.serverAuth]),
       new x509.SubjectAlternativeNameExtension(
         [...hosts].map((host) => ({
-          type: isIpAddress(host) ? ("ip" as const) : ("dns" as const),
+          type: isIP(host) !== 0 ? ("ip" as const) : ("dns" as const),
           value: host,
         })),
       ),

@@ -1,5 +1,6 @@
 import { X509Certificate } from "node:crypto";
 import fs from "node:fs/promises";
+import { isIP } from "node:net";
 import path from "node:path";
 import type { Config } from "../config.ts";
 import type { PemPair } from "./tls-generate.ts";
@@ -36,10 +37,8 @@ async function writePair(certFile: string, keyFile: string, pair: PemPair): Prom
 
 const fresh = (cert: X509Certificate) => new Date(cert.validTo).getTime() - Date.now() > renewBeforeMs;
 
-const isIpAddress = (host: string) => /^[\d.]+$/.test(host) || host.includes(":");
-
 function coversHost(cert: X509Certificate, host: string): boolean {
-  return isIpAddress(host)
+  return isIP(host) !== 0
     ? cert.checkIP(host) !== undefined
     : cert.checkHost(host, { subject: "never" }) !== undefined;
 }

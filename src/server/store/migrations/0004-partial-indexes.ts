@@ -6,25 +6,18 @@ import type { Kysely } from "kysely";
  * pages, which halves what each write adds to the write-ahead log.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const name of ["oidc_models_grant_id", "oidc_models_uid", "oidc_models_user_code"]) {
+  const indexes = [
+    { name: "oidc_models_grant_id", columns: ["grant_id"], present: "grant_id" },
+    { name: "oidc_models_uid", columns: ["model", "uid"], present: "uid" },
+    { name: "oidc_models_user_code", columns: ["model", "user_code"], present: "user_code" },
+  ];
+  for (const { name, columns, present } of indexes) {
     await db.schema.dropIndex(name).execute();
+    await db.schema
+      .createIndex(name)
+      .on("oidc_models")
+      .columns(columns)
+      .where(present, "is not", null)
+      .execute();
   }
-  await db.schema
-    .createIndex("oidc_models_grant_id")
-    .on("oidc_models")
-    .column("grant_id")
-    .where("grant_id", "is not", null)
-    .execute();
-  await db.schema
-    .createIndex("oidc_models_uid")
-    .on("oidc_models")
-    .columns(["model", "uid"])
-    .where("uid", "is not", null)
-    .execute();
-  await db.schema
-    .createIndex("oidc_models_user_code")
-    .on("oidc_models")
-    .columns(["model", "user_code"])
-    .where("user_code", "is not", null)
-    .execute();
 }
