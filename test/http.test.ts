@@ -149,6 +149,18 @@ describe("bad input", () => {
     }
   });
 
+  it("gets an OAuth error from introspection and revocation for a body too large to read", async () => {
+    for (const path of [routes.OIDCIntrospect.path, routes.OIDCRevoke.path]) {
+      const response = await get(path, {
+        method: "POST",
+        body: `token=${"x".repeat(70_000)}`,
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
+      expect(response.status, path).toBe(413);
+      expect(await response.json(), path).toMatchObject({ error: "invalid_request" });
+    }
+  });
+
   it("gets OAuth errors from the token endpoint", async () => {
     const garbage = [
       { body: "grant_type=authorization_code&code=nope", type: "application/x-www-form-urlencoded" },

@@ -5,7 +5,7 @@ import { corsMaxAgeSeconds } from "../../common/limits.ts";
 import { apiPrefix, routes, type RouteName } from "../../common/routes.ts";
 import { precompute } from "./documents.ts";
 import type { JwtAccessTokens } from "./jwt-access-tokens.ts";
-import { withOpaqueTokenParameter, type RawRequest } from "./token-parameter.ts";
+import { UnreadableBody, withOpaqueTokenParameter, type RawRequest } from "./token-parameter.ts";
 
 interface EngineRoute {
   methods: HTTPMethods[];
@@ -77,7 +77,15 @@ export const oidcPlugin: FastifyPluginAsync<{
   const handOver =
     (enginePath: string | undefined, prepare?: (raw: RawRequest) => Promise<RawRequest>) =>
     async (request: FastifyRequest, reply: FastifyReply) => {
-      const raw = prepare ? await prepare(request.raw) : request.raw;
+      let raw: RawRequest = request.raw;
+      try {
+        if (prepare) raw = await prepare(raw);
+      } catch (error) {
+        if (!(error instanceof UnreadableBody)) throw error;
+        return reply
+          .status(error.statusCode)
+          .send({ error: "invalid_request", error_description: error.message });
+      }
       // Headers set by Fastify hooks (CORS, security headers) would be lost once the engine takes the
       // raw response, so they are moved onto it first. The engine's own pages set their own policy.
       for (const [name, value] of Object.entries(reply.getHeaders())) {

@@ -2,23 +2,39 @@ import type { IncomingMessage } from "node:http";
 import type { Http2ServerRequest } from "node:http2";
 import { Readable } from "node:stream";
 import { bodyLimitBytes } from "../../common/limits.ts";
-import { HttpError } from "../http/errors.ts";
 import { looksLikeJwt, type JwtAccessTokens } from "./jwt-access-tokens.ts";
 
 export type RawRequest = IncomingMessage | Http2ServerRequest;
+
+/** A body that cannot be read; the OAuth endpoints answer it as the engine would, `invalid_request`. */
+export class UnreadableBody extends Error {
+  override name = "UnreadableBody";
+  readonly statusCode: number;
+
+  constructor(statusCode: number, message: string) {
+    super(message);
+    this.statusCode = statusCode;
+  }
+}
 
 /** Stands in for a JWT that is not Vrata's or no longer stands for a token: the engine finds nothing. */
 const unknownToken = "unknown";
 
 async function readBody(request: RawRequest): Promise<Buffer> {
-  const declared = Number(request.headers["content-length"] ?? 0);
-  if (declared > bodyLimitBytes) throw new HttpError(413, "payloadTooLarge", "the request body is too large");
+  const tooLarge = new UnreadableBody(413, "the request body is too large");
+  if (Number(request.headers["content-length"] ?? 0) > bodyLimitBytes) throw tooLarge;
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > bodyLimitBytes) throw new HttpError(413, "payloadTooLarge", "the request body is too large");
-    chunks.push(chunk);
+  try {
+    for await (const chunk of request as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > bodyLimitBytes) throw tooLarge;
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    throw error instanceof UnreadableBody
+      ? error
+      : new UnreadableBody(400, "the request body could not be read");
   }
   return Buffer.concat(chunks, size);
 }
