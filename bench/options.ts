@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 export interface BenchOptions {
   /** PostgreSQL server to run Vrata on (in a fresh database); SQLite when absent. */
   database?: string;
-  /** Profile Vrata's process: node writes a .cpuprofile to bench/results/ when it stops. */
+  /** Profile both servers: node writes a .cpuprofile of each to bench/results/ when it stops. */
   cpuProfile: boolean;
   /** Runs only the workloads whose name contains this text ("flow" for the sign-in flow), e.g. to profile one. */
   only?: string;

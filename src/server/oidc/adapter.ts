@@ -7,7 +7,8 @@ import {
   findOidcModel,
   findOidcModelByUid,
   findOidcModelByUserCode,
-  findOidcModelsById,
+  findTokensById,
+  tokenModels,
   upsertOidcModel,
   type OidcModelRow,
 } from "../store/oidc-models.ts";
@@ -19,9 +20,6 @@ function toPayload(row: OidcModelRow | undefined): AdapterPayload | undefined {
   const payload = JSON.parse(row.payload) as AdapterPayload;
   return row.consumedAt === null ? payload : { ...payload, consumed: Math.floor(row.consumedAt / 1000) };
 }
-
-/** The models a presented token can be: introspection and revocation look it up as each at once. */
-const tokenModels = ["AccessToken", "ClientCredentials", "RefreshToken"];
 
 /**
  * Looks a token value up once for all its possible models: the engine asks for it as an access token,
@@ -38,9 +36,7 @@ class TokenLookup {
   async find(model: string, id: string): Promise<OidcModelRow | undefined> {
     let rows = this.#inFlight.get(id);
     if (!rows) {
-      rows = findOidcModelsById(this.#db, tokenModels, id, Date.now()).finally(() =>
-        this.#inFlight.delete(id),
-      );
+      rows = findTokensById(this.#db, id, Date.now()).finally(() => this.#inFlight.delete(id));
       this.#inFlight.set(id, rows);
     }
     return (await rows).get(model);
@@ -140,12 +136,13 @@ class ClientAdapter implements Adapter {
 }
 
 const accessTokenModels = new Set(["AccessToken", "ClientCredentials"]);
+const isTokenModel = (model: string) => (tokenModels as readonly string[]).includes(model);
 
 export function adapterFactory(db: Database, jwtAccessTokens: JwtAccessTokens): (model: string) => Adapter {
   const tokens = new TokenLookup(db);
   return (model) => {
     if (model === "Client") return new ClientAdapter(db);
     if (accessTokenModels.has(model)) return new AccessTokenAdapter(db, model, tokens, jwtAccessTokens);
-    return new StoreAdapter(db, model, tokenModels.includes(model) ? tokens : undefined);
+    return new StoreAdapter(db, model, isTokenModel(model) ? tokens : undefined);
   };
 }

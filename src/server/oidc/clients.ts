@@ -1,4 +1,5 @@
-import type { AdapterPayload } from "oidc-provider";
+import type { AdapterPayload, Client } from "oidc-provider";
+import type Provider from "oidc-provider";
 import type { Database } from "../store/database.ts";
 import { findActiveClient, type ClientRow } from "../store/clients.ts";
 
@@ -31,4 +32,26 @@ export async function findClientMetadata(
   if (!client) return undefined;
   if (!metadataOfRow.has(client)) metadataOfRow.set(client, engineMetadata(client));
   return metadataOfRow.get(client);
+}
+
+/**
+ * The engine makes a client object from the metadata on every lookup, finding an earlier one by a hash
+ * of the metadata's JSON, among the last 100 only. Vrata keeps each client object for as long as the
+ * row it was made from is cached, and skips the hashing.
+ */
+export function keepEngineClients(provider: Provider, db: Database): void {
+  const engineFind = provider.Client.find.bind(provider.Client);
+  const clients = new WeakMap<AdapterPayload, Client>();
+  provider.Client.find = async (id: string) => {
+    // The engine passes on whatever a request said, a missing or repeated client_id included.
+    if (typeof id !== "string" || id === "") return undefined;
+    const metadata = await findClientMetadata(db, id);
+    if (!metadata) return undefined;
+    const known = clients.get(metadata);
+    if (known) return known;
+    const client = await engineFind(id);
+    // Kept only if the row did not change while the engine made the client.
+    if (client && (await findClientMetadata(db, id)) === metadata) clients.set(metadata, client);
+    return client;
+  };
 }

@@ -5,6 +5,7 @@ import type { Database } from "../store/database.ts";
 import { findAccountFor } from "./accounts.ts";
 import { adapterFactory } from "./adapter.ts";
 import { enforceClientSecrets } from "./client-secrets.ts";
+import { keepEngineClients } from "./clients.ts";
 import { mayIntrospect, mayRevoke } from "./token-policies.ts";
 import { interactionPolicyWithOrganizations } from "./interaction-policy.ts";
 import { extraClientProperties, lifespan, ownerOf } from "./client-extras.ts";
@@ -108,6 +109,7 @@ export function createProvider({
   };
   const provider = new Provider(issuer, configuration);
   provider.proxy = behindProxy;
+  keepEngineClients(provider, db);
   enforceClientSecrets(provider);
   answerWithJwtAccessTokens(provider, jwtAccessTokens);
 

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { hash, timingSafeEqual } from "node:crypto";
 import { newSecret } from "../ids.ts";
 
 // Client secrets are 256 random bits: a SHA-256 hash is enough to keep a database dump from
@@ -12,11 +12,11 @@ export function newClientSecret(): string {
 }
 
 export function hashClientSecret(secret: string): string {
-  return createHash("sha256").update(secret).digest("base64url");
+  return hash("sha256", secret, "base64url");
 }
 
 export function clientSecretMatches(storedHash: string, presented: string): boolean {
   const expected = Buffer.from(storedHash, "base64url");
-  const actual = createHash("sha256").update(presented).digest();
+  const actual = hash("sha256", presented, "buffer");
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }

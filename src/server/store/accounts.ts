@@ -1,4 +1,5 @@
 import type { Database } from "./database.ts";
+import { preparedQuery } from "./prepared.ts";
 import type { CredentialTable } from "./schema.ts";
 
 export interface CredentialRow {
@@ -75,4 +76,18 @@ export async function updateCredentialData(
   now: number,
 ): Promise<void> {
   await db.updateTable("credentials").set({ data, updated_at: now }).where("id", "=", id).execute();
+}
+
+const grantEmails = preparedQuery((db: Database, grantId: string) =>
+  db
+    .selectFrom("grant_accounts")
+    .innerJoin("credentials", "credentials.account_id", "grant_accounts.account_id")
+    .select("credentials.provider_id")
+    .where("grant_accounts.grant_id", "=", grantId)
+    .where("credentials.provider", "=", "email"),
+);
+
+/** The e-mail addresses the account signed in under a grant has proved it owns (normalized). */
+export async function emailsOfGrantAccount(db: Database, grantId: string): Promise<string[]> {
+  return (await grantEmails(db, grantId)).rows.flatMap((row) => row.provider_id ?? []);
 }

@@ -1,4 +1,5 @@
 import type { Database } from "./database.ts";
+import { preparedQuery } from "./prepared.ts";
 
 export interface FlowRow {
   id: string;
@@ -143,14 +144,17 @@ export async function insertGrantAccount(
     .execute();
 }
 
+const grantAccount = preparedQuery((db: Database, grantId: string) =>
+  db
+    .selectFrom("grant_accounts")
+    .select(["account_id", "identity_id", "session_id"])
+    .where("grant_id", "=", grantId),
+);
+
 export async function findGrantAccount(
   db: Database,
   grantId: string,
 ): Promise<{ accountId: string; identityId: string; sessionId: string | null } | undefined> {
-  const row = await db
-    .selectFrom("grant_accounts")
-    .select(["account_id", "identity_id", "session_id"])
-    .where("grant_id", "=", grantId)
-    .executeTakeFirst();
+  const [row] = (await grantAccount(db, grantId)).rows;
   return row && { accountId: row.account_id, identityId: row.identity_id, sessionId: row.session_id };
 }

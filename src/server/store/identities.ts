@@ -1,4 +1,5 @@
 import type { Database } from "./database.ts";
+import { preparedQuery } from "./prepared.ts";
 
 export interface IdentityDocument {
   username?: string;
@@ -238,4 +239,27 @@ export async function setMembershipActive(db: Database, id: string, active: bool
 /** Leaving an organization forgets the scoped ID: joining again gives a new one. */
 export async function deleteMembership(db: Database, id: string): Promise<void> {
   await db.deleteFrom("identity_organizations").where("id", "=", id).execute();
+}
+
+const scopedIdentity = preparedQuery((db: Database, scopedId: string) =>
+  db
+    .selectFrom("identity_organizations as membership")
+    .innerJoin("identities as identity", "identity.id", "membership.identity_id")
+    .select(["membership.organization_id", "membership.active", "identity.document"])
+    .where("membership.id", "=", scopedId),
+);
+
+/** An identity as one organization sees it, found by its organization-scoped ID (a token's `sub`). */
+export async function findScopedIdentity(
+  db: Database,
+  scopedId: string,
+): Promise<{ organizationId: string; active: boolean; document: IdentityDocument } | undefined> {
+  const [row] = (await scopedIdentity(db, scopedId)).rows;
+  return (
+    row && {
+      organizationId: row.organization_id,
+      active: row.active === 1,
+      document: JSON.parse(row.document) as IdentityDocument,
+    }
+  );
 }

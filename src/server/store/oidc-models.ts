@@ -1,4 +1,5 @@
 import type { Database } from "./database.ts";
+import { preparedQuery } from "./prepared.ts";
 
 export interface OidcModelRow {
   payload: string;
@@ -15,52 +16,72 @@ export interface OidcModelWrite {
   expiresAt: number | null;
 }
 
+const upsert = preparedQuery(
+  (
+    db: Database,
+    model: string,
+    id: string,
+    payload: string,
+    grantId: string | null,
+    uid: string | null,
+    userCode: string | null,
+    expiresAt: number | null,
+  ) => {
+    const values = { payload, grant_id: grantId, uid, user_code: userCode, expires_at: expiresAt };
+    return db
+      .insertInto("oidc_models")
+      .values({ model, id, consumed_at: null, ...values })
+      .onConflict((conflict) => conflict.columns(["model", "id"]).doUpdateSet(values));
+  },
+);
+
 export function upsertOidcModel(db: Database, row: OidcModelWrite): Promise<unknown> {
-  const values = {
-    payload: row.payload,
-    grant_id: row.grantId,
-    uid: row.uid,
-    user_code: row.userCode,
-    expires_at: row.expiresAt,
-  };
-  return db
-    .insertInto("oidc_models")
-    .values({ model: row.model, id: row.id, consumed_at: null, ...values })
-    .onConflict((conflict) => conflict.columns(["model", "id"]).doUpdateSet(values))
-    .execute();
+  return upsert(db, row.model, row.id, row.payload, row.grantId, row.uid, row.userCode, row.expiresAt);
 }
+
+/** One prepared lookup for each column an artifact is found by. */
+const findBy = (column: "id" | "uid" | "user_code") =>
+  preparedQuery((db: Database, model: string, value: string, now: number) =>
+    db
+      .selectFrom("oidc_models")
+      .select(["payload", "consumed_at"])
+      .where("model", "=", model)
+      .where(column, "=", value)
+      .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)])),
+  );
+
+const finders = { id: findBy("id"), uid: findBy("uid"), user_code: findBy("user_code") };
 
 async function findWhere(
   db: Database,
   model: string,
-  column: "id" | "uid" | "user_code",
+  column: keyof typeof finders,
   value: string,
   now: number,
 ): Promise<OidcModelRow | undefined> {
-  const row = await db
-    .selectFrom("oidc_models")
-    .select(["payload", "consumed_at"])
-    .where("model", "=", model)
-    .where(column, "=", value)
-    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
-    .executeTakeFirst();
+  const [row] = (await finders[column](db, model, value, now)).rows;
   return row && { payload: row.payload, consumedAt: row.consumed_at };
 }
 
-/** The unexpired artifacts of any of `models` stored under `id`, by model. */
-export async function findOidcModelsById(
+/** The models a presented token can be: introspection and revocation look it up as each at once. */
+export const tokenModels = ["AccessToken", "ClientCredentials", "RefreshToken"] as const;
+
+const findTokens = preparedQuery((db: Database, id: string, now: number) =>
+  db
+    .selectFrom("oidc_models")
+    .select(["model", "payload", "consumed_at"])
+    .where("model", "in", tokenModels)
+    .where("id", "=", id)
+    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)])),
+);
+
+/** The unexpired tokens stored under `id`, by model (see `tokenModels`). */
+export async function findTokensById(
   db: Database,
-  models: readonly string[],
   id: string,
   now: number,
 ): Promise<Map<string, OidcModelRow>> {
-  const rows = await db
-    .selectFrom("oidc_models")
-    .select(["model", "payload", "consumed_at"])
-    .where("model", "in", models)
-    .where("id", "=", id)
-    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
-    .execute();
+  const { rows } = await findTokens(db, id, now);
   return new Map(rows.map((row) => [row.model, { payload: row.payload, consumedAt: row.consumed_at }]));
 }
 
@@ -71,22 +92,29 @@ export const findOidcModelByUid = (db: Database, model: string, uid: string, now
 export const findOidcModelByUserCode = (db: Database, model: string, userCode: string, now: number) =>
   findWhere(db, model, "user_code", userCode, now);
 
+const consume = preparedQuery((db: Database, model: string, id: string, now: number) =>
+  db.updateTable("oidc_models").set({ consumed_at: now }).where("model", "=", model).where("id", "=", id),
+);
+
 export function consumeOidcModel(db: Database, model: string, id: string, now: number): Promise<unknown> {
-  return db
-    .updateTable("oidc_models")
-    .set({ consumed_at: now })
-    .where("model", "=", model)
-    .where("id", "=", id)
-    .execute();
+  return consume(db, model, id, now);
 }
 
+const destroy = preparedQuery((db: Database, model: string, id: string) =>
+  db.deleteFrom("oidc_models").where("model", "=", model).where("id", "=", id),
+);
+
 export function destroyOidcModel(db: Database, model: string, id: string): Promise<unknown> {
-  return db.deleteFrom("oidc_models").where("model", "=", model).where("id", "=", id).execute();
+  return destroy(db, model, id);
 }
+
+const destroyGrant = preparedQuery((db: Database, grantId: string) =>
+  db.deleteFrom("oidc_models").where("grant_id", "=", grantId),
+);
 
 /** Removes every artifact of a grant, whichever model it is (codes, access and refresh tokens). */
 export function destroyOidcGrant(db: Database, grantId: string): Promise<unknown> {
-  return db.deleteFrom("oidc_models").where("grant_id", "=", grantId).execute();
+  return destroyGrant(db, grantId);
 }
 
 export async function deleteExpiredOidcModels(db: Database, now: number): Promise<number> {

@@ -1,0 +1,54 @@
+import type { Compilable, CompiledQuery, QueryResult } from "kysely";
+import type { Database } from "./database.ts";
+
+// Building and compiling a query with Kysely costs more than SQLite takes to answer a primary-key
+// lookup. The queries every token request runs are therefore built once per database, with stand-ins
+// for their arguments, and then run with each call's values in the stand-ins' places.
+
+type Argument = string | number | null;
+
+/** What a compiled parameter holds: the call's argument at this index, or a value fixed in the query. */
+type ParameterSource = { argument: number } | { fixed: unknown };
+
+interface Prepared {
+  compiled: CompiledQuery;
+  sources: ParameterSource[];
+}
+
+const standInPrefix = "\u0000prepared-argument-";
+
+/**
+ * A query built by `build` from its arguments, compiled once for each database it runs on. Every
+ * argument must end up as a parameter of the query (a value compared or written), never as a column
+ * name or a list whose length varies: those are fixed when the query is built.
+ */
+export function preparedQuery<Args extends Argument[], Row>(
+  build: (db: Database, ...args: Args) => Compilable<Row>,
+): (db: Database, ...args: Args) => Promise<QueryResult<Row>> {
+  const byDatabase = new WeakMap<Database, Prepared>();
+  const prepare = (db: Database, argumentCount: number): Prepared => {
+    const standIns = Array.from({ length: argumentCount }, (_, index) => standInPrefix + String(index));
+    const compiled = build(db, ...(standIns as Args)).compile();
+    const sources = compiled.parameters.map((value): ParameterSource => {
+      const index = standIns.indexOf(value as string);
+      return index >= 0 ? { argument: index } : { fixed: value };
+    });
+    for (let index = 0; index < argumentCount; index++) {
+      if (!sources.some((source) => "argument" in source && source.argument === index)) {
+        throw new Error(`argument ${index} of a prepared query is not one of its parameters`);
+      }
+    }
+    return { compiled, sources };
+  };
+  return async (db, ...args) => {
+    let prepared = byDatabase.get(db);
+    if (!prepared) {
+      prepared = prepare(db, args.length);
+      byDatabase.set(db, prepared);
+    }
+    const parameters = prepared.sources.map((source) =>
+      "argument" in source ? args[source.argument] : source.fixed,
+    );
+    return await db.executeQuery<Row>({ ...prepared.compiled, parameters });
+  };
+}
