@@ -23,7 +23,7 @@ const lifespans = { accessTokenType: "hmac", accessTokenLifespan: 3600, idTokenL
  * database (SQLite file or PostgreSQL), stored exactly as the organizations console stores them.
  */
 export async function addBenchClients(database: Config["database"]): Promise<BenchClients> {
-  const db = openDatabase({ database });
+  const db = await openDatabase({ database });
   try {
     const serviceId = newId();
     const publicId = newId();

@@ -58,7 +58,14 @@ try {
       : [];
   const vrata = await launch(
     "Vrata",
-    [...profiling("vrata"), "src/server/main.ts", ...vrataArgs, "--log-level", "warn"],
+    [
+      ...profiling("vrata"),
+      // As `npm start` and bin/vrata.js run it.
+      "--max-semi-space-size=2",
+      "src/server/main.ts",
+      ...vrataArgs,
+      ...["--log-level", "warn"],
+    ],
     vrataPort,
   );
   servers.push(vrata);

@@ -31,7 +31,7 @@ export async function startVrata(
   config: Config,
   storeOptions: Partial<StoreOptions> = {},
 ): Promise<RunningVrata> {
-  const db = openDatabase({ database: config.database, ...storeOptions });
+  const db = await openDatabase({ database: config.database, ...storeOptions });
   try {
     await migrate(db, storeOptions.postgresSchema);
     const cookieSecret = await settingOrCreate(db, "cookieSecret", newSecret);

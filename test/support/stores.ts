@@ -11,7 +11,7 @@ export interface TestStore {
 
 async function sqliteStore(): Promise<TestStore> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-store-"));
-  const db = openDatabase({ database: { kind: "sqlite", file: path.join(dir, "vrata.sqlite") } });
+  const db = await openDatabase({ database: { kind: "sqlite", file: path.join(dir, "vrata.sqlite") } });
   await migrate(db);
   return {
     db,
@@ -24,7 +24,7 @@ async function sqliteStore(): Promise<TestStore> {
 
 async function postgresStore(url: string): Promise<TestStore> {
   const { schema, drop } = await createPostgresSchema(url);
-  const db = openDatabase({ database: { kind: "postgres", url }, postgresSchema: schema });
+  const db = await openDatabase({ database: { kind: "postgres", url }, postgresSchema: schema });
   await migrate(db, schema);
   return {
     db,

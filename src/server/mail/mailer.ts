@@ -1,6 +1,5 @@
 import fs from "node:fs/promises";
 import type { FastifyBaseLogger } from "fastify";
-import nodemailer from "nodemailer";
 import type { MailConfig } from "../config.ts";
 
 export interface Message {
@@ -28,6 +27,8 @@ export async function createMailer(config: MailConfig | undefined, log: FastifyB
     };
   }
   const password = config.passwordFile ? (await fs.readFile(config.passwordFile, "utf8")).trim() : undefined;
+  // Loaded only when there is an SMTP server to send to.
+  const { default: nodemailer } = await import("nodemailer");
   const transport = nodemailer.createTransport({
     host: config.host,
     port: config.port,

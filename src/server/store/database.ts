@@ -1,8 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, SqliteDialect } from "kysely";
 import { Migrator } from "kysely/migration";
-import pg from "pg";
 import type { Config } from "../config.ts";
 import { migrations } from "./migrations/index.ts";
 import type { Schema } from "./schema.ts";
@@ -16,29 +15,14 @@ export interface StoreOptions {
   postgresSchema?: string;
 }
 
-// PostgreSQL returns bigint columns as strings; every bigint we store is a time or count well within
-// Number's exact range.
-type TypeParserLookup = pg.CustomTypesConfig["getTypeParser"];
-const defaultTypeParser: TypeParserLookup = pg.types.getTypeParser;
-const pgTypes: pg.CustomTypesConfig = {
-  getTypeParser: ((oid, format) => {
-    const parse: unknown = oid === pg.types.builtins.INT8 ? Number : defaultTypeParser(oid, format);
-    return parse;
-  }) as TypeParserLookup,
-};
-
-export function openDatabase({ database, postgresSchema }: StoreOptions): Database {
+/** Opens the store; the PostgreSQL driver is loaded only when PostgreSQL is the store. */
+export async function openDatabase({ database, postgresSchema }: StoreOptions): Promise<Database> {
   if (database.kind === "sqlite") {
     fs.mkdirSync(path.dirname(database.file), { recursive: true });
     return new Kysely<Schema>({ dialect: new SqliteDialect({ database: openSqlite(database.file) }) });
   }
-  const pool = new pg.Pool({
-    connectionString: database.url,
-    types: pgTypes,
-    max: 10,
-    ...(postgresSchema ? { options: `-c search_path=${postgresSchema}` } : {}),
-  });
-  return new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
+  const { postgresDialect } = await import("./postgres.ts");
+  return new Kysely<Schema>({ dialect: postgresDialect(database.url, postgresSchema) });
 }
 
 /** Brings the schema up to date. Safe to run from several instances at once (the migrator locks). */
