@@ -13,7 +13,7 @@ import {
   type OidcModelRow,
 } from "../store/oidc-models.ts";
 import { findClientMetadata } from "./clients.ts";
-import type { JwtAccessTokens } from "./jwt-access-tokens.ts";
+import { looksLikeJwt, type JwtAccessTokens } from "./jwt-access-tokens.ts";
 
 function toPayload(row: OidcModelRow | undefined): AdapterPayload | undefined {
   if (!row) return undefined;
@@ -21,25 +21,57 @@ function toPayload(row: OidcModelRow | undefined): AdapterPayload | undefined {
   return row.consumedAt === null ? payload : { ...payload, consumed: Math.floor(row.consumedAt / 1000) };
 }
 
+/** One lookup of a token value, joined by every model asked for in the turn it began in. */
+class PendingLookup {
+  readonly models = new Set<string>();
+  /** Set once the query has started with the models asked for until then. */
+  started = false;
+  readonly rows: Promise<Map<string, OidcModelRow>>;
+
+  constructor(query: (models: string[]) => Promise<Map<string, OidcModelRow>>) {
+    this.rows = new Promise<void>((resolve) => queueMicrotask(resolve)).then(() => {
+      this.started = true;
+      return query([...this.models]);
+    });
+  }
+}
+
 /**
- * Looks a token value up once for all its possible models: the engine asks for it as an access token,
- * a client credentials token and a refresh token at the same moment, and they share one query.
+ * Looks a presented token up once for all the models it is asked for at the same moment: at
+ * introspection and revocation the engine asks for it as an access token, a client credentials token
+ * and a refresh token at once, and the three share one query. A token asked for as one model alone
+ * (userinfo, refresh) gets the cheaper lookup of that model alone.
  */
 class TokenLookup {
   readonly #db: Database;
-  readonly #inFlight = new Map<string, Promise<Map<string, OidcModelRow>>>();
+  readonly #pending = new Map<string, PendingLookup>();
 
   constructor(db: Database) {
     this.#db = db;
   }
 
-  async find(model: string, id: string): Promise<OidcModelRow | undefined> {
-    let rows = this.#inFlight.get(id);
-    if (!rows) {
-      rows = findTokensById(this.#db, id, Date.now()).finally(() => this.#inFlight.delete(id));
-      this.#inFlight.set(id, rows);
+  find(model: string, id: string): Promise<OidcModelRow | undefined> {
+    let lookup = this.#pending.get(id);
+    if (lookup?.started && !lookup.models.has(model)) {
+      return findOidcModel(this.#db, model, id, Date.now());
     }
-    return (await rows).get(model);
+    if (!lookup) {
+      const pending = new PendingLookup((models) => this.#query(models, id));
+      void pending.rows.finally(() => this.#pending.delete(id)).catch(() => undefined);
+      this.#pending.set(id, pending);
+      lookup = pending;
+    }
+    lookup.models.add(model);
+    return lookup.rows.then((rows) => rows.get(model));
+  }
+
+  async #query(models: string[], id: string): Promise<Map<string, OidcModelRow>> {
+    const [model] = models;
+    if (models.length === 1 && model !== undefined) {
+      const row = await findOidcModel(this.#db, model, id, Date.now());
+      return new Map(row ? [[model, row]] : []);
+    }
+    return findTokensById(this.#db, id, Date.now());
   }
 }
 
@@ -105,7 +137,8 @@ class AccessTokenAdapter extends StoreAdapter {
   }
 
   override async find(id: string): Promise<AdapterPayload | undefined> {
-    const opaque = await this.#jwtAccessTokens.resolve(id);
+    // An opaque value is looked up at once, in the same turn as the engine's other models (TokenLookup).
+    const opaque = looksLikeJwt(id) ? await this.#jwtAccessTokens.opaqueTokenOf(id) : id;
     return opaque === undefined ? undefined : super.find(opaque);
   }
 }

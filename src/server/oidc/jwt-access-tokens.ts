@@ -117,11 +117,6 @@ export class JwtAccessTokens {
       return undefined;
     }
   }
-
-  /** The token itself when it is opaque; the opaque token it stands for when it is a JWT of Vrata's. */
-  async resolve(value: string): Promise<string | undefined> {
-    return looksLikeJwt(value) ? this.opaqueTokenOf(value) : value;
-  }
 }
 
 /**
