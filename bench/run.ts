@@ -12,7 +12,7 @@ import { createFreshDatabase } from "./postgres.ts";
 import { printResult, writeResult, type HttpResult, type ServerResult } from "./report.ts";
 import { launch, prepareVrata, root, rssMegabytes, stop, type Server } from "./servers.ts";
 import { sideOf, type Side } from "./sides.ts";
-import { sleep } from "./stats.ts";
+import { combined, sleep, type Measurement } from "./stats.ts";
 import { passwordSignIn } from "./vrata-sign-in.ts";
 import { workloads } from "./workloads.ts";
 
@@ -21,6 +21,8 @@ import { workloads } from "./workloads.ts";
 
 const options = benchOptions(process.argv.slice(2));
 const person = { username: "bench-person", password: "a long benchmark passphrase" };
+/** How many alternating rounds each workload's measured time is cut into. */
+const rounds = 5;
 const selected = (name: string) => options.only === undefined || name.includes(options.only);
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-bench-"));
@@ -99,12 +101,21 @@ try {
   for (const definition of workloads) {
     if (database && definition.memoryOnly) continue;
     if (!selected(definition.name)) continue;
-    const [vrataSide, bareSide] = sides as [Side, Side];
-    const measure = async (under: Side) => {
-      await load(under.server.url, await definition.prepare(under), 1); // warm-up
-      return load(under.server.url, await definition.prepare(under), options.durationSeconds);
-    };
-    const measured = { vrata: await measure(vrataSide), engine: await measure(bareSide) };
+    const [vrataSide] = sides as [Side, Side];
+    const run = async (under: Side, seconds: number) =>
+      load(under.server.url, await definition.prepare(under), seconds);
+    for (const side of sides) await run(side, 1); // warm-up
+    // The measured time is cut into rounds that alternate between the two servers, so that a slow
+    // moment of a shared machine falls on both rather than on one of them.
+    const slices: Record<"vrata" | "engine", Measurement[]> = { vrata: [], engine: [] };
+    const seconds = options.durationSeconds / rounds;
+    for (let round = 0; round < rounds; round++) {
+      const vrataFirst = round % 2 === 0;
+      for (const under of vrataFirst ? sides : [...sides].reverse()) {
+        slices[under === vrataSide ? "vrata" : "engine"].push(await run(under, seconds));
+      }
+    }
+    const measured = { vrata: combined(slices.vrata), engine: combined(slices.engine) };
     http.push({
       name: definition.name,
       ...(definition.minRatio ? { minRatio: definition.minRatio } : {}),
