@@ -1,4 +1,4 @@
-import cors from "@fastify/cors";
+import cors, { type FastifyCorsOptions } from "@fastify/cors";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods } from "fastify";
 import type Provider from "oidc-provider";
 import { corsMaxAgeSeconds } from "../../common/limits.ts";
@@ -35,9 +35,21 @@ const engineRoutes: Partial<Record<RouteName, EngineRoute>> = {
   },
 };
 
+const noCors: FastifyCorsOptions = { origin: false };
+
+/** Cross-origin use of an engine route (spec §7). */
+const corsOptions = (methods: HTTPMethods[], authorization: boolean): FastifyCorsOptions => ({
+  origin: "*",
+  methods,
+  allowedHeaders: authorization ? ["Authorization", "DPoP"] : [],
+  exposedHeaders: authorization ? ["WWW-Authenticate", "DPoP-Nonce"] : [],
+  maxAge: corsMaxAgeSeconds,
+  strictPreflight: true,
+});
+
 declare module "fastify" {
   interface FastifyContextConfig {
-    engineCors?: { methods: HTTPMethods[]; authorization: boolean };
+    engineCors?: FastifyCorsOptions;
   }
 }
 
@@ -55,17 +67,9 @@ export const oidcPlugin: FastifyPluginAsync<{
 
   await app.register(cors, {
     hook: "onRequest",
+    // Each route's options are made when it is registered, not on every request.
     delegator: (request, callback) => {
-      const rule = request.routeOptions.config.engineCors;
-      if (!rule) return callback(null, { origin: false });
-      callback(null, {
-        origin: "*",
-        methods: rule.methods,
-        allowedHeaders: rule.authorization ? ["Authorization", "DPoP"] : [],
-        exposedHeaders: rule.authorization ? ["WWW-Authenticate", "DPoP-Nonce"] : [],
-        maxAge: corsMaxAgeSeconds,
-        strictPreflight: true,
-      });
+      callback(null, request.routeOptions.config.engineCors ?? noCors);
     },
   });
 
@@ -123,7 +127,7 @@ export const oidcPlugin: FastifyPluginAsync<{
     const fromMemory = rule.precomputed ? await serveFromMemory(enginePath) : undefined;
     const methods: HTTPMethods[] = rule.cors ? [...rule.methods, "OPTIONS"] : rule.methods;
     const config = rule.cors
-      ? { engineCors: { methods: rule.methods, authorization: rule.cors.authorization } }
+      ? { engineCors: corsOptions(rule.methods, rule.cors.authorization) }
       : {};
     const urls = route.api ? [route.path, apiPrefix + route.path] : [route.path];
     for (const url of urls) {
