@@ -92,7 +92,9 @@ export const oidcPlugin: FastifyPluginAsync<{
       }
       // Headers set by Fastify hooks (CORS, security headers) would be lost once the engine takes the
       // raw response, so they are moved onto it first. The engine's own pages set their own policy.
-      for (const [name, value] of Object.entries(reply.getHeaders())) {
+      const headers = reply.getHeaders();
+      for (const name in headers) {
+        const value = headers[name];
         if (value !== undefined && name !== "content-security-policy") reply.raw.setHeader(name, value);
       }
       if (enginePath !== undefined) {
