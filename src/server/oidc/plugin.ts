@@ -128,9 +128,7 @@ export const oidcPlugin: FastifyPluginAsync<{
     const enginePath = rule.enginePath ?? route.path;
     const fromMemory = rule.precomputed ? await serveFromMemory(enginePath) : undefined;
     const methods: HTTPMethods[] = rule.cors ? [...rule.methods, "OPTIONS"] : rule.methods;
-    const config = rule.cors
-      ? { engineCors: corsOptions(rule.methods, rule.cors.authorization) }
-      : {};
+    const config = rule.cors ? { engineCors: corsOptions(rule.methods, rule.cors.authorization) } : {};
     const urls = route.api ? [route.path, apiPrefix + route.path] : [route.path];
     for (const url of urls) {
       app.route({
