@@ -62,9 +62,9 @@ try {
     "Vrata",
     [
       ...profiling("vrata"),
-      // As `npm start` and bin/vrata.js run it.
+      // As `npm start` runs it.
       "--max-semi-space-size=2",
-      "src/server/main.ts",
+      "bin/vrata.js",
       ...vrataArgs,
       ...["--log-level", "warn"],
     ],
