@@ -10,7 +10,7 @@ import { load } from "./load.ts";
 import { benchOptions } from "./options.ts";
 import { createFreshDatabase } from "./postgres.ts";
 import { printResult, writeResult, type HttpResult, type ServerResult } from "./report.ts";
-import { launch, prepareVrata, root, rssMegabytes, stop, type Server } from "./servers.ts";
+import { launch, prepareVrata, root, rssMegabytes, stop, vrataCommand, type Server } from "./servers.ts";
 import { sideOf, type Side } from "./sides.ts";
 import { combined, sleep, type Measurement } from "./stats.ts";
 import { passwordSignIn } from "./vrata-sign-in.ts";
@@ -60,14 +60,7 @@ try {
       : [];
   const vrata = await launch(
     "Vrata",
-    [
-      ...profiling("vrata"),
-      // As `npm start` runs it.
-      "--max-semi-space-size=2",
-      "bin/vrata.js",
-      ...vrataArgs,
-      ...["--log-level", "warn"],
-    ],
+    [...profiling("vrata"), ...vrataCommand, ...vrataArgs, ...["--log-level", "warn"]],
     vrataPort,
   );
   servers.push(vrata);

@@ -8,6 +8,12 @@ import { routes } from "../src/common/routes.ts";
 
 export const root = fileURLToPath(new URL("../", import.meta.url));
 
+/**
+ * How Vrata is started, as `npm start` starts it. The start that prepares Vrata uses the same flags,
+ * since V8 only takes compiled code from Node's compile cache under the flags it was made with.
+ */
+export const vrataCommand = ["--expose-gc", "bin/vrata.js"];
+
 export interface Server {
   name: string;
   url: string;
@@ -61,7 +67,7 @@ export function rssMegabytes(child: ChildProcess): number {
  * restart, as in production.
  */
 export async function prepareVrata(vrataArgs: string[]): Promise<void> {
-  const child = spawn(process.execPath, ["bin/vrata.js", ...vrataArgs], {
+  const child = spawn(process.execPath, [...vrataCommand, ...vrataArgs], {
     cwd: root,
     stdio: ["ignore", "pipe", "inherit"],
   });

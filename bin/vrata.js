@@ -1,7 +1,6 @@
-#!/usr/bin/env -S node --max-semi-space-size=2
-// A young generation of 2 MB (V8 grows it to 16 MB) keeps Vrata about 25 MB smaller and its garbage
-// collection pauses shorter, at no cost in throughput measured by `npm run bench`; `npm start` and
-// the benchmark start Vrata through this file with the same flag.
+#!/usr/bin/env -S node --expose-gc
+// --expose-gc lets Vrata give the memory its start leaves behind back to the system once it is ready
+// (main.ts); `npm start` and the benchmark start Vrata through this file with the same flag.
 // The `vrata` command. Vrata runs its TypeScript sources directly, which needs Node.js 24 or newer.
 import module from "node:module";
 
