@@ -5,6 +5,7 @@ import { Migrator } from "kysely/migration";
 import type { Config } from "../config.ts";
 import { migrations } from "./migrations/index.ts";
 import type { Schema } from "./schema.ts";
+import { runDirectly } from "./prepared.ts";
 import { openSqlite } from "./sqlite.ts";
 
 export type Database = Kysely<Schema>;
@@ -19,7 +20,10 @@ export interface StoreOptions {
 export async function openDatabase({ database, postgresSchema }: StoreOptions): Promise<Database> {
   if (database.kind === "sqlite") {
     fs.mkdirSync(path.dirname(database.file), { recursive: true });
-    return new Kysely<Schema>({ dialect: new SqliteDialect({ database: openSqlite(database.file) }) });
+    const store = openSqlite(database.file);
+    const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: store.database }) });
+    runDirectly(db, store.runUnlessInTransaction);
+    return db;
   }
   const { postgresDialect } = await import("./postgres.ts");
   return new Kysely<Schema>({ dialect: postgresDialect(database.url, postgresSchema) });

@@ -37,6 +37,20 @@ describe.each(storeEngines)("prepared queries on $name", ({ open }) => {
     expect(await keys("nothing-%", "none")).toEqual([]);
   });
 
+  it("wait for a transaction in progress rather than join it", async () => {
+    let outside: Promise<unknown> | undefined;
+    const rolledBack = store.db.transaction().execute(async (trx) => {
+      await trx.insertInto("instance_settings").values({ key: "prepared-inside", value: "1" }).execute();
+      outside = writeSetting(store.db, "prepared-outside", "1");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      throw new Error("roll back");
+    });
+    await expect(rolledBack).rejects.toThrow("roll back");
+    await outside;
+    const keys = (await settingsWithPrefix(store.db, "prepared-%side", "none")).rows.map((row) => row.key);
+    expect(keys).toEqual(["prepared-outside"]);
+  });
+
   it("refuse an argument that is not a parameter of the query", async () => {
     const byColumn = preparedQuery((db: Database, column: string) =>
       db

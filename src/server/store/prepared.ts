@@ -17,6 +17,14 @@ interface Prepared {
 
 const standInPrefix = "\u0000prepared-argument-";
 
+type DirectRunner = (query: CompiledQuery) => QueryResult<unknown> | undefined;
+const directRunners = new WeakMap<Database, DirectRunner>();
+
+/** Prepared queries on `db` go to `runner` first, and through Kysely when it declines. */
+export function runDirectly(db: Database, runner: DirectRunner): void {
+  directRunners.set(db, runner);
+}
+
 /**
  * A query built by `build` from its arguments, compiled once for each database it runs on. Every
  * argument must end up as a parameter of the query (a value compared or written), never as a column
@@ -49,6 +57,9 @@ export function preparedQuery<Args extends Argument[], Row>(
     const parameters = prepared.sources.map((source) =>
       "argument" in source ? args[source.argument] : source.fixed,
     );
-    return await db.executeQuery<Row>({ ...prepared.compiled, parameters });
+    const query = { ...prepared.compiled, parameters };
+    // The runner returns the rows the query was built to select.
+    const direct = directRunners.get(db)?.(query) as QueryResult<Row> | undefined;
+    return direct ?? (await db.executeQuery<Row>(query));
   };
 }
