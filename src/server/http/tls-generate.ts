@@ -2,12 +2,12 @@
 import "reflect-metadata";
 import { isIP } from "node:net";
 import * as x509 from "@peculiar/x509";
+import { dayMs } from "./tls.ts";
 
 // Making the local CA and localhost certificates. Loaded only when one has to be made: the library
 // is large, and a start with certificates in place does not need it.
 
 const algorithm = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" };
-const dayMs = 24 * 60 * 60 * 1000;
 
 x509.cryptoProvider.set(crypto);
 

@@ -12,7 +12,7 @@ export interface TlsMaterial {
   caFile?: string;
 }
 
-const dayMs = 24 * 60 * 60 * 1000;
+export const dayMs = 24 * 60 * 60 * 1000;
 /** A certificate this close to its end is replaced at start. */
 const renewBeforeMs = 30 * dayMs;
 
