@@ -32,11 +32,6 @@ try {
   fail(message);
 }
 
-// Loading modules, migrating and precomputing leave garbage behind that V8 keeps as spare heap: one
-// thorough collection once ready gives back 10-25 MB of the idle footprint, at the cost of about
-// 80 ms at start. `gc` exists when node runs with --expose-gc, as bin/vrata.js runs it.
-globalThis.gc?.({ type: "major", execution: "sync", flavor: "last-resort" });
-
 const { app, url, issuer, tls } = vrata;
 app.log.info(`Vrata is serving ${issuer} (listening at ${url})`);
 if (tls?.caFile) {

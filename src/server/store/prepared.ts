@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery, QueryResult } from "kysely";
 import type { Database } from "./database.ts";
+import type { DirectRunner } from "./sqlite.ts";
 
 // Building and compiling a query with Kysely costs more than SQLite takes to answer a primary-key
 // lookup. The queries every token request runs are therefore built once per database, with stand-ins
@@ -17,10 +18,13 @@ interface Prepared {
 
 const standInPrefix = "\u0000prepared-argument-";
 
-type DirectRunner = (query: CompiledQuery) => QueryResult<unknown> | undefined;
 const directRunners = new WeakMap<Database, DirectRunner>();
 
-/** Prepared queries on `db` go to `runner` first, and through Kysely when it declines. */
+/**
+ * Prepared queries on `db` go to `runner` first, and through Kysely when it declines. A query the
+ * runner answers does not wait behind Kysely queries still queued for the connection; callers await
+ * each query, so none depends on that order. Kysely plugins and query logging do not see them.
+ */
 export function runDirectly(db: Database, runner: DirectRunner): void {
   directRunners.set(db, runner);
 }

@@ -1,12 +1,10 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
 import type { CompiledQuery, QueryResult, SqliteDatabase, SqliteStatement } from "kysely";
 
-/**
- * Lets Kysely's SQLite dialect drive Node's built-in `node:sqlite`: Kysely passes parameters as one
- * array and asks whether a statement returns rows; node:sqlite takes them spread and says so through
- * its column list.
- */
 const maxPreparedStatements = 500;
+
+/** Runs a compiled query at once, or declines with undefined. */
+export type DirectRunner = (query: CompiledQuery) => QueryResult<unknown> | undefined;
 
 export interface SqliteStore {
   /** What Kysely's SQLite dialect drives. */
@@ -16,9 +14,14 @@ export interface SqliteStore {
    * undefined: the query must wait for it through Kysely). Skips the connection lock and the promises
    * Kysely wraps around every query, which cost more than SQLite takes to find a row by its key.
    */
-  runUnlessInTransaction: (query: CompiledQuery) => QueryResult<unknown> | undefined;
+  runUnlessInTransaction: DirectRunner;
 }
 
+/**
+ * Lets Kysely's SQLite dialect drive Node's built-in `node:sqlite`: Kysely passes parameters as one
+ * array and asks whether a statement returns rows; node:sqlite takes them spread and says so through
+ * its column list.
+ */
 export function openSqlite(file: string): SqliteStore {
   const database = new DatabaseSync(file);
   // WAL lets readers go on while a write is in progress; busy_timeout waits out a concurrent writer
@@ -52,8 +55,8 @@ export function openSqlite(file: string): SqliteStore {
       if (database.isTransaction) return undefined;
       const statement = prepare(sql);
       if (statement.reader) return { rows: statement.all(parameters) };
-      const { changes } = statement.run(parameters);
-      return { numAffectedRows: BigInt(changes), rows: [] };
+      const { changes, lastInsertRowid } = statement.run(parameters);
+      return { numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid), rows: [] };
     },
   };
 }
