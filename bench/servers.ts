@@ -2,17 +2,12 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import { routes } from "../src/common/routes.ts";
+import { vrataCommand } from "../test/support/command.ts";
 
 // Starting and watching the two servers under test, each in a process of its own so that cold start
 // and memory are theirs alone.
 
 export const root = fileURLToPath(new URL("../", import.meta.url));
-
-/**
- * How Vrata is started, as `npm start` starts it. The start that prepares Vrata uses the same flags,
- * since V8 only takes compiled code from Node's compile cache under the flags it was made with.
- */
-export const vrataCommand = ["--expose-gc", "bin/vrata.js"];
 
 export interface Server {
   name: string;

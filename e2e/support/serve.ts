@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { rename, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { vrataCommand } from "../../test/support/command.ts";
 import { startSmtpReceiver } from "../../test/support/smtp.ts";
 import type { Mail } from "./mail.ts";
 
@@ -33,7 +34,7 @@ process.stdout.write(`serve: SMTP receiver at 127.0.0.1:${smtp.port} writes e-ma
 const server = spawn(
   process.execPath,
   [
-    "src/server/main.ts",
+    ...vrataCommand,
     ...process.argv.slice(2),
     "--mail-host",
     "127.0.0.1",
