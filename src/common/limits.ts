@@ -38,3 +38,39 @@ export const codeLifetimeMs = 10 * 60 * 1000;
 export const codeResendCooldownMs = 30 * 1000;
 /** Codes that may be valid at once in one flow. */
 export const maxOutstandingCodes = 5;
+
+const minuteMs = 60 * 1000;
+
+/**
+ * How many of something may happen, and how fast that allowance comes back: a bucket holds `limit`
+ * and regains all of it over `regainedOverMs` (README "Limits" explains the policy).
+ */
+export interface RateLimit {
+  limit: number;
+  regainedOverMs: number;
+}
+
+/**
+ * Guesses (a password or a code that may be wrong) are counted per account and network address, per
+ * account from anywhere (slower to come back), and per address over all accounts. Code guesses have
+ * their own account-wide ceiling, so that someone who keeps the password ceiling full does not also
+ * lock the owner out of signing in with a code sent to their mailbox.
+ */
+export const rateLimits = {
+  guessesPerAccountAndAddress: { limit: 10, regainedOverMs: 15 * minuteMs },
+  passwordGuessesPerAccount: { limit: 50, regainedOverMs: 60 * minuteMs },
+  codeGuessesPerAccount: { limit: 50, regainedOverMs: 60 * minuteMs },
+  guessesPerAddress: { limit: 100, regainedOverMs: 15 * minuteMs },
+  /** E-mails with a code, per recipient address, per account and per requesting network address. */
+  codesPerRecipient: { limit: 5, regainedOverMs: 30 * minuteMs },
+  codesPerAccount: { limit: 8, regainedOverMs: 30 * minuteMs },
+  codesPerAddress: { limit: 100, regainedOverMs: 60 * minuteMs },
+  /** New accounts (and the password hashes made for them) per network address. */
+  signUpsPerAddress: { limit: 100, regainedOverMs: 60 * minuteMs },
+} as const satisfies Record<string, RateLimit>;
+
+/** Password hashes computed at once by one server process; more wait in a queue of this length. */
+export const passwordHashesInFlight = 4;
+export const passwordHashQueueLength = 64;
+/** The longest name of an app that an e-mail quotes; longer names are cut. */
+export const appNameInEmailMaxLength = 40;

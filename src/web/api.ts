@@ -82,7 +82,8 @@ async function requestJson<T>(
 
   const body = await readJson(response);
   if (!response.ok) {
-    if (response.status === 400) {
+    // A step's mistake (400) or a limit that refused it (429) comes with the flow's state.
+    if (response.status === 400 || response.status === 429) {
       const flow = flowResponseSchema.safeParse(body);
       if (flow.success) throw new FlowStateError(flow.data, response.status);
     }

@@ -33,6 +33,8 @@ export const flowErrors = [
   "tooManyAttempts",
   /** A code was sent less than the resend cooldown ago. */
   "codeRecentlySent",
+  /** Too many codes were sent to this address, for this account or from this network for now. */
+  "tooManyCodes",
 ] as const;
 export type FlowError = (typeof flowErrors)[number];
 

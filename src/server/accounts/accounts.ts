@@ -1,5 +1,6 @@
+import { randomBytes } from "node:crypto";
 import { newId } from "../ids.ts";
-import type { Database } from "../store/database.ts";
+import { inTransaction, type Database } from "../store/database.ts";
 import {
   credentialsOf,
   findAccountIdByCredential,
@@ -17,9 +18,22 @@ interface PasswordData {
   hash: string;
 }
 
-/** True when one of the account's passwords matches; an outdated hash is replaced on the way. */
+/** A hash of no one's password, verified for accounts without one (see checkPassword). */
+let unusedHash: Promise<string> | undefined;
+
+/**
+ * True when one of the account's passwords matches; an outdated hash is replaced on the way. An
+ * account without a password costs a verification all the same, so that the answer's timing does not
+ * tell which accounts have one.
+ */
 export async function checkPassword(db: Database, accountId: string, password: string): Promise<boolean> {
-  for (const credential of await credentialsOf(db, accountId, "password")) {
+  const credentials = await credentialsOf(db, accountId, "password");
+  if (credentials.length === 0) {
+    unusedHash ??= hashPassword(randomBytes(32).toString("base64url"));
+    await verifyPassword(await unusedHash, password);
+    return false;
+  }
+  for (const credential of credentials) {
     const { hash } = JSON.parse(credential.data) as PasswordData;
     if (await verifyPassword(hash, password)) {
       if (needsRehash(hash)) {
@@ -46,17 +60,23 @@ export interface NewCredentials {
   passwordHash?: string;
 }
 
-/** Creates an account with the credentials it signed up with. E-mail addresses here are verified. */
-export async function createAccount(db: Database, credentials: NewCredentials): Promise<string> {
-  const accountId = newId();
+/**
+ * Creates an account with the credentials it signed up with. E-mail addresses here are verified. The
+ * rows go in together: in the caller's transaction, or in one of their own.
+ */
+export async function createAccount(
+  db: Database,
+  accountId: string,
+  credentials: NewCredentials,
+): Promise<void> {
   const now = Date.now();
-  await db.transaction().execute(async (trx) => {
-    await insertAccount(trx, accountId, now);
+  const insert = async (executor: Database) => {
+    await insertAccount(executor, accountId, now);
     for (const kind of ["username", "email"] as const) {
       const identifier = credentials[kind];
       if (!identifier) continue;
       await insertCredential(
-        trx,
+        executor,
         {
           id: newId(),
           accountId,
@@ -70,7 +90,7 @@ export async function createAccount(db: Database, credentials: NewCredentials): 
     }
     if (credentials.passwordHash) {
       await insertCredential(
-        trx,
+        executor,
         {
           id: newId(),
           accountId,
@@ -82,6 +102,6 @@ export async function createAccount(db: Database, credentials: NewCredentials): 
         now,
       );
     }
-  });
-  return accountId;
+  };
+  await inTransaction(db, insert);
 }

@@ -1,4 +1,6 @@
 import { hash, verify, type Algorithm } from "@node-rs/argon2";
+import { passwordHashesInFlight, passwordHashQueueLength } from "../../common/limits.ts";
+import { TooManyRequestsError } from "../http/errors.ts";
 
 // argon2id with OWASP's minimum parameters (design.md §2). The library hashes on its own threads, so
 // the event loop keeps serving other requests meanwhile.
@@ -7,14 +9,50 @@ import { hash, verify, type Algorithm } from "@node-rs/argon2";
 const argon2id = 2 as Algorithm;
 const parameters = { algorithm: argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 };
 
+/**
+ * At most a few hashes run at once (each takes 19 MiB and a thread), and a bounded number wait: a
+ * flood of sign-ups is refused with 429 instead of queueing work that delays everyone's sign-in.
+ */
+class WorkLimit {
+  #running = 0;
+  readonly #waiting: (() => void)[] = [];
+  readonly #concurrency: number;
+  readonly #queueLength: number;
+
+  constructor(concurrency: number, queueLength: number) {
+    this.#concurrency = concurrency;
+    this.#queueLength = queueLength;
+  }
+
+  async run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.#running < this.#concurrency) this.#running += 1;
+    else if (this.#waiting.length >= this.#queueLength) {
+      throw new TooManyRequestsError("the server is busy hashing passwords; try again shortly", 1);
+    } else {
+      // The finishing work hands its slot over, so `#running` stays as it was.
+      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    }
+    try {
+      return await work();
+    } finally {
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#running -= 1;
+    }
+  }
+}
+
+const hashing = new WorkLimit(passwordHashesInFlight, passwordHashQueueLength);
+
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, parameters);
+  return hashing.run(() => hash(password, parameters));
 }
 
 export async function verifyPassword(phc: string, password: string): Promise<boolean> {
   try {
-    return await verify(phc, password);
-  } catch {
+    return await hashing.run(() => verify(phc, password));
+  } catch (error) {
+    if (error instanceof TooManyRequestsError) throw error;
     return false;
   }
 }

@@ -1,13 +1,21 @@
-import type { FastifyReply } from "fastify";
 import { maxFlowAttempts } from "../../common/limits.ts";
-import { createIdentity } from "../identities/identities.ts";
 import type { IdentityFields } from "../../common/api/identity.ts";
+import { createAccount, type NewCredentials } from "../accounts/accounts.ts";
+import { createIdentity } from "../identities/identities.ts";
 import { HttpError } from "../http/errors.ts";
 import type { FlowDeps } from "./deps.ts";
-import type { Flow } from "./flows.ts";
-import { startSession } from "./session.ts";
+import { FlowStepError, type Flow, type StepRequest } from "./flows.ts";
+import { newSession } from "./session.ts";
 import { addCompleted } from "./state.ts";
-import { recordFailedAttempt, type AttemptSubject } from "./throttle.ts";
+import {
+  flowGuessBucket,
+  forgiveGuess,
+  guessBuckets,
+  isRefusal,
+  reserveAll,
+  type GuessKind,
+  type GuessSubject,
+} from "./throttle.ts";
 
 /** Auth steps (password, code) only run before the flow has an outcome (reference §4.2). */
 export function requireNoAuthStep(flow: Flow): void {
@@ -16,37 +24,86 @@ export function requireNoAuthStep(flow: Flow): void {
   }
 }
 
-/**
- * The person proved a credential: the flow records the outcome, the browser gets the flow's session
- * cookie, and a new account gets a first identity made from what it signed up with.
- */
-export async function completeAuthStep(
-  deps: FlowDeps,
-  flow: Flow,
-  reply: FastifyReply,
-  outcome: { accountId: string; signedUp: boolean; identityFields?: IdentityFields },
-): Promise<void> {
-  const { state } = flow;
-  addCompleted(state, outcome.signedUp ? "signup" : "signin");
-  state.accountId = outcome.accountId;
-  state.signedUp = outcome.signedUp;
-  state.authTime = Math.floor(Date.now() / 1000);
-  state.sessionId = await startSession(deps.db, reply, flow.id, outcome.accountId);
-  delete state.code;
-  delete state.emailOrUsername;
-  if (outcome.signedUp && outcome.identityFields) {
-    await createIdentity(deps.db, outcome.accountId, outcome.identityFields);
-  }
+/** A new account to create with the step: its ID is chosen now, its rows are written with the flow. */
+export interface NewAccount {
+  id: string;
+  credentials: NewCredentials;
+  identityFields: IdentityFields;
 }
 
-/** A wrong password or code: counted for the flow (failing it at the limit) and for throttling. */
-export async function countFailedAttempt(deps: FlowDeps, flow: Flow, subject: AttemptSubject): Promise<void> {
-  await recordFailedAttempt(deps.db, subject);
-  flow.state.attempts += 1;
-  if (flow.state.attempts >= maxFlowAttempts) {
-    addCompleted(flow.state, "failed");
-    delete flow.state.code;
+/**
+ * The person proved a credential: the flow records the outcome, the browser gets the flow's session
+ * cookie, and a new account is created with a first identity made from what it signed up with. All of
+ * it is stored with the flow's state, or none of it (StepEffects).
+ */
+export function completeAuthStep(
+  step: StepRequest,
+  outcome: { accountId: string } | { newAccount: NewAccount },
+): void {
+  const { flow, effects } = step;
+  const { state } = flow;
+  const now = Date.now();
+  const accountId = "accountId" in outcome ? outcome.accountId : outcome.newAccount.id;
+  const signedUp = "newAccount" in outcome;
+  addCompleted(state, signedUp ? "signup" : "signin");
+  state.accountId = accountId;
+  state.signedUp = signedUp;
+  state.authTime = Math.floor(now / 1000);
+  delete state.code;
+  delete state.emailOrUsername;
+  if ("newAccount" in outcome) {
+    const { credentials, identityFields } = outcome.newAccount;
+    effects.write((db) => createAccount(db, accountId, credentials));
+    effects.write((db) => createIdentity(db, accountId, identityFields));
   }
+  const session = newSession(flow.id, accountId, now);
+  state.sessionId = session.id;
+  effects.write(session.store);
+  effects.onceStored(session.setCookie);
+}
+
+/** The flow used up its guesses: it fails, and codes sent in it are forgotten. */
+export function failFlow(flow: Flow): void {
+  addCompleted(flow.state, "failed");
+  delete flow.state.code;
+}
+
+/**
+ * Reserves a guess of a password or code before it is compared. Returns undefined when the flow has
+ * used up its guesses (it has then failed); a reached account or address limit is a step error.
+ */
+export async function reserveGuess(
+  deps: FlowDeps,
+  step: StepRequest,
+  kind: GuessKind,
+  accountId: string | undefined,
+): Promise<Guess | undefined> {
+  const { flow } = step;
+  const subject: GuessSubject = { flowId: flow.id, address: step.address, accountId };
+  const reserved = await reserveAll(deps.db, guessBuckets(kind, subject));
+  if (isRefusal(reserved)) {
+    if (reserved.bucket.key !== flowGuessBucket(flow.id).key) {
+      throw new FlowStepError(flow, "tooManyAttempts", reserved.retryAfterMs);
+    }
+    failFlow(flow);
+    return undefined;
+  }
+  return {
+    isLastOfFlow: (reserved.levels[0] ?? 0) >= maxFlowAttempts,
+    forgive: () => forgiveGuess(deps.db, reserved, subject),
+  };
+}
+
+export interface Guess {
+  /** This guess was the flow's last: if it is wrong, the flow fails. */
+  isLastOfFlow: boolean;
+  /** The guess was right: it counts against no ceiling. */
+  forgive: () => Promise<void>;
+}
+
+/** A wrong guess: the flow fails if it was its last. */
+export function guessedWrong(flow: Flow, guess: Guess): void {
+  if (guess.isLastOfFlow) failFlow(flow);
 }
 
 export function hasFailed(flow: Flow): boolean {

@@ -59,6 +59,7 @@ export async function sendCode(
       code,
       link: `${deps.issuer}/auth/${flow.id}#code=${code}`,
       title: deps.title,
+      issuer: deps.issuer,
       appName: request.appName,
       locale: request.locale,
     }),

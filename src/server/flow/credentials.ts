@@ -1,32 +1,26 @@
-import type { FastifyReply } from "fastify";
-import type { Locale } from "../../common/limits.ts";
-import { checkPassword, createAccount, emailsOf, findAccountByIdentifier } from "../accounts/accounts.ts";
+import { checkPassword, emailsOf, findAccountByIdentifier } from "../accounts/accounts.ts";
 import { normalizeIdentifier, normalizePassword, type Identifier } from "../accounts/normalize.ts";
 import { hashPassword } from "../accounts/passwords.ts";
 import { HttpError } from "../http/errors.ts";
+import { newId } from "../ids.ts";
 import { applicationOf } from "../organizations/applications.ts";
-import { codeMatches, mayResend, sendCode } from "./code.ts";
-import type { FlowDeps } from "./deps.ts";
 import {
   completeAuthStep,
-  countFailedAttempt,
+  guessedWrong,
   hasFailed,
   identityFromIdentifier,
   requireNoAuthStep,
+  reserveGuess,
 } from "./auth-step.ts";
-import { FlowStepError, type Flow } from "./flows.ts";
+import { codeMatches, mayResend, sendCode } from "./code.ts";
+import type { FlowDeps } from "./deps.ts";
+import { FlowStepError, type Flow, type StepRequest } from "./flows.ts";
 import type { CodeTarget } from "./state.ts";
-import { isThrottled, type AttemptSubject } from "./throttle.ts";
+import type { Bucket } from "../store/throttle.ts";
+import { codeSendBuckets, isRefusal, reserveAll, signUpBucket } from "./throttle.ts";
 
 // The password and e-mail code methods (reference §4.7.1 and §4.7.2). Sign-in and sign-up are one
 // path: who has no account gets one once they proved what they typed.
-
-export interface StepRequest {
-  flow: Flow;
-  reply: FastifyReply;
-  address: string;
-  locale: Locale;
-}
 
 function identifierOrError(flow: Flow, typed: string): Identifier {
   const identifier = normalizeIdentifier(typed);
@@ -35,8 +29,15 @@ function identifierOrError(flow: Flow, typed: string): Identifier {
   return identifier;
 }
 
-async function guardThrottle(deps: FlowDeps, flow: Flow, subject: AttemptSubject): Promise<void> {
-  if (await isThrottled(deps.db, subject)) throw new FlowStepError(flow, "tooManyAttempts");
+/** Reserves the limits' units for work about to be done, or fails the step with `error`. */
+async function reserveOrRefuse(
+  deps: FlowDeps,
+  flow: Flow,
+  buckets: Bucket[],
+  error: "tooManyAttempts" | "tooManyCodes",
+): Promise<void> {
+  const reserved = await reserveAll(deps.db, buckets);
+  if (isRefusal(reserved)) throw new FlowStepError(flow, error, reserved.retryAfterMs);
 }
 
 /** The identifier typed in this flow; starting over with another one forgets codes sent for the old one. */
@@ -45,6 +46,7 @@ function setIdentifier(flow: Flow, identifier: Identifier): void {
   flow.state.emailOrUsername = identifier.display;
 }
 
+/** Sends a code, unless one went out moments ago; the limits on codes sent may refuse it. */
 async function sendCodeTo(
   deps: FlowDeps,
   step: StepRequest,
@@ -54,6 +56,8 @@ async function sendCodeTo(
 ): Promise<void> {
   const { flow } = step;
   if (!mayResend(flow, identifier.key, Date.now())) return;
+  const accountId = target.kind === "signin" ? target.accountId : undefined;
+  await reserveOrRefuse(deps, flow, codeSendBuckets(step.address, recipients, accountId), "tooManyCodes");
   const application = await applicationOf(deps.db, flow.organizationId, flow.applicationId);
   await sendCode(deps, flow, {
     identifierKey: identifier.key,
@@ -84,35 +88,54 @@ export async function passwordComplete(
   const normalized = normalizePassword(typedPassword);
   if (normalized === "invalid") throw new FlowStepError(flow, "invalidPassword");
   if (normalized === "short") throw new FlowStepError(flow, "shortPassword");
-  const { password } = normalized;
   const identifier = identifierOrError(flow, flow.state.emailOrUsername);
   const accountId = await findAccountByIdentifier(deps.db, identifier);
-  const subject: AttemptSubject = { address: step.address, ...(accountId ? { accountId } : {}) };
-  await guardThrottle(deps, flow, subject);
+  await (accountId
+    ? signInWithPassword(deps, step, identifier, accountId, normalized.password)
+    : signUpWithPassword(deps, step, identifier, normalized.password));
+}
 
-  if (accountId) {
-    if (await checkPassword(deps.db, accountId, password)) {
-      await completeAuthStep(deps, flow, step.reply, { accountId, signedUp: false });
-      return;
-    }
-    await countFailedAttempt(deps, flow, subject);
-    if (hasFailed(flow)) return;
-    // A wrong password is recovered from with a code to the account's e-mail (reference §4.7.1).
-    const recipients =
-      identifier.kind === "email" ? [identifier.display] : await emailsOf(deps.db, accountId);
-    if (recipients.length === 0) throw new FlowStepError(flow, "wrongPassword");
-    await sendCodeTo(deps, step, identifier, { kind: "signin", accountId }, recipients);
-    flow.state.providers = ["password", "code"];
+async function signInWithPassword(
+  deps: FlowDeps,
+  step: StepRequest,
+  identifier: Identifier,
+  accountId: string,
+  password: string,
+): Promise<void> {
+  const { flow } = step;
+  const guess = await reserveGuess(deps, step, "password", accountId);
+  if (!guess) return;
+  if (await checkPassword(deps.db, accountId, password)) {
+    await guess.forgive();
+    completeAuthStep(step, { accountId });
     return;
   }
+  guessedWrong(flow, guess);
+  if (hasFailed(flow)) return;
+  // A wrong password is recovered from with a code to the account's e-mail (reference §4.7.1).
+  const recipients =
+    identifier.kind === "email" ? [identifier.display] : await emailsOf(deps.db, accountId);
+  if (recipients.length === 0) throw new FlowStepError(flow, "wrongPassword");
+  await sendCodeTo(deps, step, identifier, { kind: "signin", accountId }, recipients);
+  flow.state.providers = ["password", "code"];
+}
 
+async function signUpWithPassword(
+  deps: FlowDeps,
+  step: StepRequest,
+  identifier: Identifier,
+  password: string,
+): Promise<void> {
+  const { flow } = step;
+  await reserveOrRefuse(deps, flow, [signUpBucket(step.address)], "tooManyAttempts");
   const passwordHash = await hashPassword(password);
   if (identifier.kind === "username") {
-    const newAccount = await createAccount(deps.db, { username: identifier, passwordHash });
-    await completeAuthStep(deps, flow, step.reply, {
-      accountId: newAccount,
-      signedUp: true,
-      identityFields: identityFromIdentifier(identifier),
+    completeAuthStep(step, {
+      newAccount: {
+        id: newId(),
+        credentials: { username: identifier, passwordHash },
+        identityFields: identityFromIdentifier(identifier),
+      },
     });
     return;
   }
@@ -135,7 +158,6 @@ export async function codeStart(deps: FlowDeps, step: StepRequest, emailOrUserna
   const sameIdentifier = flow.state.code?.identifierKey === identifier.key;
   const usedPassword =
     flow.state.providers.includes("password") && flow.state.emailOrUsername === identifier.display;
-  await guardThrottle(deps, flow, { address: step.address });
   const accountId = await findAccountByIdentifier(deps.db, identifier);
 
   let target: CodeTarget;
@@ -163,36 +185,36 @@ export async function codeComplete(deps: FlowDeps, step: StepRequest, typedCode:
   requireNoAuthStep(flow);
   const code = flow.state.code;
   if (!code) throw new HttpError(400, "badRequest", "no code was sent in this flow");
-  const subject: AttemptSubject = {
-    address: step.address,
-    ...(code.target.kind === "signin" ? { accountId: code.target.accountId } : {}),
-  };
-  await guardThrottle(deps, flow, subject);
+  const { target } = code;
+  const guess = await reserveGuess(deps, step, "code", target.kind === "signin" ? target.accountId : undefined);
+  if (!guess) return;
   if (!codeMatches(flow, typedCode)) {
-    await countFailedAttempt(deps, flow, subject);
+    guessedWrong(flow, guess);
     if (hasFailed(flow)) return;
     throw new FlowStepError(flow, "invalidCode");
   }
+  await guess.forgive();
 
-  const { target } = code;
   if (target.kind === "signin") {
-    await completeAuthStep(deps, flow, step.reply, { accountId: target.accountId, signedUp: false });
+    completeAuthStep(step, { accountId: target.accountId });
     return;
   }
   const email = { kind: "email" as const, display: target.emailDisplay, key: target.email };
   // Someone may have signed up with this address since the code was sent: then this signs in to it.
   const existing = await findAccountByIdentifier(deps.db, email);
   if (existing) {
-    await completeAuthStep(deps, flow, step.reply, { accountId: existing, signedUp: false });
+    completeAuthStep(step, { accountId: existing });
     return;
   }
-  const accountId = await createAccount(deps.db, {
-    email,
-    ...(target.passwordHash ? { passwordHash: target.passwordHash } : {}),
-  });
-  await completeAuthStep(deps, flow, step.reply, {
-    accountId,
-    signedUp: true,
-    identityFields: identityFromIdentifier(email),
+  // A sign-up with a password was counted when its password was hashed.
+  if (!target.passwordHash) {
+    await reserveOrRefuse(deps, flow, [signUpBucket(step.address)], "tooManyAttempts");
+  }
+  completeAuthStep(step, {
+    newAccount: {
+      id: newId(),
+      credentials: { email, ...(target.passwordHash ? { passwordHash: target.passwordHash } : {}) },
+      identityFields: identityFromIdentifier(email),
+    },
   });
 }

@@ -7,12 +7,21 @@ import { findFlow, insertFlow, updateFlowState } from "../store/flows.ts";
 import { findActiveClient } from "../store/clients.ts";
 import { applicationOf } from "../organizations/applications.ts";
 import { newFlowState, type FlowState } from "./state.ts";
+import { StepEffects } from "./step-effects.ts";
 
 /** The first supported language of the app's `ui_locales` request, if it asked for one. */
 function requestedLocale(uiLocales: unknown): Locale | undefined {
   if (typeof uiLocales !== "string") return undefined;
   const tags = uiLocales.split(" ").map((tag) => tag.toLowerCase().split("-")[0] ?? "");
   return tags.find((tag): tag is Locale => (locales as readonly string[]).includes(tag));
+}
+
+/** One request to a flow step: the flow, what the step will store with it, and who asks. */
+export interface StepRequest {
+  flow: Flow;
+  effects: StepEffects;
+  address: string;
+  locale: Locale;
 }
 
 export interface Flow {
@@ -29,11 +38,14 @@ export class FlowStepError extends Error {
   override name = "FlowStepError";
   readonly flow: Flow;
   readonly code: FlowError;
+  /** Set when a limit refused the step: it is answered 429 with this `Retry-After`. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(flow: Flow, code: FlowError) {
+  constructor(flow: Flow, code: FlowError, retryAfterMs?: number) {
     super(code);
     this.flow = flow;
     this.code = code;
+    this.retryAfterSeconds = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
   }
 }
 
@@ -75,13 +87,24 @@ export async function loadFlow(db: Database, provider: Provider, id: string): Pr
   };
 }
 
-/** Stores the flow's new state; a step that raced another on the same flow gets 409 and nothing changes. */
-export async function saveFlow(db: Database, flow: Flow): Promise<void> {
-  if (!(await updateFlowState(db, flow.id, flow.version, JSON.stringify(flow.state)))) {
-    throw new HttpError(409, "conflict", "the flow changed meanwhile; reload it");
-  }
+/**
+ * Stores the flow's new state together with the step's other writes, all or nothing. A step that
+ * raced another on the same flow gets 409, and nothing it did is stored.
+ */
+export async function commitStep(db: Database, flow: Flow, effects: StepEffects): Promise<void> {
+  const state = JSON.stringify(flow.state);
+  const store = async (executor: Database) => {
+    if (!(await updateFlowState(executor, flow.id, flow.version, state))) {
+      throw new HttpError(409, "conflict", "the flow changed meanwhile; reload it");
+    }
+    for (const write of effects.writes) await write(executor);
+  };
+  await (effects.writes.length === 0 ? store(db) : db.transaction().execute(store));
   flow.version += 1;
 }
+
+/** Stores the flow's new state alone (see commitStep). */
+export const saveFlow = (db: Database, flow: Flow) => commitStep(db, flow, new StepEffects());
 
 export async function flowResponse(db: Database, flow: Flow, error?: FlowError): Promise<FlowResponse> {
   const application = await applicationOf(db, flow.organizationId, flow.applicationId);

@@ -1,4 +1,4 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import { recordActivity } from "../activity/activity.ts";
 import { accessibleIdentities } from "../identities/access.ts";
 import { HttpError } from "../http/errors.ts";
@@ -6,7 +6,7 @@ import { newId } from "../ids.ts";
 import { deactivateSessions } from "../store/flows.ts";
 import { ensureMembership, membershipsIn } from "../store/identities.ts";
 import type { FlowDeps } from "./deps.ts";
-import type { Flow } from "./flows.ts";
+import type { Flow, StepRequest } from "./flows.ts";
 import { clearSessionCookie, sessionFor } from "./session.ts";
 import { addCompleted, authenticated, newFlowState } from "./state.ts";
 
@@ -33,19 +33,19 @@ export async function requireSessionIfAny(
   if (flow.state.sessionId) await requireSession(deps, request, flow);
 }
 
+/** Signs the flow out so that another account can sign in; the flow's guesses stay counted. */
 export async function restart(
   deps: FlowDeps,
   request: FastifyRequest,
-  reply: FastifyReply,
-  flow: Flow,
+  step: StepRequest,
 ): Promise<void> {
+  const { flow, effects } = step;
   await requireSession(deps, request, flow);
   if (!authenticated(flow.state)) throw new HttpError(400, "badRequest", "this flow cannot start over");
-  const { state } = flow;
-  await deactivateSessions(deps.db, state.sessionId ? [state.sessionId] : []);
-  clearSessionCookie(reply, flow.id);
-  // Attempts are kept on purpose: starting over must not reset the brute-force limit.
-  flow.state = { ...newFlowState(state.locale), attempts: state.attempts };
+  const { sessionId, locale } = flow.state;
+  if (sessionId) effects.write((db) => deactivateSessions(db, [sessionId]));
+  effects.onceStored((reply) => clearSessionCookie(reply, flow.id));
+  flow.state = newFlowState(locale);
 }
 
 export async function decline(deps: FlowDeps, request: FastifyRequest, flow: Flow): Promise<void> {

@@ -11,10 +11,19 @@ import {
 import { apiPrefix, routes, type RouteName } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
 import { preferredLocale } from "../http/locale.ts";
-import { codeComplete, codeStart, passwordComplete, passwordStart, type StepRequest } from "./credentials.ts";
+import { codeComplete, codeStart, passwordComplete, passwordStart } from "./credentials.ts";
 import type { FlowDeps } from "./deps.ts";
 import { finishFlow } from "./finish.ts";
-import { FlowStepError, flowResponse, loadFlow, saveFlow, type Flow } from "./flows.ts";
+import {
+  commitStep,
+  FlowStepError,
+  flowResponse,
+  loadFlow,
+  type Flow,
+  type StepRequest,
+} from "./flows.ts";
+import { StepEffects } from "./step-effects.ts";
+import { isUniqueViolation } from "../store/errors.ts";
 import { signOut } from "./signout.ts";
 import { chooseIdentity, decline, readyToRedirect, requireSessionIfAny, restart } from "./outcome.ts";
 
@@ -27,8 +36,15 @@ interface StepContext<T> {
   flow: Flow;
   body: T;
   request: FastifyRequest;
-  reply: FastifyReply;
   step: StepRequest;
+}
+
+/** The step's answer: the flow's state, with the mistake to correct or the limit that refused it. */
+async function stepAnswer(deps: FlowDeps, reply: FastifyReply, flow: Flow, error?: FlowStepError) {
+  if (error?.retryAfterSeconds !== undefined) {
+    reply.status(429).header("retry-after", String(error.retryAfterSeconds));
+  } else if (error) reply.status(400);
+  return reply.send(await flowResponse(deps.db, flow, error?.code));
 }
 
 /** The auth flow: its page, which also sends the person back to the app, and its JSON steps. */
@@ -56,26 +72,37 @@ export const flowPlugin: FastifyPluginAsync<FlowRoutesOptions> = (app, { deps, r
     schema: z.ZodType<T>,
     run: (context: StepContext<T>) => Promise<void> | void,
   ) => {
-    const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-      const body = parseBody(schema, request.body);
+    const runOnce = async (request: FastifyRequest, reply: FastifyReply, body: T) => {
       const flow = await flowOf(request);
-      const stepRequest: StepRequest = {
+      const step: StepRequest = {
         flow,
-        reply,
+        effects: new StepEffects(),
         address: request.ip,
         locale: flow.state.locale ?? preferredLocale(request.headers["accept-language"]),
       };
-      reply.header("cache-control", "no-store");
+      let mistake: FlowStepError | undefined;
       try {
-        await run({ flow, body, request, reply, step: stepRequest });
+        await run({ flow, body, request, step });
       } catch (error) {
         if (!(error instanceof FlowStepError)) throw error;
-        // What the step changed before the mistake (an attempt counted, a code sent) is kept.
-        await saveFlow(deps.db, flow);
-        return reply.status(400).send(await flowResponse(deps.db, flow, error.code));
+        // What the step changed before the mistake (a code sent, the flow failed) is kept.
+        mistake = error;
       }
-      await saveFlow(deps.db, flow);
-      return reply.send(await flowResponse(deps.db, flow));
+      await commitStep(deps.db, flow, step.effects);
+      step.effects.applyTo(reply);
+      return stepAnswer(deps, reply, flow, mistake);
+    };
+    const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+      const body = parseBody(schema, request.body);
+      reply.header("cache-control", "no-store");
+      try {
+        return await runOnce(request, reply, body);
+      } catch (error) {
+        // Someone signed up with the same username or e-mail at the same moment: the step runs again
+        // and now finds that account, as if it had existed all along.
+        if (!isUniqueViolation(error)) throw error;
+        return runOnce(request, reply, body);
+      }
     };
     for (const url of [routes[name].path, apiPrefix + routes[name].path]) app.post(url, handler);
   };
@@ -90,9 +117,7 @@ export const flowPlugin: FastifyPluginAsync<FlowRoutesOptions> = (app, { deps, r
     codeStart(deps, s, body.emailOrUsername),
   );
   step("AuthFlowCodeComplete", codeBodySchema, ({ step: s, body }) => codeComplete(deps, s, body.code));
-  step("AuthFlowRestartAuth", emptyBodySchema, ({ request, reply, flow }) =>
-    restart(deps, request, reply, flow),
-  );
+  step("AuthFlowRestartAuth", emptyBodySchema, ({ request, step: s }) => restart(deps, request, s));
   step("AuthFlowDecline", emptyBodySchema, ({ request, flow }) => decline(deps, request, flow));
   step("AuthFlowChooseIdentity", chooseIdentityBodySchema, ({ request, flow, body }) =>
     chooseIdentity(deps, request, flow, body.identity.id),

@@ -15,28 +15,26 @@ export const sessionCookieName = (flowId: string) => `__Host-session-${flowId}`;
 
 const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("base64url");
 
-export async function startSession(
-  db: Database,
-  reply: FastifyReply,
-  flowId: string,
-  accountId: string,
-): Promise<string> {
+/**
+ * A new session of the account for this flow: its row to store, and the cookie that proves it once
+ * stored. Only the secret's hash is stored.
+ */
+export function newSession(flowId: string, accountId: string, now: number) {
   const secret = randomBytes(32).toString("base64url");
-  const now = Date.now();
-  const id = newId();
-  await insertSession(
-    db,
-    { id, accountId, flowId, secretHash: hashSecret(secret), expiresAt: now + sessionLifetimeMs },
-    now,
-  );
-  reply.setCookie(sessionCookieName(flowId), valuePrefix + secret, {
-    path: "/",
-    secure: true,
-    httpOnly: true,
-    sameSite: "lax",
-    expires: new Date(now + sessionLifetimeMs),
-  });
-  return id;
+  const expiresAt = now + sessionLifetimeMs;
+  const row = { id: newId(), accountId, flowId, secretHash: hashSecret(secret), expiresAt };
+  return {
+    id: row.id,
+    store: (db: Database) => insertSession(db, row, now),
+    setCookie: (reply: FastifyReply) =>
+      reply.setCookie(sessionCookieName(flowId), valuePrefix + secret, {
+        path: "/",
+        secure: true,
+        httpOnly: true,
+        sameSite: "lax",
+        expires: new Date(expiresAt),
+      }),
+  };
 }
 
 /** The live session the request's cookie names for this flow, if any. */

@@ -26,7 +26,6 @@ export interface FlowState {
   completed: Completed[];
   providers: FlowProvider[];
   emailOrUsername?: string;
-  attempts: number;
   accountId?: string;
   sessionId?: string;
   /** Set once the auth step is done: whether it signed up a new account. */
@@ -42,7 +41,6 @@ export interface FlowState {
 export const newFlowState = (locale?: Locale): FlowState => ({
   completed: [],
   providers: [],
-  attempts: 0,
   ...(locale ? { locale } : {}),
 });
 

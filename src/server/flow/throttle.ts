@@ -1,33 +1,131 @@
+import { createHash } from "node:crypto";
+import { isIPv6 } from "node:net";
+import { maxFlowAttempts, rateLimits, type RateLimit } from "../../common/limits.ts";
 import type { Database } from "../store/database.ts";
-import { addAttempt, attemptLevel } from "../store/throttle.ts";
+import { bucketLevel, clearBucket, releaseUnit, reserveUnit, type Bucket } from "../store/throttle.ts";
 
-// Failed sign-in attempts are counted per account and per client address across all flows and all
-// instances, so starting new flows does not reset an attacker (design.md §6). Each allows `limit`
-// failures at once and regains that allowance over `drainMs`.
+// Which limits guard which work (design.md §6-§7, README "Limits"). Every unit is reserved in the
+// store before the work it guards, so simultaneous requests on any number of instances cannot pass
+// a limit; work that turns out legitimate (the right password) gives its units back.
 
-const drainMs = 15 * 60 * 1000;
-const limits = { account: 50, address: 100 };
+/** Stored keys are hashes: the counters table names no account, address or mailbox. */
+const storedKey = (name: string) => createHash("sha256").update(name).digest("base64url");
 
-export interface AttemptSubject {
-  address: string;
-  accountId?: string;
+const bucket = (name: string, { limit, regainedOverMs }: RateLimit): Bucket => ({
+  key: storedKey(name),
+  limit,
+  ratePerMs: limit / regainedOverMs,
+});
+
+/**
+ * The part of a client address that one party controls: an IPv4 address, or the /64 prefix of an
+ * IPv6 address (one household or server gets a whole /64).
+ */
+export function addressKey(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1]) return mapped[1];
+  if (!isIPv6(address)) return address;
+  const [head = "", tail] = address.toLowerCase().split("::");
+  const headGroups = head === "" ? [] : head.split(":");
+  const tailGroups = tail === undefined || tail === "" ? [] : tail.split(":");
+  const missing = 8 - headGroups.length - tailGroups.length;
+  const groups = [...headGroups, ...Array<string>(Math.max(missing, 0)).fill("0"), ...tailGroups];
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }
 
-const buckets = (subject: AttemptSubject) => [
-  { key: `address:${subject.address}`, limit: limits.address },
-  ...(subject.accountId ? [{ key: `account:${subject.accountId}`, limit: limits.account }] : []),
-];
+/** A limit was reached: nothing was reserved, and `retryAfterMs` tells when there is room again. */
+export interface Refusal {
+  bucket: Bucket;
+  retryAfterMs: number;
+}
 
-export async function isThrottled(db: Database, subject: AttemptSubject): Promise<boolean> {
+export interface Reservation {
+  buckets: Bucket[];
+  /** Each bucket's level after this reservation. */
+  levels: number[];
+}
+
+/** Reserves one unit in every bucket, or in none: a full bucket gives back what the others took. */
+export async function reserveAll(db: Database, buckets: Bucket[]): Promise<Reservation | Refusal> {
   const now = Date.now();
-  for (const { key, limit } of buckets(subject)) {
-    // Throttled once one more failure would overflow the bucket.
-    if ((await attemptLevel(db, key, now, limit / drainMs)) + 1 > limit) return true;
+  const levels: number[] = [];
+  for (const candidate of buckets) {
+    const level = await reserveUnit(db, candidate, now);
+    if (level === undefined) {
+      await Promise.all(buckets.slice(0, levels.length).map((taken) => releaseUnit(db, taken, now)));
+      const full = await bucketLevel(db, candidate, now);
+      const retryAfterMs =
+        candidate.ratePerMs > 0 ? (full + 1 - candidate.limit) / candidate.ratePerMs : Infinity;
+      return { bucket: candidate, retryAfterMs: Math.max(retryAfterMs, 1000) };
+    }
+    levels.push(level);
   }
-  return false;
+  return { buckets, levels };
 }
 
-export async function recordFailedAttempt(db: Database, subject: AttemptSubject): Promise<void> {
-  const now = Date.now();
-  for (const { key, limit } of buckets(subject)) await addAttempt(db, key, now, limit / drainMs);
+export const isRefusal = (result: Reservation | Refusal): result is Refusal => "retryAfterMs" in result;
+
+export type GuessKind = "password" | "code";
+
+export interface GuessSubject {
+  flowId: string;
+  address: string;
+  accountId?: string | undefined;
 }
+
+/** The guesses one flow may make in all; then it fails (reference §4.5). */
+export const flowGuessBucket = (flowId: string): Bucket => ({
+  key: storedKey(`flow:${flowId}`),
+  limit: maxFlowAttempts,
+  ratePerMs: 0,
+});
+
+const accountAndAddressBucket = (accountId: string, address: string) =>
+  bucket(`guess:${accountId}:${addressKey(address)}`, rateLimits.guessesPerAccountAndAddress);
+
+export function guessBuckets(kind: GuessKind, { flowId, address, accountId }: GuessSubject): Bucket[] {
+  return [
+    flowGuessBucket(flowId),
+    bucket(`guess:${addressKey(address)}`, rateLimits.guessesPerAddress),
+    ...(accountId
+      ? [
+          accountAndAddressBucket(accountId, address),
+          kind === "password"
+            ? bucket(`password-guess:${accountId}`, rateLimits.passwordGuessesPerAccount)
+            : bucket(`code-guess:${accountId}`, rateLimits.codeGuessesPerAccount),
+        ]
+      : []),
+  ];
+}
+
+/**
+ * A right guess is no failure: its units go back to the address and account ceilings, and failures
+ * from the same address on this account are forgotten (NIST SP 800-63B §5.2.2). The flow's own count
+ * stays: it only limits that flow.
+ */
+export async function forgiveGuess(db: Database, reservation: Reservation, subject: GuessSubject) {
+  const now = Date.now();
+  const forgiven = subject.accountId ? accountAndAddressBucket(subject.accountId, subject.address).key : "";
+  await Promise.all(
+    reservation.buckets.slice(1).map((taken) =>
+      taken.key === forgiven ? clearBucket(db, taken.key) : releaseUnit(db, taken, now),
+    ),
+  );
+}
+
+/** Buckets for sending a code: each recipient, the account it signs in to, and the requester. */
+export function codeSendBuckets(address: string, recipients: string[], accountId?: string): Bucket[] {
+  return [
+    bucket(`code-send:${addressKey(address)}`, rateLimits.codesPerAddress),
+    ...(accountId ? [bucket(`code-send-account:${accountId}`, rateLimits.codesPerAccount)] : []),
+    ...recipients.map((recipient) =>
+      bucket(`code-send-to:${recipient.toLowerCase()}`, rateLimits.codesPerRecipient),
+    ),
+  ];
+}
+
+export const signUpBucket = (address: string): Bucket =>
+  bucket(`sign-up:${addressKey(address)}`, rateLimits.signUpsPerAddress);

@@ -19,6 +19,17 @@ export class HttpError extends Error {
   }
 }
 
+/** Too much at once: answered 429 with a `Retry-After` header. */
+export class TooManyRequestsError extends HttpError {
+  override name = "TooManyRequestsError";
+  readonly retryAfterSeconds: number;
+
+  constructor(message: string, retryAfterSeconds: number) {
+    super(429, "tooManyRequests", message);
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
 const codeForStatus: Partial<Record<number, ErrorCode>> = {
   400: "badRequest",
   404: "notFound",
@@ -45,6 +56,7 @@ function bodyFor(error: FastifyError | HttpError, requestId: string): { status: 
 export function registerErrorHandlers(app: FastifyInstance): void {
   app.setErrorHandler<FastifyError | HttpError>((error, request, reply) => {
     const { status, body } = bodyFor(error, request.id);
+    if (error instanceof TooManyRequestsError) reply.header("retry-after", String(error.retryAfterSeconds));
     if (status >= 500 && !(error instanceof HttpError)) request.log.error({ err: error }, "request failed");
     return reply.status(status).type("application/json").send(body);
   });

@@ -44,3 +44,8 @@ export async function migrate(db: Database, postgresSchema?: string): Promise<vo
     throw new Error(`database migration ${failed?.migrationName ?? ""} failed`, { cause: error });
   }
 }
+
+/** Runs `work` in the caller's transaction when `db` is one, else in a transaction of its own. */
+export function inTransaction<T>(db: Database, work: (executor: Database) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}

@@ -1,4 +1,4 @@
-import type { Database } from "./database.ts";
+import { inTransaction, type Database } from "./database.ts";
 import { preparedQuery } from "./prepared.ts";
 
 export interface IdentityDocument {
@@ -45,7 +45,7 @@ export async function insertIdentity(
   identity: { id: string; document: IdentityDocument; creatorAccountId: string | null },
   now: number,
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     await trx
       .insertInto("identities")
       .values({
@@ -70,7 +70,7 @@ export async function updateIdentityDocument(
   document: IdentityDocument,
   now: number,
 ): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     const result = await trx
       .updateTable("identities")
       .set({ document: JSON.stringify(document), version: version + 1, updated_at: now })
