@@ -51,17 +51,21 @@ export interface RateLimit {
 }
 
 /**
- * Guesses (a password or a code that may be wrong) are counted per account and network address, per
- * account from anywhere (slower to come back), and per address over all accounts. Code guesses have
- * their own account-wide ceiling, so that someone who keeps the password ceiling full does not also
- * lock the owner out of signing in with a code sent to their mailbox.
+ * Guesses (a password or a code that may be wrong) are counted per account and client (a network
+ * address, or a browser that signed in to the account before), per account from anywhere (slower to
+ * come back), and per address over all accounts. Code guesses have their own account-wide ceiling, so
+ * that someone who keeps the password ceiling full does not also lock the owner out of signing in with
+ * a code sent to their mailbox; a known browser is held to its own limits only.
  */
 export const rateLimits = {
-  guessesPerAccountAndAddress: { limit: 10, regainedOverMs: 15 * minuteMs },
+  guessesPerAccountAndClient: { limit: 10, regainedOverMs: 15 * minuteMs },
   passwordGuessesPerAccount: { limit: 50, regainedOverMs: 60 * minuteMs },
   codeGuessesPerAccount: { limit: 50, regainedOverMs: 60 * minuteMs },
   guessesPerAddress: { limit: 100, regainedOverMs: 15 * minuteMs },
-  /** E-mails with a code, per recipient address, per account and per requesting network address. */
+  /**
+   * E-mails with a code, per recipient address, per account and per requesting network address; from
+   * a browser that signed in to the account before, per that browser.
+   */
   codesPerRecipient: { limit: 5, regainedOverMs: 30 * minuteMs },
   codesPerAccount: { limit: 8, regainedOverMs: 30 * minuteMs },
   codesPerAddress: { limit: 100, regainedOverMs: 60 * minuteMs },

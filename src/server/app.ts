@@ -31,6 +31,8 @@ export interface AppParts {
   jwtAccessTokens: JwtAccessTokens;
   db: Database;
   context: Context;
+  /** Key of the tags that mark a browser as known to an account. */
+  knownDeviceKey: Buffer;
   renderIndex: (url: string) => Promise<string>;
   /** Development: Vite's middleware serves the web app's modules. */
   devMiddleware?: (app: FastifyInstance) => Promise<void>;
@@ -58,6 +60,7 @@ export async function buildApp({
   jwtAccessTokens,
   db,
   context,
+  knownDeviceKey,
   renderIndex,
   devMiddleware,
 }: AppParts) {
@@ -96,6 +99,7 @@ export async function buildApp({
     issuer: config.issuer,
     title: config.title,
     consoleClientId: context.clientId,
+    knownDeviceKey,
   };
   await app.register(flowPlugin, { deps, renderIndex });
   await app.register(identityPlugin, { deps });

@@ -35,6 +35,7 @@ export async function startVrata(
   try {
     await migrate(db, storeOptions.postgresSchema);
     const cookieSecret = await settingOrCreate(db, "cookieSecret", newSecret);
+    const knownDeviceSecret = await settingOrCreate(db, "knownDeviceSecret", newSecret);
     const signingKeys = await loadSigningKeys(db);
     const consoleClient = await ensureConsoleClient(db, config.issuer);
     const tls = await loadTls(config);
@@ -63,6 +64,7 @@ export async function startVrata(
         providers: [],
         locales: [...locales],
       },
+      knownDeviceKey: Buffer.from(knownDeviceSecret, "base64url"),
       renderIndex: vite ? vite.renderIndex : await builtIndex(),
       ...(vite ? { devMiddleware: vite.register } : {}),
     });

@@ -1,3 +1,5 @@
+import type { Send } from "./from-address.ts";
+
 // What a browser does with cookies, enough for driving the auth flow over fetch: it keeps cookies by
 // name and path and sends those whose path covers the request.
 
@@ -40,12 +42,12 @@ export class CookieJar {
 }
 
 /** A fetch that keeps cookies in the jar and never follows redirects. */
-export function browserFetch(jar: CookieJar) {
+export function browserFetch(jar: CookieJar, send: Send = fetch) {
   return async (url: string, init: RequestInit = {}): Promise<Response> => {
     const headers = new Headers(init.headers);
     const cookies = jar.header(url);
     if (cookies) headers.set("cookie", cookies);
-    const response = await fetch(url, { ...init, headers, redirect: "manual" });
+    const response = await send(url, { ...init, headers, redirect: "manual" });
     jar.store(response);
     return response;
   };

@@ -3,6 +3,7 @@ import { expect } from "vitest";
 import { flowResponseSchema, type FlowResponse } from "../../src/common/api/flow.ts";
 import { identityListSchema } from "../../src/common/api/identity.ts";
 import { browserFetch, CookieJar } from "./browser.ts";
+import { fetchFrom } from "./from-address.ts";
 import type { TestApp } from "./apps.ts";
 
 /**
@@ -20,10 +21,18 @@ export class FlowDriver {
   readonly base: string;
   readonly config: client.Configuration;
   readonly app: TestApp;
+  readonly localAddress: string | undefined;
 
-  private constructor(base: string, config: client.Configuration, app: TestApp, jar: CookieJar) {
+  private constructor(
+    base: string,
+    config: client.Configuration,
+    app: TestApp,
+    jar: CookieJar,
+    localAddress: string | undefined,
+  ) {
     this.jar = jar;
-    this.fetch = browserFetch(jar);
+    this.localAddress = localAddress;
+    this.fetch = browserFetch(jar, localAddress ? fetchFrom(localAddress) : fetch);
     this.base = base;
     this.config = config;
     this.app = app;
@@ -36,9 +45,11 @@ export class FlowDriver {
     clientAuthentication: client.ClientAuth = client.None(),
     /** The browser's cookies, when it is the same browser as an earlier flow's. */
     jar = new CookieJar(),
+    /** The loopback address (127.0.0.x) the browser's requests come from; the default one if absent. */
+    localAddress?: string,
   ): Promise<FlowDriver> {
     const config = await client.discovery(new URL(base), app.clientId, undefined, clientAuthentication);
-    const driver = new FlowDriver(base, config, app, jar);
+    const driver = new FlowDriver(base, config, app, jar, localAddress);
     const url = client.buildAuthorizationUrl(config, {
       redirect_uri: app.redirectUri,
       scope: "openid profile email",
@@ -54,6 +65,13 @@ export class FlowDriver {
     driver.flowId = /\/auth\/([^/?#]+)$/.exec(new URL(location, base).pathname)?.[1] ?? "";
     expect(driver.flowId).not.toBe("");
     return driver;
+  }
+
+  /** The same browser and flow, sending its requests to another instance of the same deployment. */
+  atInstance(base: string): FlowDriver {
+    const moved = new FlowDriver(base, this.config, this.app, this.jar, this.localAddress);
+    moved.flowId = this.flowId;
+    return moved;
   }
 
   async get(): Promise<FlowResponse> {

@@ -9,6 +9,8 @@ import { freePort } from "./ports.ts";
 
 export interface TestServer extends RunningVrata {
   dataDir: string;
+  /** The PostgreSQL schema it stores in, when it runs on PostgreSQL. */
+  postgresSchema: string | undefined;
   /** Stops this server and starts a new one on the same data folder and database. */
   restart: () => Promise<TestServer>;
   /** Stops the server and removes its data. */
@@ -29,12 +31,24 @@ export interface TestServerOptions {
   /** PostgreSQL URL; SQLite in the temporary data folder when absent. */
   postgresUrl?: string;
   args?: string[];
+  /**
+   * Another test server whose data folder and database this one shares, as a second instance of the
+   * same deployment would; it leaves them to that server to remove.
+   */
+  shareStoreOf?: TestServer;
 }
 
 /** A real Vrata on a free port, with its own temporary data folder and database. */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-test-"));
-  const postgres = options.postgresUrl ? await createPostgresSchema(options.postgresUrl) : undefined;
+  const shared = options.shareStoreOf;
+  const dataDir = shared?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "vrata-test-"));
+  const postgres = shared
+    ? shared.postgresSchema === undefined
+      ? undefined
+      : { schema: shared.postgresSchema, drop: () => Promise.resolve() }
+    : options.postgresUrl
+      ? await createPostgresSchema(options.postgresUrl)
+      : undefined;
   const args = [
     "--port",
     String(await freePort()),
@@ -55,6 +69,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     return {
       ...running,
       dataDir,
+      postgresSchema: postgres?.schema,
       restart: async () => {
         await running.close();
         return launch();
@@ -62,7 +77,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       dispose: async () => {
         await running.close();
         await postgres?.drop();
-        fs.rmSync(dataDir, { recursive: true, force: true });
+        if (!shared) fs.rmSync(dataDir, { recursive: true, force: true });
       },
     };
   };

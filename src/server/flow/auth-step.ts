@@ -5,6 +5,7 @@ import { createIdentity } from "../identities/identities.ts";
 import { HttpError } from "../http/errors.ts";
 import type { FlowDeps } from "./deps.ts";
 import { FlowStepError, type Flow, type StepRequest } from "./flows.ts";
+import { isKnownDevice, rememberDevice } from "./known-device.ts";
 import { newSession } from "./session.ts";
 import { addCompleted } from "./state.ts";
 import {
@@ -37,6 +38,7 @@ export interface NewAccount {
  * it is stored with the flow's state, or none of it (StepEffects).
  */
 export function completeAuthStep(
+  deps: FlowDeps,
   step: StepRequest,
   outcome: { accountId: string } | { newAccount: NewAccount },
 ): void {
@@ -60,6 +62,12 @@ export function completeAuthStep(
   state.sessionId = session.id;
   effects.write(session.store);
   effects.onceStored(session.setCookie);
+  effects.onceStored((reply) => rememberDevice(deps.knownDeviceKey, reply, step.device, accountId));
+}
+
+/** The nonce of the browser's device cookie when the browser signed in to the account before. */
+export function knownDevice(deps: FlowDeps, step: StepRequest, accountId: string): string | undefined {
+  return isKnownDevice(deps.knownDeviceKey, step.device, accountId) ? step.device.nonce : undefined;
 }
 
 /** The flow used up its guesses: it fails, and codes sent in it are forgotten. */
@@ -79,7 +87,12 @@ export async function reserveGuess(
   accountId: string | undefined,
 ): Promise<Guess | undefined> {
   const { flow } = step;
-  const subject: GuessSubject = { flowId: flow.id, address: step.address, accountId };
+  const subject: GuessSubject = {
+    flowId: flow.id,
+    address: step.address,
+    accountId,
+    knownDevice: accountId === undefined ? undefined : knownDevice(deps, step, accountId),
+  };
   const reserved = await reserveAll(deps.db, guessBuckets(kind, subject));
   if (isRefusal(reserved)) {
     if (reserved.bucket.key !== flowGuessBucket(flow.id).key) {

@@ -9,6 +9,7 @@ import {
   guessedWrong,
   hasFailed,
   identityFromIdentifier,
+  knownDevice,
   requireNoAuthStep,
   reserveGuess,
 } from "./auth-step.ts";
@@ -56,8 +57,11 @@ async function sendCodeTo(
 ): Promise<void> {
   const { flow } = step;
   if (!mayResend(flow, identifier.key, Date.now())) return;
-  const accountId = target.kind === "signin" ? target.accountId : undefined;
-  await reserveOrRefuse(deps, flow, codeSendBuckets(step.address, recipients, accountId), "tooManyCodes");
+  const account =
+    target.kind === "signin"
+      ? { id: target.accountId, knownDevice: knownDevice(deps, step, target.accountId) }
+      : undefined;
+  await reserveOrRefuse(deps, flow, codeSendBuckets(step.address, recipients, account), "tooManyCodes");
   const application = await applicationOf(deps.db, flow.organizationId, flow.applicationId);
   await sendCode(deps, flow, {
     identifierKey: identifier.key,
@@ -107,14 +111,13 @@ async function signInWithPassword(
   if (!guess) return;
   if (await checkPassword(deps.db, accountId, password)) {
     await guess.forgive();
-    completeAuthStep(step, { accountId });
+    completeAuthStep(deps, step, { accountId });
     return;
   }
   guessedWrong(flow, guess);
   if (hasFailed(flow)) return;
   // A wrong password is recovered from with a code to the account's e-mail (reference §4.7.1).
-  const recipients =
-    identifier.kind === "email" ? [identifier.display] : await emailsOf(deps.db, accountId);
+  const recipients = identifier.kind === "email" ? [identifier.display] : await emailsOf(deps.db, accountId);
   if (recipients.length === 0) throw new FlowStepError(flow, "wrongPassword");
   await sendCodeTo(deps, step, identifier, { kind: "signin", accountId }, recipients);
   flow.state.providers = ["password", "code"];
@@ -130,7 +133,7 @@ async function signUpWithPassword(
   await reserveOrRefuse(deps, flow, [signUpBucket(step.address)], "tooManyAttempts");
   const passwordHash = await hashPassword(password);
   if (identifier.kind === "username") {
-    completeAuthStep(step, {
+    completeAuthStep(deps, step, {
       newAccount: {
         id: newId(),
         credentials: { username: identifier, passwordHash },
@@ -186,7 +189,12 @@ export async function codeComplete(deps: FlowDeps, step: StepRequest, typedCode:
   const code = flow.state.code;
   if (!code) throw new HttpError(400, "badRequest", "no code was sent in this flow");
   const { target } = code;
-  const guess = await reserveGuess(deps, step, "code", target.kind === "signin" ? target.accountId : undefined);
+  const guess = await reserveGuess(
+    deps,
+    step,
+    "code",
+    target.kind === "signin" ? target.accountId : undefined,
+  );
   if (!guess) return;
   if (!codeMatches(flow, typedCode)) {
     guessedWrong(flow, guess);
@@ -196,21 +204,21 @@ export async function codeComplete(deps: FlowDeps, step: StepRequest, typedCode:
   await guess.forgive();
 
   if (target.kind === "signin") {
-    completeAuthStep(step, { accountId: target.accountId });
+    completeAuthStep(deps, step, { accountId: target.accountId });
     return;
   }
   const email = { kind: "email" as const, display: target.emailDisplay, key: target.email };
   // Someone may have signed up with this address since the code was sent: then this signs in to it.
   const existing = await findAccountByIdentifier(deps.db, email);
   if (existing) {
-    completeAuthStep(step, { accountId: existing });
+    completeAuthStep(deps, step, { accountId: existing });
     return;
   }
   // A sign-up with a password was counted when its password was hashed.
   if (!target.passwordHash) {
     await reserveOrRefuse(deps, flow, [signUpBucket(step.address)], "tooManyAttempts");
   }
-  completeAuthStep(step, {
+  completeAuthStep(deps, step, {
     newAccount: {
       id: newId(),
       credentials: { email, ...(target.passwordHash ? { passwordHash: target.passwordHash } : {}) },

@@ -9,4 +9,6 @@ export interface FlowDeps {
   mailer: Mailer;
   issuer: string;
   title: string;
+  /** Key of the tags that mark a browser as known to an account (flow/known-device.ts). */
+  knownDeviceKey: Buffer;
 }

@@ -7,6 +7,7 @@ import { findFlow, insertFlow, updateFlowState } from "../store/flows.ts";
 import { findActiveClient } from "../store/clients.ts";
 import { applicationOf } from "../organizations/applications.ts";
 import { newFlowState, type FlowState } from "./state.ts";
+import type { Device } from "./known-device.ts";
 import { StepEffects } from "./step-effects.ts";
 
 /** The first supported language of the app's `ui_locales` request, if it asked for one. */
@@ -21,6 +22,8 @@ export interface StepRequest {
   flow: Flow;
   effects: StepEffects;
   address: string;
+  /** The browser's device cookie (a new one when it has none). */
+  device: Device;
   locale: Locale;
 }
 
@@ -31,6 +34,8 @@ export interface Flow {
   applicationId: string;
   version: number;
   state: FlowState;
+  /** The state as stored at `version`: a step that changes nothing stores nothing. */
+  storedState: string;
 }
 
 /** A flow step the person can correct: answered 400 with the flow's state and the error code. */
@@ -84,6 +89,7 @@ export async function loadFlow(db: Database, provider: Provider, id: string): Pr
     applicationId: row.applicationId,
     version: row.version,
     state: JSON.parse(row.state) as FlowState,
+    storedState: row.state,
   };
 }
 
@@ -93,6 +99,7 @@ export async function loadFlow(db: Database, provider: Provider, id: string): Pr
  */
 export async function commitStep(db: Database, flow: Flow, effects: StepEffects): Promise<void> {
   const state = JSON.stringify(flow.state);
+  if (state === flow.storedState && effects.writes.length === 0) return;
   const store = async (executor: Database) => {
     if (!(await updateFlowState(executor, flow.id, flow.version, state))) {
       throw new HttpError(409, "conflict", "the flow changed meanwhile; reload it");
@@ -101,6 +108,7 @@ export async function commitStep(db: Database, flow: Flow, effects: StepEffects)
   };
   await (effects.writes.length === 0 ? store(db) : db.transaction().execute(store));
   flow.version += 1;
+  flow.storedState = state;
 }
 
 /** Stores the flow's new state alone (see commitStep). */

@@ -34,11 +34,7 @@ export async function requireSessionIfAny(
 }
 
 /** Signs the flow out so that another account can sign in; the flow's guesses stay counted. */
-export async function restart(
-  deps: FlowDeps,
-  request: FastifyRequest,
-  step: StepRequest,
-): Promise<void> {
+export async function restart(deps: FlowDeps, request: FastifyRequest, step: StepRequest): Promise<void> {
   const { flow, effects } = step;
   await requireSession(deps, request, flow);
   if (!authenticated(flow.state)) throw new HttpError(400, "badRequest", "this flow cannot start over");

@@ -14,14 +14,8 @@ import { preferredLocale } from "../http/locale.ts";
 import { codeComplete, codeStart, passwordComplete, passwordStart } from "./credentials.ts";
 import type { FlowDeps } from "./deps.ts";
 import { finishFlow } from "./finish.ts";
-import {
-  commitStep,
-  FlowStepError,
-  flowResponse,
-  loadFlow,
-  type Flow,
-  type StepRequest,
-} from "./flows.ts";
+import { commitStep, FlowStepError, flowResponse, loadFlow, type Flow, type StepRequest } from "./flows.ts";
+import { deviceOf } from "./known-device.ts";
 import { StepEffects } from "./step-effects.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import { signOut } from "./signout.ts";
@@ -78,6 +72,7 @@ export const flowPlugin: FastifyPluginAsync<FlowRoutesOptions> = (app, { deps, r
         flow,
         effects: new StepEffects(),
         address: request.ip,
+        device: deviceOf(request),
         locale: flow.state.locale ?? preferredLocale(request.headers["accept-language"]),
       };
       let mistake: FlowStepError | undefined;

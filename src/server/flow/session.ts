@@ -26,14 +26,15 @@ export function newSession(flowId: string, accountId: string, now: number) {
   return {
     id: row.id,
     store: (db: Database) => insertSession(db, row, now),
-    setCookie: (reply: FastifyReply) =>
+    setCookie: (reply: FastifyReply): void => {
       reply.setCookie(sessionCookieName(flowId), valuePrefix + secret, {
         path: "/",
         secure: true,
         httpOnly: true,
         sameSite: "lax",
         expires: new Date(expiresAt),
-      }),
+      });
+    },
   };
 }
 

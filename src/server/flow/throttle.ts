@@ -74,6 +74,8 @@ export interface GuessSubject {
   flowId: string;
   address: string;
   accountId?: string | undefined;
+  /** The nonce of the browser's device cookie, when the browser signed in to the account before. */
+  knownDevice?: string | undefined;
 }
 
 /** The guesses one flow may make in all; then it fails (reference §4.5). */
@@ -83,44 +85,59 @@ export const flowGuessBucket = (flowId: string): Bucket => ({
   ratePerMs: 0,
 });
 
-const accountAndAddressBucket = (accountId: string, address: string) =>
-  bucket(`guess:${accountId}:${addressKey(address)}`, rateLimits.guessesPerAccountAndAddress);
+/** Guesses on the account from one client: its known browser, or else its network address. */
+const clientBucket = (accountId: string, { address, knownDevice }: GuessSubject) =>
+  bucket(
+    knownDevice ? `guess-device:${accountId}:${knownDevice}` : `guess:${accountId}:${addressKey(address)}`,
+    rateLimits.guessesPerAccountAndClient,
+  );
 
-export function guessBuckets(kind: GuessKind, { flowId, address, accountId }: GuessSubject): Bucket[] {
+export function guessBuckets(kind: GuessKind, subject: GuessSubject): Bucket[] {
+  const { flowId, address, accountId, knownDevice } = subject;
+  const flow = flowGuessBucket(flowId);
+  if (accountId === undefined)
+    return [flow, bucket(`guess:${addressKey(address)}`, rateLimits.guessesPerAddress)];
+  if (knownDevice) return [flow, clientBucket(accountId, subject)];
   return [
-    flowGuessBucket(flowId),
+    flow,
     bucket(`guess:${addressKey(address)}`, rateLimits.guessesPerAddress),
-    ...(accountId
-      ? [
-          accountAndAddressBucket(accountId, address),
-          kind === "password"
-            ? bucket(`password-guess:${accountId}`, rateLimits.passwordGuessesPerAccount)
-            : bucket(`code-guess:${accountId}`, rateLimits.codeGuessesPerAccount),
-        ]
-      : []),
+    clientBucket(accountId, subject),
+    kind === "password"
+      ? bucket(`password-guess:${accountId}`, rateLimits.passwordGuessesPerAccount)
+      : bucket(`code-guess:${accountId}`, rateLimits.codeGuessesPerAccount),
   ];
 }
 
 /**
  * A right guess is no failure: its units go back to the address and account ceilings, and failures
- * from the same address on this account are forgotten (NIST SP 800-63B §5.2.2). The flow's own count
+ * from the same client on this account are forgotten (NIST SP 800-63B §5.2.2). The flow's own count
  * stays: it only limits that flow.
  */
 export async function forgiveGuess(db: Database, reservation: Reservation, subject: GuessSubject) {
   const now = Date.now();
-  const forgiven = subject.accountId ? accountAndAddressBucket(subject.accountId, subject.address).key : "";
+  const forgiven = subject.accountId ? clientBucket(subject.accountId, subject).key : "";
   await Promise.all(
-    reservation.buckets.slice(1).map((taken) =>
-      taken.key === forgiven ? clearBucket(db, taken.key) : releaseUnit(db, taken, now),
-    ),
+    reservation.buckets
+      .slice(1)
+      .map((taken) => (taken.key === forgiven ? clearBucket(db, taken.key) : releaseUnit(db, taken, now))),
   );
 }
 
-/** Buckets for sending a code: each recipient, the account it signs in to, and the requester. */
-export function codeSendBuckets(address: string, recipients: string[], accountId?: string): Bucket[] {
+/**
+ * Buckets for sending a code: each recipient, the account it signs in to, and the requester's
+ * address; a browser that signed in to the account before has a bucket of its own instead.
+ */
+export function codeSendBuckets(
+  address: string,
+  recipients: string[],
+  account?: { id: string; knownDevice: string | undefined },
+): Bucket[] {
+  if (account?.knownDevice) {
+    return [bucket(`code-send-device:${account.id}:${account.knownDevice}`, rateLimits.codesPerRecipient)];
+  }
   return [
     bucket(`code-send:${addressKey(address)}`, rateLimits.codesPerAddress),
-    ...(accountId ? [bucket(`code-send-account:${accountId}`, rateLimits.codesPerAccount)] : []),
+    ...(account ? [bucket(`code-send-account:${account.id}`, rateLimits.codesPerAccount)] : []),
     ...recipients.map((recipient) =>
       bucket(`code-send-to:${recipient.toLowerCase()}`, rateLimits.codesPerRecipient),
     ),

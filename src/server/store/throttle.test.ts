@@ -26,9 +26,7 @@ describe.each(storeEngines)("attempt buckets on $name", ({ open }) => {
 
   it("never lets simultaneous reservations take more than the limit", async () => {
     const bucket = { key: "race", limit: 10, ratePerMs: 0 };
-    const levels = await Promise.all(
-      Array.from({ length: 60 }, () => reserveUnit(store.db, bucket, 20_000)),
-    );
+    const levels = await Promise.all(Array.from({ length: 60 }, () => reserveUnit(store.db, bucket, 20_000)));
     const granted = levels.filter((level) => level !== undefined);
     expect(granted).toHaveLength(10);
     expect(granted.toSorted((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);

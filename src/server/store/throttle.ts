@@ -16,7 +16,8 @@ export interface Bucket {
 /** The level of the stored bucket at `now` (typed casts: PostgreSQL must not guess the parameters). */
 const drainedLevel = (now: number, ratePerMs: number) => {
   const drained = sql`attempt_counters.level - (cast(${now} as bigint) - attempt_counters.updated_at) * cast(${ratePerMs} as double precision)`;
-  return sql<number>`case when ${drained} > 0 then ${drained} else 0 end`;
+  // PostgreSQL may send a computed number as a string.
+  return sql<number | string>`case when ${drained} > 0 then ${drained} else 0 end`;
 };
 
 /**
@@ -36,8 +37,7 @@ export async function reserveUnit(db: Database, bucket: Bucket, now: number): Pr
     )
     .returning("level")
     .executeTakeFirst();
-  // PostgreSQL may send a computed number as a string.
-  return row === undefined ? undefined : Number(row.level);
+  return row === undefined ? undefined : row.level;
 }
 
 /** Gives back a unit taken by {@link reserveUnit} (the work it guarded turned out legitimate). */
