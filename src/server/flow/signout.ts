@@ -1,18 +1,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { recordActivity } from "../activity/activity.ts";
-import { HttpError } from "../http/errors.ts";
 import { deactivateSessions, findGrantAccount } from "../store/flows.ts";
 import type { FlowDeps } from "./deps.ts";
+import { sameSitePath } from "./location.ts";
 import { clearSessionCookie, sessionCookieName, sessionFor } from "./session.ts";
-
-/** Only a path on this site: signing out must never send the browser elsewhere. */
-function safeLocation(location: string | undefined): string {
-  if (location === undefined) return "/";
-  if (!location.startsWith("/") || location.startsWith("//") || location.includes("\\")) {
-    throw new HttpError(400, "badRequest", "location must be a path on this site");
-  }
-  return location;
-}
 
 /**
  * Signs the browser out: the console's access token is revoked with everything its grant issued, the
@@ -24,7 +15,8 @@ export async function signOut(
   reply: FastifyReply,
   location: string | undefined,
 ): Promise<{ location: string }> {
-  const target = safeLocation(location);
+  // Only a path on this site: signing out must never send the browser elsewhere.
+  const target = location === undefined ? "/" : sameSitePath(location, deps.issuer);
   const authorization = request.headers.authorization;
   if (authorization?.startsWith("Bearer ")) {
     const token = await deps.provider.AccessToken.find(authorization.slice(7).trim());
