@@ -119,6 +119,7 @@ describe("single sign-on and sign-out", () => {
     const cookies = driver.jar.header(`${server.url}/`);
     const afterSignOut = await again(authorize.href);
     expect(cookies).not.toContain("__Host-session-");
+    expect(cookies).not.toContain("__Host-vrata.session");
     const denied = new URL(afterSignOut.headers.get("location") ?? "", server.issuer);
     expect(denied.searchParams.get("error")).toBe("login_required");
   });

@@ -350,34 +350,74 @@ describe("language", () => {
 });
 
 describe("cookies", () => {
+  /** An authorization request as an app's browser sends it, not following the engine's redirect. */
+  const authorize = (base: string, target: TestApp, headers: Record<string, string> = {}) =>
+    fetch(
+      `${base}/auth/oidc/authorize?${new URLSearchParams({
+        client_id: target.clientId,
+        redirect_uri: target.redirectUri,
+        response_type: "code",
+        scope: "openid",
+        code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+        code_challenge_method: "S256",
+      }).toString()}`,
+      { redirect: "manual", headers },
+    );
+
+  const expectSecureEngineCookies = (response: Response) => {
+    const cookies = response.headers.getSetCookie();
+    expect(cookies.length).toBeGreaterThan(0);
+    for (const cookie of cookies) {
+      for (const attribute of [/; secure/i, /; httponly/i, /; samesite=lax/i])
+        expect(cookie).toMatch(attribute);
+    }
+  };
+
+  /** What a `__Host-` cookie needs, and the rest every cookie of Vrata has. */
+  const expectHostOnly = (cookie: string) => {
+    for (const attribute of [/; path=\/(;|$)/i, /; secure/i, /; httponly/i, /; samesite=lax/i])
+      expect(cookie).toMatch(attribute);
+    expect(cookie).not.toMatch(/; domain=/i);
+  };
+
+  it("keep the single sign-on session in a __Host- cookie once the person is back at the app", async () => {
+    const driver = await start();
+    await signInWithPassword(driver, "host-only", "a long passphrase");
+    const id = (await driver.identities())[0]?.id ?? "";
+    await driver.step("chooseIdentity", { identity: { id } });
+    await driver.step("redirect");
+    // The engine starts the session where it picks the authorization request up again.
+    const setCookies: string[] = [];
+    let url = `${server.issuer}/auth/${driver.flowId}`;
+    while (!url.startsWith(app.redirectUri)) {
+      const response = await driver.fetch(url);
+      setCookies.push(...response.headers.getSetCookie());
+      url = new URL(response.headers.get("location") ?? "", url).href;
+    }
+    const session = setCookies.filter((cookie) => /^__Host-vrata\.session(\.sig)?=/.test(cookie));
+    expect(session).toHaveLength(2);
+    for (const cookie of session) expectHostOnly(cookie);
+  });
+
+  it("are Secure behind a TLS-terminating proxy too, which reaches Vrata over plain HTTP", async () => {
+    const proxied = await startTestServer({ args: ["--behind-proxy", "--issuer", "https://vrata.example"] });
+    try {
+      const target = await registerTestApp(proxied.db);
+      expectSecureEngineCookies(await authorize(proxied.url, target, { "x-forwarded-proto": "https" }));
+    } finally {
+      await proxied.dispose();
+    }
+  });
+
   it("are HttpOnly, Secure and SameSite, the flow's session one with the __Host- prefix", async () => {
     const driver = await start();
     await driver.step("passwordStart", { emailOrUsername: "cookie-monster" });
     const response = await driver.raw("passwordComplete", { password: "a long passphrase" });
     const session = response.headers.getSetCookie().find((cookie) => cookie.startsWith("__Host-session-"));
     expect(session).toBeDefined();
-    for (const attribute of [/; path=\/(;|$)/i, /; secure/i, /; httponly/i, /; samesite=lax/i]) {
-      expect(session).toMatch(attribute);
-    }
-    expect(session).not.toMatch(/; domain=/i);
+    expectHostOnly(session ?? "");
 
     // The engine's own cookies, set by the authorization request, follow the same rules.
-    const engineCookies = await fetch(
-      `${server.issuer}/auth/oidc/authorize?${new URLSearchParams({
-        client_id: app.clientId,
-        redirect_uri: app.redirectUri,
-        response_type: "code",
-        scope: "openid",
-        code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
-        code_challenge_method: "S256",
-      }).toString()}`,
-      { redirect: "manual" },
-    );
-    const cookies = engineCookies.headers.getSetCookie();
-    expect(cookies.length).toBeGreaterThan(0);
-    for (const cookie of cookies) {
-      for (const attribute of [/; secure/i, /; httponly/i, /; samesite=lax/i])
-        expect(cookie).toMatch(attribute);
-    }
+    expectSecureEngineCookies(await authorize(server.issuer, app));
   });
 });

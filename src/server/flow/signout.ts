@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { recordActivity } from "../activity/activity.ts";
+import { ssoCookieOptions, ssoSessionCookie } from "../oidc/provider.ts";
 import { deactivateSessions, findGrantAccount } from "../store/flows.ts";
 import type { FlowDeps } from "./deps.ts";
 import { sameSitePath } from "./location.ts";
@@ -31,8 +32,8 @@ export async function signOut(
   const engineContext = deps.provider.createContext(request.raw, reply.raw);
   const ssoSession = await deps.provider.Session.get(engineContext);
   if (ssoSession.accountId) await ssoSession.destroy();
-  for (const name of ["vrata.session", "vrata.session.sig"]) {
-    if (request.cookies[name] !== undefined) reply.clearCookie(name, { path: "/" });
+  for (const name of [ssoSessionCookie, `${ssoSessionCookie}.sig`]) {
+    if (request.cookies[name] !== undefined) reply.clearCookie(name, ssoCookieOptions);
   }
 
   const flowIds = Object.keys(request.cookies)

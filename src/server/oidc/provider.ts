@@ -26,6 +26,17 @@ const hour = 60 * minute;
 const day = 24 * hour;
 const year = 365 * day;
 
+/** The engine's single sign-on cookie: `__Host-` makes browsers insist on Secure, Path=/ and no Domain. */
+export const ssoSessionCookie = "__Host-vrata.session";
+
+/**
+ * Secure even behind a TLS-terminating proxy, where the engine learns of HTTPS from the proxy's
+ * `X-Forwarded-Proto`: Vrata is only ever reached over HTTPS. The engine gives the flow's cookies
+ * the path of the flow, so only the single sign-on cookie has a path here.
+ */
+const engineCookieOptions = { httpOnly: true, sameSite: "lax", secure: true } as const;
+export const ssoCookieOptions = { ...engineCookieOptions, path: "/" } as const;
+
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** Shown when a request cannot be sent back to the app, e.g. an unknown client or redirect URI. */
@@ -59,7 +70,9 @@ export function createProvider({
     },
     cookies: {
       keys: [cookieSecret],
-      names: { session: "vrata.session", interaction: "vrata.interaction", resume: "vrata.resume" },
+      names: { session: ssoSessionCookie, interaction: "vrata.interaction", resume: "vrata.resume" },
+      long: ssoCookieOptions,
+      short: engineCookieOptions,
     },
     responseTypes: ["code"],
     pkce: { required: () => true },
