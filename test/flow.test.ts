@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerTestApp, type TestApp } from "./support/apps.ts";
@@ -34,11 +35,28 @@ async function signInWithPassword(driver: FlowDriver, username: string, password
   return flow;
 }
 
-async function chooseAndReturn(driver: FlowDriver, identityId?: string) {
+/** Chooses the identity (the first one offered unless told) and gets the flow ready to send the person back. */
+async function chooseIdentity(driver: FlowDriver, identityId?: string) {
   const id = identityId ?? (await driver.identities())[0]?.id ?? "";
   expect((await driver.step("chooseIdentity", { identity: { id } })).flow.completed.at(-1)).toBe("identity");
   expect((await driver.step("redirect")).flow.completed.at(-1)).toBe("finishReady");
+}
+
+async function chooseAndReturn(driver: FlowDriver, identityId?: string) {
+  await chooseIdentity(driver, identityId);
   return driver.returnToApp();
+}
+
+/** What the browser is answered on its way from the finished flow's page until it leaves Vrata. */
+async function wayBack(driver: FlowDriver): Promise<Response[]> {
+  const responses: Response[] = [];
+  let url = `${server.issuer}/auth/${driver.flowId}`;
+  while (url.startsWith(server.issuer) && responses.length < 5) {
+    const response = await driver.fetch(url);
+    responses.push(response);
+    url = new URL(response.headers.get("location") ?? "", app.redirectUri).href;
+  }
+  return responses;
 }
 
 describe("username and password", () => {
@@ -349,6 +367,22 @@ describe("language", () => {
   });
 });
 
+describe("response_mode=form_post", () => {
+  it("answers with a page that may run its own script and nothing else", async () => {
+    const driver = await start(app, { response_mode: "form_post" });
+    await signInWithPassword(driver, "form-poster", "a long passphrase");
+    await chooseIdentity(driver);
+    const response = (await wayBack(driver)).at(-1);
+    const page = (await response?.text()) ?? "";
+    expect(page).toContain(`action="${app.redirectUri}"`);
+    const script = /<script>([^<]*)<\/script>/.exec(page)?.[1] ?? "";
+    const hash = createHash("sha256").update(script).digest("base64");
+    const policy = response?.headers.get("content-security-policy") ?? "";
+    expect(policy).toMatch(/^default-src 'none';/);
+    expect(policy).toContain(`script-src 'none' 'sha256-${hash}'`);
+  });
+});
+
 describe("cookies", () => {
   /** An authorization request as an app's browser sends it, not following the engine's redirect. */
   const authorize = (base: string, target: TestApp, headers: Record<string, string> = {}) =>
@@ -383,17 +417,9 @@ describe("cookies", () => {
   it("keep the single sign-on session in a __Host- cookie once the person is back at the app", async () => {
     const driver = await start();
     await signInWithPassword(driver, "host-only", "a long passphrase");
-    const id = (await driver.identities())[0]?.id ?? "";
-    await driver.step("chooseIdentity", { identity: { id } });
-    await driver.step("redirect");
+    await chooseIdentity(driver);
     // The engine starts the session where it picks the authorization request up again.
-    const setCookies: string[] = [];
-    let url = `${server.issuer}/auth/${driver.flowId}`;
-    while (!url.startsWith(app.redirectUri)) {
-      const response = await driver.fetch(url);
-      setCookies.push(...response.headers.getSetCookie());
-      url = new URL(response.headers.get("location") ?? "", url).href;
-    }
+    const setCookies = (await wayBack(driver)).flatMap((response) => response.headers.getSetCookie());
     const session = setCookies.filter((cookie) => /^__Host-vrata\.session(\.sig)?=/.test(cookie));
     expect(session).toHaveLength(2);
     for (const cookie of session) expectHostOnly(cookie);

@@ -9,6 +9,7 @@ import { keepEngineClients } from "./clients.ts";
 import { mayIntrospect, mayRevoke } from "./token-policies.ts";
 import { interactionPolicyWithOrganizations } from "./interaction-policy.ts";
 import { extraClientProperties, lifespan, ownerOf } from "./client-extras.ts";
+import { protectEnginePages, renderErrorPage } from "./engine-pages.ts";
 import { answerWithJwtAccessTokens, type JwtAccessTokens } from "./jwt-access-tokens.ts";
 
 export interface ProviderOptions {
@@ -36,13 +37,6 @@ export const ssoSessionCookie = "__Host-vrata.session";
  */
 const engineCookieOptions = { httpOnly: true, sameSite: "lax", secure: true } as const;
 export const ssoCookieOptions = { ...engineCookieOptions, path: "/" } as const;
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
-
-/** Shown when a request cannot be sent back to the app, e.g. an unknown client or redirect URI. */
-function errorPage(error: string, description: string | undefined): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Vrata</title></head><body><main><h1>${escapeHtml(error)}</h1><p>${escapeHtml(description ?? "")}</p></main></body></html>`;
-}
 
 /** The OIDC engine, configured for Vrata's routes, store and policies (design.md §5). */
 export function createProvider({
@@ -109,10 +103,7 @@ export function createProvider({
       Session: 14 * day,
       Grant: year,
     },
-    renderError: (ctx, out) => {
-      ctx.type = "html";
-      ctx.body = errorPage(out.error, out.error_description);
-    },
+    renderError: renderErrorPage,
     findAccount: findAccountFor(db),
     // A service client's tokens are about its application: that is their subject (reference §5.3).
     extraTokenClaims: (ctx, token) =>
@@ -125,6 +116,7 @@ export function createProvider({
   keepEngineClients(provider, db);
   enforceClientSecrets(provider);
   answerWithJwtAccessTokens(provider, jwtAccessTokens);
+  protectEnginePages(provider);
 
   return provider;
 }
