@@ -317,6 +317,58 @@ describe("tokens", () => {
   });
 });
 
+describe("writes a browser could be tricked into", () => {
+  it("are refused without a JSON body or from another origin, and change nothing", async () => {
+    const driver = await start();
+    await signInWithPassword(driver, "csrf-target", "a long passphrase");
+    const post = (path: string, headers: Record<string, string>, body?: string) =>
+      driver.fetch(`${server.issuer}${path}`, {
+        method: "POST",
+        headers,
+        ...(body === undefined ? {} : { body }),
+      });
+    const json = { "content-type": "application/json" };
+    const refused: [string, Record<string, string>, string?, number?][] = [
+      [`/api/auth/decline/${driver.flowId}`, {}, undefined, 415],
+      [`/auth/decline/${driver.flowId}`, {}, undefined, 415],
+      [`/api/auth/restartAuth/${driver.flowId}`, { "content-type": "text/plain" }, "{}", 415],
+      [
+        `/api/auth/decline/${driver.flowId}`,
+        { "content-type": "application/x-www-form-urlencoded" },
+        "",
+        415,
+      ],
+      [`/api/auth/decline/${driver.flowId}`, { ...json, origin: "https://evil.example" }, "{}", 403],
+      [`/api/auth/decline/${driver.flowId}`, { ...json, origin: "null" }, "{}", 403],
+      [`/api/auth/decline/${driver.flowId}`, { ...json, "sec-fetch-site": "same-site" }, "{}", 403],
+      [`/api/auth/decline/${driver.flowId}`, { ...json, "sec-fetch-site": "cross-site" }, "{}", 403],
+      ["/auth/signout", {}, undefined, 415],
+      ["/api/auth/signout", { ...json, "sec-fetch-site": "same-site" }, "{}", 403],
+      [`/api/i/create?flow=${driver.flowId}`, { "content-type": "text/plain" }, '{"username":"x"}', 415],
+      [
+        `/api/i/create?flow=${driver.flowId}`,
+        { ...json, origin: "https://sub.localhost" },
+        '{"username":"x"}',
+        403,
+      ],
+    ];
+    for (const [path, headers, body, status] of refused) {
+      const response = await post(path, headers, body);
+      expect(response.status, `${path} ${JSON.stringify(headers)}`).toBe(status);
+      expect(await response.json()).toMatchObject({
+        error: status === 403 ? "forbidden" : "unsupportedMediaType",
+      });
+    }
+    expect(await driver.identities()).toHaveLength(1);
+    expect((await driver.get()).completed).toEqual(["signup"]);
+
+    // The flow's own page sends both headers, naming this site.
+    const ownPage = { ...json, origin: new URL(server.issuer).origin, "sec-fetch-site": "same-origin" };
+    const declined = await post(`/api/auth/decline/${driver.flowId}`, ownPage, "{}");
+    expect(declined.status).toBe(200);
+  });
+});
+
 describe("malformed steps", () => {
   it("get a 4xx JSON error, never a 500, and change nothing", async () => {
     const driver = await start();
