@@ -55,6 +55,12 @@ describe("console APIs with the console's access token", () => {
       body: JSON.stringify({ username: "olga2", pictureUrl: "http://example.com/me.png" }),
     });
     expect(await badPicture.json()).toMatchObject({ error: "invalidPictureUrl" });
+    const lookAlike = await api("/api/i/create", {
+      method: "POST",
+      body: JSON.stringify({ username: "pаypal" }),
+    });
+    expect(lookAlike.status).toBe(400);
+    expect(await lookAlike.json()).toMatchObject({ field: "username" });
   });
 
   it("keeps people's identities apart", async () => {
@@ -113,6 +119,7 @@ describe("single sign-on and sign-out", () => {
     const cookies = driver.jar.header(`${server.url}/`);
     const afterSignOut = await again(authorize.href);
     expect(cookies).not.toContain("__Host-session-");
+    expect(cookies).not.toContain("__Host-vrata.session");
     const denied = new URL(afterSignOut.headers.get("location") ?? "", server.issuer);
     expect(denied.searchParams.get("error")).toBe("login_required");
   });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerTestApp, type TestApp } from "./support/apps.ts";
@@ -34,11 +35,28 @@ async function signInWithPassword(driver: FlowDriver, username: string, password
   return flow;
 }
 
-async function chooseAndReturn(driver: FlowDriver, identityId?: string) {
+/** Chooses the identity (the first one offered unless told) and gets the flow ready to send the person back. */
+async function chooseIdentity(driver: FlowDriver, identityId?: string) {
   const id = identityId ?? (await driver.identities())[0]?.id ?? "";
   expect((await driver.step("chooseIdentity", { identity: { id } })).flow.completed.at(-1)).toBe("identity");
   expect((await driver.step("redirect")).flow.completed.at(-1)).toBe("finishReady");
+}
+
+async function chooseAndReturn(driver: FlowDriver, identityId?: string) {
+  await chooseIdentity(driver, identityId);
   return driver.returnToApp();
+}
+
+/** What the browser is answered on its way from the finished flow's page until it leaves Vrata. */
+async function wayBack(driver: FlowDriver): Promise<Response[]> {
+  const responses: Response[] = [];
+  let url = `${server.issuer}/auth/${driver.flowId}`;
+  while (url.startsWith(server.issuer) && responses.length < 5) {
+    const response = await driver.fetch(url);
+    responses.push(response);
+    url = new URL(response.headers.get("location") ?? "", app.redirectUri).href;
+  }
+  return responses;
 }
 
 describe("username and password", () => {
@@ -299,6 +317,58 @@ describe("tokens", () => {
   });
 });
 
+describe("writes a browser could be tricked into", () => {
+  it("are refused without a JSON body or from another origin, and change nothing", async () => {
+    const driver = await start();
+    await signInWithPassword(driver, "csrf-target", "a long passphrase");
+    const post = (path: string, headers: Record<string, string>, body?: string) =>
+      driver.fetch(`${server.issuer}${path}`, {
+        method: "POST",
+        headers,
+        ...(body === undefined ? {} : { body }),
+      });
+    const json = { "content-type": "application/json" };
+    const refused: [string, Record<string, string>, string?, number?][] = [
+      [`/api/auth/decline/${driver.flowId}`, {}, undefined, 415],
+      [`/auth/decline/${driver.flowId}`, {}, undefined, 415],
+      [`/api/auth/restartAuth/${driver.flowId}`, { "content-type": "text/plain" }, "{}", 415],
+      [
+        `/api/auth/decline/${driver.flowId}`,
+        { "content-type": "application/x-www-form-urlencoded" },
+        "",
+        415,
+      ],
+      [`/api/auth/decline/${driver.flowId}`, { ...json, origin: "https://evil.example" }, "{}", 403],
+      [`/api/auth/decline/${driver.flowId}`, { ...json, origin: "null" }, "{}", 403],
+      [`/api/auth/decline/${driver.flowId}`, { ...json, "sec-fetch-site": "same-site" }, "{}", 403],
+      [`/api/auth/decline/${driver.flowId}`, { ...json, "sec-fetch-site": "cross-site" }, "{}", 403],
+      ["/auth/signout", {}, undefined, 415],
+      ["/api/auth/signout", { ...json, "sec-fetch-site": "same-site" }, "{}", 403],
+      [`/api/i/create?flow=${driver.flowId}`, { "content-type": "text/plain" }, '{"username":"x"}', 415],
+      [
+        `/api/i/create?flow=${driver.flowId}`,
+        { ...json, origin: "https://sub.localhost" },
+        '{"username":"x"}',
+        403,
+      ],
+    ];
+    for (const [path, headers, body, status] of refused) {
+      const response = await post(path, headers, body);
+      expect(response.status, `${path} ${JSON.stringify(headers)}`).toBe(status);
+      expect(await response.json()).toMatchObject({
+        error: status === 403 ? "forbidden" : "unsupportedMediaType",
+      });
+    }
+    expect(await driver.identities()).toHaveLength(1);
+    expect((await driver.get()).completed).toEqual(["signup"]);
+
+    // The flow's own page sends both headers, naming this site.
+    const ownPage = { ...json, origin: new URL(server.issuer).origin, "sec-fetch-site": "same-origin" };
+    const declined = await post(`/api/auth/decline/${driver.flowId}`, ownPage, "{}");
+    expect(declined.status).toBe(200);
+  });
+});
+
 describe("malformed steps", () => {
   it("get a 4xx JSON error, never a 500, and change nothing", async () => {
     const driver = await start();
@@ -349,35 +419,83 @@ describe("language", () => {
   });
 });
 
+describe("response_mode=form_post", () => {
+  it("answers with a page that may run its own script and nothing else", async () => {
+    const driver = await start(app, { response_mode: "form_post" });
+    await signInWithPassword(driver, "form-poster", "a long passphrase");
+    await chooseIdentity(driver);
+    const response = (await wayBack(driver)).at(-1);
+    const page = (await response?.text()) ?? "";
+    expect(page).toContain(`action="${app.redirectUri}"`);
+    const script = /<script>([^<]*)<\/script>/.exec(page)?.[1] ?? "";
+    const hash = createHash("sha256").update(script).digest("base64");
+    const policy = response?.headers.get("content-security-policy") ?? "";
+    expect(policy).toMatch(/^default-src 'none';/);
+    expect(policy).toContain(`script-src 'none' 'sha256-${hash}'`);
+  });
+});
+
 describe("cookies", () => {
+  /** An authorization request as an app's browser sends it, not following the engine's redirect. */
+  const authorize = (base: string, target: TestApp, headers: Record<string, string> = {}) =>
+    fetch(
+      `${base}/auth/oidc/authorize?${new URLSearchParams({
+        client_id: target.clientId,
+        redirect_uri: target.redirectUri,
+        response_type: "code",
+        scope: "openid",
+        code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
+        code_challenge_method: "S256",
+      }).toString()}`,
+      { redirect: "manual", headers },
+    );
+
+  const expectSecureEngineCookies = (response: Response) => {
+    const cookies = response.headers.getSetCookie();
+    expect(cookies.length).toBeGreaterThan(0);
+    for (const cookie of cookies) {
+      for (const attribute of [/; secure/i, /; httponly/i, /; samesite=lax/i])
+        expect(cookie).toMatch(attribute);
+    }
+  };
+
+  /** What a `__Host-` cookie needs, and the rest every cookie of Vrata has. */
+  const expectHostOnly = (cookie: string) => {
+    for (const attribute of [/; path=\/(;|$)/i, /; secure/i, /; httponly/i, /; samesite=lax/i])
+      expect(cookie).toMatch(attribute);
+    expect(cookie).not.toMatch(/; domain=/i);
+  };
+
+  it("keep the single sign-on session in a __Host- cookie once the person is back at the app", async () => {
+    const driver = await start();
+    await signInWithPassword(driver, "host-only", "a long passphrase");
+    await chooseIdentity(driver);
+    // The engine starts the session where it picks the authorization request up again.
+    const setCookies = (await wayBack(driver)).flatMap((response) => response.headers.getSetCookie());
+    const session = setCookies.filter((cookie) => /^__Host-vrata\.session(\.sig)?=/.test(cookie));
+    expect(session).toHaveLength(2);
+    for (const cookie of session) expectHostOnly(cookie);
+  });
+
+  it("are Secure behind a TLS-terminating proxy too, which reaches Vrata over plain HTTP", async () => {
+    const proxied = await startTestServer({ args: ["--behind-proxy", "--issuer", "https://vrata.example"] });
+    try {
+      const target = await registerTestApp(proxied.db);
+      expectSecureEngineCookies(await authorize(proxied.url, target, { "x-forwarded-proto": "https" }));
+    } finally {
+      await proxied.dispose();
+    }
+  });
+
   it("are HttpOnly, Secure and SameSite, the flow's session one with the __Host- prefix", async () => {
     const driver = await start();
     await driver.step("passwordStart", { emailOrUsername: "cookie-monster" });
     const response = await driver.raw("passwordComplete", { password: "a long passphrase" });
     const session = response.headers.getSetCookie().find((cookie) => cookie.startsWith("__Host-session-"));
     expect(session).toBeDefined();
-    for (const attribute of [/; path=\/(;|$)/i, /; secure/i, /; httponly/i, /; samesite=lax/i]) {
-      expect(session).toMatch(attribute);
-    }
-    expect(session).not.toMatch(/; domain=/i);
+    expectHostOnly(session ?? "");
 
     // The engine's own cookies, set by the authorization request, follow the same rules.
-    const engineCookies = await fetch(
-      `${server.issuer}/auth/oidc/authorize?${new URLSearchParams({
-        client_id: app.clientId,
-        redirect_uri: app.redirectUri,
-        response_type: "code",
-        scope: "openid",
-        code_challenge: "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM",
-        code_challenge_method: "S256",
-      }).toString()}`,
-      { redirect: "manual" },
-    );
-    const cookies = engineCookies.headers.getSetCookie();
-    expect(cookies.length).toBeGreaterThan(0);
-    for (const cookie of cookies) {
-      for (const attribute of [/; secure/i, /; httponly/i, /; samesite=lax/i])
-        expect(cookie).toMatch(attribute);
-    }
+    expectSecureEngineCookies(await authorize(server.issuer, app));
   });
 });

@@ -3,6 +3,7 @@ import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contextSchema } from "../src/common/api/context.ts";
 import { routes } from "../src/common/routes.ts";
+import { enginePagePolicy } from "../src/server/oidc/engine-pages.ts";
 import { postgresUrl } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -114,6 +115,12 @@ describe("OIDC engine seen by independent clients", () => {
     expect(response.status).toBe(400);
     expect(response.headers.get("location")).toBeNull();
     expect(await response.text()).toContain("invalid_client");
+    // The engine writes this page itself; it gets a policy under which nothing loads or runs.
+    expect(response.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(response.headers.get("content-security-policy")).toBe(enginePagePolicy);
+    expect(response.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(response.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+    expect(response.headers.get("referrer-policy")).toBe("no-referrer");
   });
 });
 

@@ -1,10 +1,16 @@
 import { z } from "zod";
+import { isHighlyRestrictive } from "../scripts.ts";
 
 const optionalText = (max: number) => z.string().trim().max(max).optional();
 
 /** The fields a person edits (spec §3); at least one of the first five is needed. */
 export const identityFieldsSchema = z.strictObject({
-  username: optionalText(254),
+  username: z
+    .string()
+    .trim()
+    .max(254)
+    .refine(isHighlyRestrictive, "a username is written in one script, not a look-alike mix")
+    .optional(),
   email: optionalText(254),
   givenName: optionalText(200),
   fullName: optionalText(200),

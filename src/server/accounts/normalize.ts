@@ -1,3 +1,4 @@
+import { isHighlyRestrictive } from "../../common/scripts.ts";
 import { characterCount } from "../../common/text.ts";
 import {
   passwordMaxLength,
@@ -25,6 +26,18 @@ export type PasswordProblem = "invalid" | "short";
 const controlOrSpace = /[\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}\s]/u;
 const fullwidth = /[\uFF01-\uFF5E]/g;
 
+/**
+ * What a person reads as one word: the whole username; an address's local part and each label of its
+ * domain. Domain registries already forbid mixing scripts within a label, so no real address fails
+ * for its domain; a local part is held to the same rule as a username, since it finds the account
+ * just as well and could pass for someone else's the same way.
+ */
+function words(display: string, kind: IdentifierKind): string[] {
+  if (kind === "username") return [display];
+  const at = display.indexOf("@");
+  return [display.slice(0, at), ...display.slice(at + 1).split(".")];
+}
+
 function foldWidth(value: string): string {
   return value.replace(fullwidth, (char) => String.fromCharCode(char.charCodeAt(0) - 0xfee0));
 }
@@ -40,6 +53,8 @@ export function normalizeIdentifier(input: string): Identifier | IdentifierProbl
   const kind: IdentifierKind = display.includes("@") ? "email" : "username";
   if (kind === "email" && !/^[^@]+@[^@]+\.?[^@]*$/.test(display)) return "invalid";
   if (kind === "email" && (display.startsWith("@") || display.endsWith("@"))) return "invalid";
+  // Look-alikes such as "pаypal" with a Cyrillic "а" would pass for another person's account.
+  if (!words(display, kind).every(isHighlyRestrictive)) return "invalid";
   return { kind, display, key: display.toLowerCase().normalize("NFC") };
 }
 

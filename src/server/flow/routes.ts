@@ -11,6 +11,7 @@ import {
 import { apiPrefix, routes, type RouteName } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
 import { preferredLocale } from "../http/locale.ts";
+import { sameOriginJsonWrites } from "../http/same-origin-writes.ts";
 import { codeComplete, codeStart, passwordComplete, passwordStart } from "./credentials.ts";
 import type { FlowDeps } from "./deps.ts";
 import { finishFlow } from "./finish.ts";
@@ -43,6 +44,7 @@ async function stepAnswer(deps: FlowDeps, reply: FastifyReply, flow: Flow, error
 
 /** The auth flow: its page, which also sends the person back to the app, and its JSON steps. */
 export const flowPlugin: FastifyPluginAsync<FlowRoutesOptions> = (app, { deps, renderIndex }) => {
+  app.addHook("onRequest", sameOriginJsonWrites(deps.issuer));
   const flowOf = (request: FastifyRequest) =>
     loadFlow(deps.db, deps.provider, (request.params as { id: string }).id);
 

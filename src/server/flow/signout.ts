@@ -1,18 +1,10 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { recordActivity } from "../activity/activity.ts";
-import { HttpError } from "../http/errors.ts";
+import { ssoCookieOptions, ssoSessionCookie } from "../oidc/provider.ts";
 import { deactivateSessions, findGrantAccount } from "../store/flows.ts";
 import type { FlowDeps } from "./deps.ts";
+import { sameSitePath } from "./location.ts";
 import { clearSessionCookie, sessionCookieName, sessionFor } from "./session.ts";
-
-/** Only a path on this site: signing out must never send the browser elsewhere. */
-function safeLocation(location: string | undefined): string {
-  if (location === undefined) return "/";
-  if (!location.startsWith("/") || location.startsWith("//") || location.includes("\\")) {
-    throw new HttpError(400, "badRequest", "location must be a path on this site");
-  }
-  return location;
-}
 
 /**
  * Signs the browser out: the console's access token is revoked with everything its grant issued, the
@@ -24,7 +16,8 @@ export async function signOut(
   reply: FastifyReply,
   location: string | undefined,
 ): Promise<{ location: string }> {
-  const target = safeLocation(location);
+  // Only a path on this site: signing out must never send the browser elsewhere.
+  const target = location === undefined ? "/" : sameSitePath(location, deps.issuer);
   const authorization = request.headers.authorization;
   if (authorization?.startsWith("Bearer ")) {
     const token = await deps.provider.AccessToken.find(authorization.slice(7).trim());
@@ -39,8 +32,8 @@ export async function signOut(
   const engineContext = deps.provider.createContext(request.raw, reply.raw);
   const ssoSession = await deps.provider.Session.get(engineContext);
   if (ssoSession.accountId) await ssoSession.destroy();
-  for (const name of ["vrata.session", "vrata.session.sig"]) {
-    if (request.cookies[name] !== undefined) reply.clearCookie(name, { path: "/" });
+  for (const name of [ssoSessionCookie, `${ssoSessionCookie}.sig`]) {
+    if (request.cookies[name] !== undefined) reply.clearCookie(name, ssoCookieOptions);
   }
 
   const flowIds = Object.keys(request.cookies)

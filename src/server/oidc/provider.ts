@@ -9,6 +9,7 @@ import { keepEngineClients } from "./clients.ts";
 import { mayIntrospect, mayRevoke } from "./token-policies.ts";
 import { interactionPolicyWithOrganizations } from "./interaction-policy.ts";
 import { extraClientProperties, lifespan, ownerOf } from "./client-extras.ts";
+import { protectEnginePages, renderErrorPage } from "./engine-pages.ts";
 import { answerWithJwtAccessTokens, type JwtAccessTokens } from "./jwt-access-tokens.ts";
 
 export interface ProviderOptions {
@@ -26,12 +27,16 @@ const hour = 60 * minute;
 const day = 24 * hour;
 const year = 365 * day;
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+/** The engine's single sign-on cookie: `__Host-` makes browsers insist on Secure, Path=/ and no Domain. */
+export const ssoSessionCookie = "__Host-vrata.session";
 
-/** Shown when a request cannot be sent back to the app, e.g. an unknown client or redirect URI. */
-function errorPage(error: string, description: string | undefined): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Vrata</title></head><body><main><h1>${escapeHtml(error)}</h1><p>${escapeHtml(description ?? "")}</p></main></body></html>`;
-}
+/**
+ * Secure even behind a TLS-terminating proxy, where the engine learns of HTTPS from the proxy's
+ * `X-Forwarded-Proto`: Vrata is only ever reached over HTTPS. The engine gives the flow's cookies
+ * the path of the flow, so only the single sign-on cookie has a path here.
+ */
+const engineCookieOptions = { httpOnly: true, sameSite: "lax", secure: true } as const;
+export const ssoCookieOptions = { ...engineCookieOptions, path: "/" } as const;
 
 /** The OIDC engine, configured for Vrata's routes, store and policies (design.md §5). */
 export function createProvider({
@@ -59,7 +64,9 @@ export function createProvider({
     },
     cookies: {
       keys: [cookieSecret],
-      names: { session: "vrata.session", interaction: "vrata.interaction", resume: "vrata.resume" },
+      names: { session: ssoSessionCookie, interaction: "vrata.interaction", resume: "vrata.resume" },
+      long: ssoCookieOptions,
+      short: engineCookieOptions,
     },
     responseTypes: ["code"],
     pkce: { required: () => true },
@@ -96,10 +103,7 @@ export function createProvider({
       Session: 14 * day,
       Grant: year,
     },
-    renderError: (ctx, out) => {
-      ctx.type = "html";
-      ctx.body = errorPage(out.error, out.error_description);
-    },
+    renderError: renderErrorPage,
     findAccount: findAccountFor(db),
     // A service client's tokens are about its application: that is their subject (reference §5.3).
     extraTokenClaims: (ctx, token) =>
@@ -112,6 +116,7 @@ export function createProvider({
   keepEngineClients(provider, db);
   enforceClientSecrets(provider);
   answerWithJwtAccessTokens(provider, jwtAccessTokens);
+  protectEnginePages(provider);
 
   return provider;
 }
