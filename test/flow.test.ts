@@ -182,6 +182,20 @@ describe("e-mail code", () => {
     expect(userinfo).toMatchObject({ email: "Erin@Example.com", email_verified: true });
   });
 
+  it("names an app in the e-mail only when its name cannot carry a link", async () => {
+    const phishing = await registerTestApp(
+      server.db,
+      "URGENT: account locked, visit https://evil.example/unlock",
+    );
+    await (await start(phishing)).step("codeStart", { emailOrUsername: "ivy@example.com" });
+    const warned = await smtp.waitFor("ivy@example.com");
+    expect(warned.text).not.toContain("evil");
+    expect(warned.text).toContain("sign up to an app through Vrata");
+
+    await (await start()).step("codeStart", { emailOrUsername: "jon@example.com" });
+    expect((await smtp.waitFor("jon@example.com")).text).toContain("the app “Notes” through Vrata");
+  });
+
   it("needs the code for an e-mail and password sign-up, then a wrong password falls back to a code", async () => {
     const driver = await start();
     await driver.step("passwordStart", { emailOrUsername: "frank@example.com" });

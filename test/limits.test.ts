@@ -181,6 +181,43 @@ describe.each(storeCases)("limits on $name", ({ url }) => {
       .toBe(rateLimits.codesPerRecipient.limit);
   });
 
+  it("refuses sign-ups from one address beyond its limit, with Retry-After", async () => {
+    const { limit } = rateLimits.signUpsPerAddress;
+    const answers: Answer[] = [];
+    for (const batch of range(4)) {
+      const flows = await Promise.all(
+        range(30).map((index) => passwordFlow(server, app, `signup-${batch}-${index}`, "127.0.17.1")),
+      );
+      answers.push(
+        ...(await Promise.all(
+          flows.map((driver) => post(driver, "passwordComplete", { password: "a passphrase" })),
+        )),
+      );
+    }
+    expect(answers.filter((answer) => answer.completed[0] === "signup")).toHaveLength(limit);
+    const refused = answers.filter((answer) => answer.completed[0] !== "signup");
+    expect(refused).toHaveLength(120 - limit);
+    for (const answer of refused) {
+      expect(answer).toMatchObject({ status: 429, error: "tooManyAttempts", cookies: [] });
+      expect(Number(answer.retryAfter)).toBeGreaterThan(0);
+    }
+  });
+
+  it("hashes a bounded number of passwords at once, and refuses the rest with Retry-After", async () => {
+    const flows = await Promise.all(
+      range(120).map((index) => passwordFlow(server, app, `burst-${index}`, `127.0.18.${index + 1}`)),
+    );
+    const answers = await Promise.all(
+      flows.map((driver) => post(driver, "passwordComplete", { password: "a passphrase" })),
+    );
+    const busy = answers.filter((answer) => answer.status === 429);
+    expect(busy.length).toBeGreaterThan(0);
+    for (const answer of busy) expect(answer).toMatchObject({ error: "tooManyRequests", retryAfter: "1" });
+    for (const answer of answers.filter((candidate) => candidate.status !== 429)) {
+      expect(answer.completed).toEqual(["signup"]);
+    }
+  });
+
   it("answers simultaneous sign-ups of one username as sign-ins of the account one of them made", async () => {
     const flows = await Promise.all(
       range(12).map((index) => passwordFlow(server, app, "raced", `127.0.15.${index + 1}`)),
