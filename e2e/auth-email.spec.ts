@@ -50,7 +50,9 @@ async function codeMailed(email: string, flowId: string, baseURL: string | undef
   expect(mail.subject).toBe("Your code for Vrata");
   const code = codeFrom(mail);
   expect(codeLinkFrom(mail)).toBe(`${baseURL}/auth/${flowId}#code=${code}`);
-  expect(mail.text).toContain(`Your code to sign in or sign up to Console through Vrata is:\n\n${code}\n`);
+  expect(mail.text).toContain(
+    `Your code to sign in or sign up to the app “Console” through Vrata is:\n\n${code}\n`,
+  );
   return code;
 }
 
@@ -264,7 +266,7 @@ test.describe("e-mail code in Slovenian", () => {
     expect(mail.subject).toBe("Vaša koda za Vrata");
     const code = codeFrom(mail);
     expect(mail.text).toContain(
-      `Vaša koda za prijavo ali registracijo v Console prek Vrata je:\n\n${code}\n`,
+      `Vaša koda za prijavo ali registracijo v aplikacijo „Console“ prek Vrata je:\n\n${code}\n`,
     );
     expect(mail.text).toContain(`odprete to povezavo: ${baseURL}/auth/${flowId}#code=${code}`);
     expect(mail.text).toContain("Koda velja 10 minut.");
