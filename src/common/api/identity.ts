@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { idText, typedText } from "./text.ts";
 
-const optionalText = (max: number) => z.string().trim().max(max).optional();
+const optionalText = (max: number) => typedText(max).optional();
 
 /** The fields a person edits (spec §3); at least one of the first five is needed. */
 export const identityFieldsSchema = z.strictObject({
@@ -15,7 +16,7 @@ export type IdentityFields = z.infer<typeof identityFieldsSchema>;
 
 /** The organizations an identity is a member of, as its admin sets them. */
 export const membershipChangeSchema = z.strictObject({
-  organizationId: z.string().max(64),
+  organizationId: idText(),
   active: z.boolean(),
 });
 
