@@ -60,7 +60,7 @@ describe("console APIs with the console's access token", () => {
       body: JSON.stringify({ username: "pаypal" }),
     });
     expect(lookAlike.status).toBe(400);
-    expect(await lookAlike.json()).toMatchObject({ field: "username" });
+    expect(await lookAlike.json()).toMatchObject({ error: "invalidUsername", field: "username" });
   });
 
   it("keeps people's identities apart", async () => {

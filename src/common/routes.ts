@@ -5,18 +5,33 @@
 // - `api`: the route is an API call; it answers under `/api` + path, and on the bare path too when it
 //   is not also a page.
 // - `view`: the page is rendered by the web app (the server answers with the SPA's HTML).
+// - `params`: the format of each `:param` that is not one of Vrata's IDs.
+
+import { flowIdPattern, idPattern, providerKeyPattern } from "./ids.ts";
+
+export const paramFormats = { id: idPattern, flowId: flowIdPattern, providerKey: providerKeyPattern };
+export type ParamFormat = keyof typeof paramFormats;
 
 export interface RouteDefinition {
   readonly path: string;
   readonly page?: boolean;
   readonly api?: boolean;
   readonly view?: boolean;
+  readonly params?: Readonly<Record<string, ParamFormat>>;
 }
 
 const page = (path: string): RouteDefinition => ({ path, page: true });
 const view = (path: string): RouteDefinition => ({ path, page: true, view: true });
 const api = (path: string): RouteDefinition => ({ path, api: true });
 const viewAndApi = (path: string): RouteDefinition => ({ path, page: true, view: true, api: true });
+const ofFlow = (route: RouteDefinition, param = "id"): RouteDefinition => ({
+  ...route,
+  params: { [param]: "flowId" },
+});
+const ofProvider = (route: RouteDefinition): RouteDefinition => ({
+  ...route,
+  params: { provider: "providerKey" },
+});
 
 export const routes = {
   Home: view("/"),
@@ -25,6 +40,8 @@ export const routes = {
   Context: page("/context.json"),
 
   OIDCAuthorize: page("/auth/oidc/authorize"),
+  /** Where the engine picks an authorization request up again once its flow has finished. */
+  OIDCResume: ofFlow({ path: "/auth/oidc/authorize/:uid" }, "uid"),
   OIDCToken: api("/auth/oidc/token"),
   OIDCRevoke: api("/auth/oidc/revoke"),
   OIDCIntrospect: api("/auth/oidc/introspect"),
@@ -34,22 +51,22 @@ export const routes = {
   OAuthDiscovery: api("/.well-known/oauth-authorization-server"),
 
   AuthSignout: api("/auth/signout"),
-  AuthThirdPartyProvider: page("/auth/provider/:provider"),
-  SAMLMetadata: api("/samlMetadata/:provider"),
-  AuthFlowGet: viewAndApi("/auth/:id"),
-  AuthFlowProviderStart: api("/auth/providerStart/:id"),
-  AuthFlowPasskeyGetStart: api("/auth/passkeyGetStart/:id"),
-  AuthFlowPasskeyGetComplete: api("/auth/passkeyGetComplete/:id"),
-  AuthFlowPasskeyCreateStart: api("/auth/passkeyCreateStart/:id"),
-  AuthFlowPasskeyCreateComplete: api("/auth/passkeyCreateComplete/:id"),
-  AuthFlowPasswordStart: api("/auth/passwordStart/:id"),
-  AuthFlowPasswordComplete: api("/auth/passwordComplete/:id"),
-  AuthFlowCodeStart: api("/auth/codeStart/:id"),
-  AuthFlowCodeComplete: api("/auth/codeComplete/:id"),
-  AuthFlowRestartAuth: api("/auth/restartAuth/:id"),
-  AuthFlowDecline: api("/auth/decline/:id"),
-  AuthFlowChooseIdentity: api("/auth/chooseIdentity/:id"),
-  AuthFlowRedirect: api("/auth/redirect/:id"),
+  AuthThirdPartyProvider: ofProvider(page("/auth/provider/:provider")),
+  SAMLMetadata: ofProvider(api("/samlMetadata/:provider")),
+  AuthFlowGet: ofFlow(viewAndApi("/auth/:id")),
+  AuthFlowProviderStart: ofFlow(api("/auth/providerStart/:id")),
+  AuthFlowPasskeyGetStart: ofFlow(api("/auth/passkeyGetStart/:id")),
+  AuthFlowPasskeyGetComplete: ofFlow(api("/auth/passkeyGetComplete/:id")),
+  AuthFlowPasskeyCreateStart: ofFlow(api("/auth/passkeyCreateStart/:id")),
+  AuthFlowPasskeyCreateComplete: ofFlow(api("/auth/passkeyCreateComplete/:id")),
+  AuthFlowPasswordStart: ofFlow(api("/auth/passwordStart/:id")),
+  AuthFlowPasswordComplete: ofFlow(api("/auth/passwordComplete/:id")),
+  AuthFlowCodeStart: ofFlow(api("/auth/codeStart/:id")),
+  AuthFlowCodeComplete: ofFlow(api("/auth/codeComplete/:id")),
+  AuthFlowRestartAuth: ofFlow(api("/auth/restartAuth/:id")),
+  AuthFlowDecline: ofFlow(api("/auth/decline/:id")),
+  AuthFlowChooseIdentity: ofFlow(api("/auth/chooseIdentity/:id")),
+  AuthFlowRedirect: ofFlow(api("/auth/redirect/:id")),
 
   ApplicationTemplateList: viewAndApi("/a"),
   ApplicationTemplateCreate: viewAndApi("/a/create"),
@@ -79,6 +96,16 @@ export const routes = {
 
 export type RouteName = keyof typeof routes;
 
+const paramSyntax = /:([A-Za-z]+)/g;
+
+/** The `:param` names of a route's path, each with the pattern its values must match. */
+export function paramPatterns(route: RouteDefinition): [string, RegExp][] {
+  return [...route.path.matchAll(paramSyntax)].map(([, name = ""]) => [
+    name,
+    paramFormats[route.params?.[name] ?? "id"],
+  ]);
+}
+
 /** The prefix under which every API route also answers. */
 export const apiPrefix = "/api";
 
@@ -92,7 +119,7 @@ export function apiPath(name: RouteName): string {
  * shape of the path.
  */
 export function pathFor(name: RouteName, params: Record<string, string> = {}): string {
-  return routes[name].path.replace(/:([A-Za-z]+)/g, (_, key: string) => {
+  return routes[name].path.replace(paramSyntax, (_, key: string) => {
     const value = params[key];
     if (value === undefined) throw new Error(`missing route parameter "${key}" for ${name}`);
     return encodeURIComponent(value);

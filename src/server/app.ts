@@ -7,7 +7,8 @@ import type Provider from "oidc-provider";
 import type { Context } from "../common/api/context.ts";
 import { bodyLimitBytes } from "../common/limits.ts";
 import type { Config } from "./config.ts";
-import { registerErrorHandlers } from "./http/errors.ts";
+import { refuseUnparsableRequest, registerErrorHandlers } from "./http/errors.ts";
+import { malformedPath, registerParamFormats } from "./http/route-params.ts";
 import { pagesPlugin } from "./http/pages.ts";
 import { securityHeadersPlugin } from "./http/security-headers.ts";
 import type { TlsMaterial } from "./http/tls.ts";
@@ -71,6 +72,8 @@ export async function buildApp({
     forceCloseConnections: true,
     trustProxy: config.tls.kind === "proxy",
     routerOptions: { ignoreTrailingSlash: false, caseSensitive: true },
+    frameworkErrors: malformedPath,
+    clientErrorHandler: refuseUnparsableRequest,
     // Request bodies are checked with zod (http/body.ts), never with route JSON schemas; saying so
     // keeps Fastify from loading its JSON schema compilers, a quarter of the modules Vrata loads.
     schemaController: { compilersFactory: { buildValidator: noSchemas, buildSerializer: noSchemas } },
@@ -88,6 +91,7 @@ export async function buildApp({
   });
 
   registerErrorHandlers(app);
+  registerParamFormats(app);
   await app.register(securityHeadersPlugin, { issuer: config.issuer, dev: config.dev });
   if (devMiddleware) await devMiddleware(app);
   await app.register(cookie);

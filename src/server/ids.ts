@@ -8,8 +8,6 @@ export function newId(): string {
   return bs58.encode(randomBytes(16)).padStart(idLength, "1");
 }
 
-export const idPattern = /^[1-9A-HJ-NP-Za-km-z]{22}$/;
-
 /** A high-entropy secret: 32 random bytes, base64url. */
 export function newSecret(): string {
   return randomBytes(32).toString("base64url");

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idPattern } from "../ids.ts";
 
 export const activityTypes = [
   "signIn",
@@ -45,3 +46,6 @@ export const activityPageSchema = z.object({
   items: z.array(activitySchema),
   next: z.string().optional(),
 });
+
+/** What the opaque `next` cursor holds: the time and ID of the page's last entry. */
+export const activityCursorSchema = z.tuple([z.int().nonnegative(), z.string().regex(idPattern)]);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { codeLength, locales, passwordMaxLength, usernameOrEmailMaxLength } from "../limits.ts";
+import { idText, storableText } from "./text.ts";
 
 // The auth flow's JSON API (reference §4.3-§4.6): every step answers with the flow's state, and a
 // step the person can correct answers 400 with the state plus `error`.
@@ -57,16 +58,16 @@ export const flowResponseSchema = z.object({
 });
 export type FlowResponse = z.infer<typeof flowResponseSchema>;
 
-const emailOrUsername = z.string().max(usernameOrEmailMaxLength * 4);
+const emailOrUsername = storableText().max(usernameOrEmailMaxLength * 4);
 
 export const emailOrUsernameBodySchema = z.strictObject({ emailOrUsername });
-export const passwordBodySchema = z.strictObject({ password: z.string().max(passwordMaxLength * 4) });
-export const codeBodySchema = z.strictObject({ code: z.string().max(codeLength * 8) });
+export const passwordBodySchema = z.strictObject({ password: storableText().max(passwordMaxLength * 4) });
+export const codeBodySchema = z.strictObject({ code: storableText().max(codeLength * 8) });
 export const emptyBodySchema = z.strictObject({});
 export const chooseIdentityBodySchema = z.strictObject({
-  identity: z.strictObject({ id: z.string().max(64) }),
+  identity: z.strictObject({ id: idText() }),
 });
 
 /** `POST /auth/signout`: where the console goes afterwards (a path of this site). */
-export const signOutBodySchema = z.strictObject({ location: z.string().max(2000).optional() });
+export const signOutBodySchema = z.strictObject({ location: storableText().max(2000).optional() });
 export const signOutResponseSchema = z.object({ location: z.string() });

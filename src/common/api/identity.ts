@@ -1,16 +1,11 @@
 import { z } from "zod";
-import { isHighlyRestrictive } from "../scripts.ts";
+import { idText, typedText } from "./text.ts";
 
-const optionalText = (max: number) => z.string().trim().max(max).optional();
+const optionalText = (max: number) => typedText(max).optional();
 
 /** The fields a person edits (spec §3); at least one of the first five is needed. */
 export const identityFieldsSchema = z.strictObject({
-  username: z
-    .string()
-    .trim()
-    .max(254)
-    .refine(isHighlyRestrictive, "a username is written in one script, not a look-alike mix")
-    .optional(),
+  username: optionalText(254),
   email: optionalText(254),
   givenName: optionalText(200),
   fullName: optionalText(200),
@@ -21,7 +16,7 @@ export type IdentityFields = z.infer<typeof identityFieldsSchema>;
 
 /** The organizations an identity is a member of, as its admin sets them. */
 export const membershipChangeSchema = z.strictObject({
-  organizationId: z.string().max(64),
+  organizationId: idText(),
   active: z.boolean(),
 });
 

@@ -1,12 +1,11 @@
 import { z } from "zod";
 import { templateFieldsSchema } from "./template.ts";
+import { idText, typedText } from "./text.ts";
 
 // Organizations (spec §2-§3, reference §2.3, §7.4, §9.4): admins add application templates, which
 // makes organization applications with real OAuth clients.
 
-const text = (max: number) => z.string().trim().max(max);
-
-export const valueSchema = z.strictObject({ name: text(100).min(1), value: text(2000) });
+export const valueSchema = z.strictObject({ name: typedText(100).min(1), value: typedText(2000) });
 
 /** A template as an organization added it: a frozen copy, without the template's admins. */
 export const applicationTemplateCopySchema = templateFieldsSchema.omit({ admins: true });
@@ -32,25 +31,25 @@ export type OrganizationApplication = z.infer<typeof organizationApplicationSche
 
 /** An application in an update: an existing one by ID, or a template being added. */
 export const applicationChangeSchema = z.union([
-  z.strictObject({ id: z.string().max(64), active: z.boolean(), values: z.array(valueSchema).max(50) }),
+  z.strictObject({ id: idText(), active: z.boolean(), values: z.array(valueSchema).max(50) }),
   z.strictObject({
-    templateId: z.string().max(64),
+    templateId: idText(),
     active: z.boolean(),
     values: z.array(valueSchema).max(50),
   }),
 ]);
 
 export const organizationFieldsSchema = z.strictObject({
-  name: text(200).min(1),
-  description: text(4000).default(""),
+  name: typedText(200).min(1),
+  description: typedText(4000).default(""),
 });
 
 export const organizationUpdateSchema = organizationFieldsSchema.extend({
   version: z.number().int().positive(),
-  admins: z.array(z.string().max(64)).max(100),
+  admins: z.array(idText()).max(100),
   applications: z.array(applicationChangeSchema).max(100),
   /** Client IDs whose secret is replaced; the new secrets are in the answer, once. */
-  rotateSecrets: z.array(z.string().max(64)).max(100).default([]),
+  rotateSecrets: z.array(idText()).max(100).default([]),
 });
 export type OrganizationUpdate = z.infer<typeof organizationUpdateSchema>;
 

@@ -1,16 +1,19 @@
 import { z } from "zod";
+import { idText, typedText } from "./text.ts";
 
 // Application templates (spec §2-§3, reference §2.4 and §9): reusable app definitions that
 // organizations add with their own variable values.
 
 /** RFC 6749 scope-token characters. */
-const scopeToken = z.string().regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, "invalid scope");
+const scopeToken = z
+  .string()
+  .max(200)
+  .regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, "invalid scope");
 const lifespan = z
   .number()
   .int()
   .positive()
   .max(10 * 365 * 24 * 3600);
-const text = (max: number) => z.string().trim().max(max);
 
 export const accessTokenTypes = ["hmac", "jwt"] as const;
 export type AccessTokenType = (typeof accessTokenTypes)[number];
@@ -18,8 +21,8 @@ export const tokenEndpointAuthMethods = ["client_secret_basic", "client_secret_p
 
 const clientBase = {
   /** Assigned by the server; absent for a client being added. */
-  id: z.string().max(64).optional(),
-  description: text(1000).default(""),
+  id: idText().optional(),
+  description: typedText(1000).default(""),
   additionalScopes: z.array(scopeToken).max(50).default([]),
   accessTokenType: z.enum(accessTokenTypes).default("hmac"),
   /** Seconds. */
@@ -31,7 +34,7 @@ const clientBase = {
 
 export const publicClientSchema = z.strictObject({
   ...clientBase,
-  redirectUriTemplates: z.array(text(2000).min(1)).min(1).max(20),
+  redirectUriTemplates: z.array(typedText(2000).min(1)).min(1).max(20),
 });
 export const backendClientSchema = publicClientSchema.extend({
   tokenEndpointAuthMethod: z.enum(tokenEndpointAuthMethods).default("client_secret_basic"),
@@ -41,20 +44,23 @@ export const serviceClientSchema = z.strictObject({
   tokenEndpointAuthMethod: z.enum(tokenEndpointAuthMethods).default("client_secret_basic"),
 });
 
-export const variableSchema = z.strictObject({ name: text(100).min(1), description: text(1000).default("") });
+export const variableSchema = z.strictObject({
+  name: typedText(100).min(1),
+  description: typedText(1000).default(""),
+});
 
 /** What an admin edits; the server fills in IDs and checks the rules of reference §9.1. */
 export const templateFieldsSchema = z.strictObject({
-  name: text(200).min(1),
-  description: text(4000).default(""),
-  homepageTemplate: text(2000).default(""),
+  name: typedText(200).min(1),
+  description: typedText(4000).default(""),
+  homepageTemplate: typedText(2000).default(""),
   idScopes: z.array(scopeToken).max(50).default(["openid"]),
   variables: z.array(variableSchema).max(50).default([]),
   clientsPublic: z.array(publicClientSchema).max(20).default([]),
   clientsBackend: z.array(backendClientSchema).max(20).default([]),
   clientsService: z.array(serviceClientSchema).max(20).default([]),
   /** Identity IDs; the editing identity is always kept. */
-  admins: z.array(z.string().max(64)).max(100).default([]),
+  admins: z.array(idText()).max(100).default([]),
 });
 export type TemplateFields = z.infer<typeof templateFieldsSchema>;
 export type PublicClient = z.infer<typeof publicClientSchema>;

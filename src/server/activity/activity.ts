@@ -1,4 +1,5 @@
-import type { Activity } from "../../common/api/activity.ts";
+import { activityCursorSchema, type Activity } from "../../common/api/activity.ts";
+import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
 import { activitiesOf, insertActivity } from "../store/activities.ts";
@@ -26,14 +27,25 @@ function encodeCursor(createdAt: number, id: string): string {
   return Buffer.from(JSON.stringify([createdAt, id])).toString("base64url");
 }
 
-function decodeCursor(cursor: string | undefined): { createdAt: number; id: string } | undefined {
-  if (!cursor) return undefined;
+function parsedJson(text: string): unknown {
   try {
-    const [createdAt, id] = JSON.parse(Buffer.from(cursor, "base64url").toString()) as [unknown, unknown];
-    return typeof createdAt === "number" && typeof id === "string" ? { createdAt, id } : undefined;
+    return JSON.parse(text);
   } catch {
     return undefined;
   }
+}
+
+/** The position a cursor of ours stands for; any other value is refused before the query is made. */
+function decodeCursor(cursor: unknown): { createdAt: number; id: string } | undefined {
+  if (cursor === undefined) return undefined;
+  const decoded =
+    typeof cursor === "string"
+      ? activityCursorSchema.safeParse(parsedJson(Buffer.from(cursor, "base64url").toString()))
+      : undefined;
+  if (!decoded?.success)
+    throw new HttpError(400, "badRequest", "cursor: not a cursor of this list", { field: "cursor" });
+  const [createdAt, id] = decoded.data;
+  return { createdAt, id };
 }
 
 export function toActivity(row: { id: string; document: string; createdAt: number }): Activity {
@@ -47,7 +59,7 @@ export function toActivity(row: { id: string; document: string; createdAt: numbe
 export async function activityPage(
   db: Database,
   accountId: string,
-  cursor: string | undefined,
+  cursor: unknown,
 ): Promise<{ items: Activity[]; next?: string }> {
   const rows = await activitiesOf(db, accountId, activityPageSize + 1, decodeCursor(cursor));
   const items = rows.slice(0, activityPageSize).map(toActivity);

@@ -9,8 +9,7 @@ import { activityPage, toActivity } from "./activity.ts";
 export const activityPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { deps }) => {
   app.get(apiPrefix + routes.ActivityList.path, async (request) => {
     const caller = await requireCaller(deps, request);
-    const cursor = (request.query as { cursor?: unknown }).cursor;
-    return activityPage(deps.db, caller.accountId, typeof cursor === "string" ? cursor : undefined);
+    return activityPage(deps.db, caller.accountId, (request.query as { cursor?: unknown }).cursor);
   });
 
   app.get(apiPrefix + routes.ActivityGet.path, async (request) => {

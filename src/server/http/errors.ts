@@ -1,3 +1,4 @@
+import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance } from "fastify";
 import type { ErrorBody, ErrorCode } from "../../common/api/errors.ts";
 
@@ -60,16 +61,22 @@ export function registerErrorHandlers(app: FastifyInstance): void {
     if (status >= 500 && !(error instanceof HttpError)) request.log.error({ err: error }, "request failed");
     return reply.status(status).type("application/json").send(body);
   });
-  // The router lets a parameter be empty (`/a/` matches `/a/:id`); for Vrata that path does not exist.
-  app.addHook("onRequest", (request, reply, done) => {
-    const params = request.params as Record<string, string> | undefined;
-    if (params && Object.values(params).includes("")) reply.callNotFound();
-    else done();
-  });
   app.setNotFoundHandler((request, reply) =>
     reply.status(404).send({
       error: "notFound",
       message: `no route for ${request.method} ${request.url.split("?")[0] ?? ""}`,
     }),
+  );
+}
+
+/**
+ * A request Node cannot parse at all (a method HTTP does not have, a broken header line) never reaches
+ * Fastify's handlers; it still gets a JSON error with a stable code before the connection closes.
+ */
+export function refuseUnparsableRequest(_error: Error, socket: Duplex): void {
+  if (!socket.writable) return;
+  const body = JSON.stringify({ error: "badRequest", message: "the request could not be parsed" });
+  socket.end(
+    `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
 }

@@ -3,6 +3,7 @@ import type { IdentityFields, identityUpdateSchema } from "../../common/api/iden
 import type { z } from "zod";
 import { usernameOrEmailMinLength } from "../../common/limits.ts";
 import { characterCount } from "../../common/text.ts";
+import { isHighlyRestrictive } from "../../common/scripts.ts";
 import { isSecureUri } from "../../common/uris.ts";
 import { recordActivity } from "../activity/activity.ts";
 import { HttpError } from "../http/errors.ts";
@@ -34,9 +35,16 @@ export function validIdentityFields(fields: IdentityFields): IdentityFields {
     );
   if (
     cleaned.username !== undefined &&
-    (/\s|@/.test(cleaned.username) || characterCount(cleaned.username) < usernameOrEmailMinLength)
+    (/\s|@/.test(cleaned.username) ||
+      characterCount(cleaned.username) < usernameOrEmailMinLength ||
+      !isHighlyRestrictive(cleaned.username))
   ) {
-    throw new HttpError(400, "invalidUsername", "a username has at least 3 characters, no spaces and no @");
+    throw new HttpError(
+      400,
+      "invalidUsername",
+      "a username has at least 3 characters, no spaces and no @, in one script (no look-alike mix)",
+      { field: "username" },
+    );
   }
   if (cleaned.email !== undefined && !/^[^@\s]+@[^@\s]+$/.test(cleaned.email)) {
     throw new HttpError(400, "invalidEmail", "invalid e-mail address");

@@ -70,36 +70,37 @@ describe.each(storeEngines)("oidc-provider adapter on $name", ({ open }) => {
   });
 
   it("reads clients from active organization applications only", async () => {
+    const clientId = "Xy7Q2mZ8abcdefghijk123";
     await insertDocument(store.db, "organizations", "org1", { name: "Org" }, Date.now());
     await syncOrganizationClients(store.db, "org1", [
       {
-        id: "client1",
+        id: clientId,
         applicationId: "app1",
         kind: "public",
         active: true,
         metadata: { redirect_uris: ["https://app.example/cb"] },
       },
     ]);
-    expect(await adapter("Client").find("client1")).toEqual({
-      client_id: "client1",
+    expect(await adapter("Client").find(clientId)).toEqual({
+      client_id: clientId,
       redirect_uris: ["https://app.example/cb"],
       vrata_organization_id: "org1",
       vrata_application_id: "app1",
     });
     expect(await adapter("Client").find("missing")).toBeUndefined();
     const client = {
-      id: "client1",
+      id: clientId,
       applicationId: "app1",
       kind: "public",
       metadata: { redirect_uris: ["https://app.example/cb"] },
     };
     // Disabled through this server: gone at once.
     await syncOrganizationClients(store.db, "org1", [{ ...client, active: false }]);
-    expect(await adapter("Client").find("client1")).toBeUndefined();
+    expect(await adapter("Client").find(clientId)).toBeUndefined();
     // Enabled again by another server sharing the store: seen here within clientCacheMs.
-    await store.db.updateTable("oauth_clients").set({ active: 1 }).where("id", "=", "client1").execute();
+    await store.db.updateTable("oauth_clients").set({ active: 1 }).where("id", "=", clientId).execute();
     await new Promise((resolve) => setTimeout(resolve, clientCacheMs + 50));
-    expect(await adapter("Client").find("client1")).toBeDefined();
+    expect(await adapter("Client").find(clientId)).toBeDefined();
   });
 
   it("runs migrations again without change", async () => {

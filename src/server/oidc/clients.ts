@@ -1,5 +1,6 @@
 import type { AdapterPayload, Client } from "oidc-provider";
 import type Provider from "oidc-provider";
+import { idPattern } from "../../common/ids.ts";
 import type { Database } from "../store/database.ts";
 import { findActiveClient, type ClientRow } from "../store/clients.ts";
 
@@ -28,6 +29,9 @@ export async function findClientMetadata(
   db: Database,
   clientId: string,
 ): Promise<AdapterPayload | undefined> {
+  // A client_id of another shape names no client (the engine answers invalid_client) and never
+  // reaches a query.
+  if (!idPattern.test(clientId)) return undefined;
   const client = await findActiveClient(db, clientId);
   if (!client) return undefined;
   if (!metadataOfRow.has(client)) metadataOfRow.set(client, engineMetadata(client));
@@ -44,7 +48,7 @@ export function keepEngineClients(provider: Provider, db: Database): void {
   const clients = new WeakMap<AdapterPayload, Client>();
   provider.Client.find = async (id: string) => {
     // The engine passes on whatever a request said, a missing or repeated client_id included.
-    if (typeof id !== "string" || id === "") return undefined;
+    if (typeof id !== "string") return undefined;
     const metadata = await findClientMetadata(db, id);
     if (!metadata) return undefined;
     const known = clients.get(metadata);

@@ -5,7 +5,8 @@ import { corsMaxAgeSeconds } from "../../common/limits.ts";
 import { apiPrefix, routes, type RouteName } from "../../common/routes.ts";
 import { precompute } from "./documents.ts";
 import type { JwtAccessTokens } from "./jwt-access-tokens.ts";
-import { UnreadableBody, withOpaqueTokenParameter, type RawRequest } from "./token-parameter.ts";
+import { engineRequest, InvalidRequest, type FormRewrite, type RawRequest } from "./engine-request.ts";
+import { withOpaqueTokenParameter } from "./token-parameter.ts";
 
 interface EngineRoute {
   methods: HTTPMethods[];
@@ -20,7 +21,8 @@ interface EngineRoute {
 }
 
 const engineRoutes: Partial<Record<RouteName, EngineRoute>> = {
-  OIDCAuthorize: { methods: ["GET", "POST"] },
+  // The engine takes authorization requests by GET only: by POST they would need SameSite=None cookies.
+  OIDCAuthorize: { methods: ["GET"] },
   OIDCToken: { methods: ["POST"], cors: { authorization: true } },
   OIDCRevoke: { methods: ["POST"], cors: { authorization: true }, tokenParameter: true },
   OIDCIntrospect: { methods: ["POST"], tokenParameter: true },
@@ -44,7 +46,6 @@ const corsOptions = (methods: HTTPMethods[], authorization: boolean): FastifyCor
   allowedHeaders: authorization ? ["Authorization", "DPoP"] : [],
   exposedHeaders: authorization ? ["WWW-Authenticate", "DPoP-Nonce"] : [],
   maxAge: corsMaxAgeSeconds,
-  strictPreflight: true,
 });
 
 declare module "fastify" {
@@ -65,6 +66,14 @@ export const oidcPlugin: FastifyPluginAsync<{
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", (_request, _payload, done) => done(null));
 
+  // An OPTIONS request without the two headers of a preflight is no CORS request: it is refused as
+  // the engine refuses any malformed request.
+  app.addHook("onRequest", (request, reply, done) => {
+    const { origin, "access-control-request-method": method } = request.headers;
+    const preflight = request.method === "OPTIONS" && request.routeOptions.config.engineCors;
+    if (!preflight || (origin && method)) done();
+    else void reply.status(400).send({ error: "invalid_request", error_description: "not a CORS preflight" });
+  });
   await app.register(cors, {
     hook: "onRequest",
     // Each route's options are made when it is registered, not on every request.
@@ -79,13 +88,13 @@ export const oidcPlugin: FastifyPluginAsync<{
   });
   const engine = provider.callback();
   const handOver =
-    (enginePath: string | undefined, prepare?: (raw: RawRequest) => Promise<RawRequest>) =>
+    (enginePath: string | undefined, rewrite?: FormRewrite) =>
     async (request: FastifyRequest, reply: FastifyReply) => {
-      let raw: RawRequest = request.raw;
+      let raw: RawRequest;
       try {
-        if (prepare) raw = await prepare(raw);
+        raw = await engineRequest(request.raw, rewrite);
       } catch (error) {
-        if (!(error instanceof UnreadableBody)) throw error;
+        if (!(error instanceof InvalidRequest)) throw error;
         return reply
           .status(error.statusCode)
           .send({ error: "invalid_request", error_description: error.message });
@@ -105,12 +114,12 @@ export const oidcPlugin: FastifyPluginAsync<{
       reply.hijack();
       void engine(raw, reply.raw);
     };
-  const tokenParameter = (raw: RawRequest) => withOpaqueTokenParameter(raw, jwtAccessTokens);
+  const tokenParameter = (parameters: URLSearchParams) =>
+    withOpaqueTokenParameter(parameters, jwtAccessTokens);
 
-  // Where the engine picks an authorization request up again once the flow has finished.
   app.route({
-    method: ["GET", "POST"],
-    url: `${routes.OIDCAuthorize.path}/:uid`,
+    method: "GET",
+    url: routes.OIDCResume.path,
     handler: handOver(undefined),
   });
 

@@ -1,0 +1,84 @@
+import type { IncomingMessage } from "node:http";
+import type { Http2ServerRequest } from "node:http2";
+import { Readable } from "node:stream";
+import { bodyLimitBytes } from "../../common/limits.ts";
+
+export type RawRequest = IncomingMessage | Http2ServerRequest;
+
+/** A request the OAuth endpoints refuse before the engine sees it, as the engine would: `invalid_request`. */
+export class InvalidRequest extends Error {
+  override name = "InvalidRequest";
+  readonly statusCode: number;
+
+  constructor(statusCode: number, message: string) {
+    super(message);
+    this.statusCode = statusCode;
+  }
+}
+
+// A function rather than one error made up front: an error's stack trace costs more than the rest of
+// reading a small body.
+const tooLarge = () => new InvalidRequest(413, "the request body is too large");
+
+async function readBody(request: RawRequest): Promise<Buffer> {
+  if (Number(request.headers["content-length"] ?? 0) > bodyLimitBytes) throw tooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of request as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > bodyLimitBytes) throw tooLarge();
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    throw error instanceof InvalidRequest
+      ? error
+      : new InvalidRequest(400, "the request body could not be read");
+  }
+  return Buffer.concat(chunks, size);
+}
+
+/** The same request head with a body that has already been read (and perhaps changed). */
+function withBody(original: RawRequest, body: Buffer): RawRequest {
+  const replayed = Readable.from([body], { objectMode: false });
+  return Object.assign(replayed, {
+    method: original.method,
+    url: original.url,
+    headers: { ...original.headers, "content-length": String(body.length) },
+    socket: original.socket,
+    httpVersion: original.httpVersion,
+    httpVersionMajor: original.httpVersionMajor,
+    httpVersionMinor: original.httpVersionMinor,
+  }) as unknown as RawRequest;
+}
+
+/**
+ * PostgreSQL's text cannot hold a NUL, so a parameter with one could only fail in the store; nothing
+ * the engine looks up has one, so it is refused up front. (Invalid UTF-8 cannot get through: decoding
+ * a form turns it into U+FFFD.)
+ */
+function refuseNul(parameters: URLSearchParams): void {
+  for (const [name, value] of parameters)
+    if (value.includes("\u0000") || name.includes("\u0000"))
+      throw new InvalidRequest(400, `the ${name.replaceAll("\u0000", "")} parameter contains a NUL`);
+}
+
+/** Changes a form's parameters before the engine reads them; says whether it changed any. */
+export type FormRewrite = (parameters: URLSearchParams) => Promise<boolean>;
+
+/**
+ * The request as the engine gets it: its query and form parameters checked, and the form rewritten
+ * when the route asks for that. Throws `InvalidRequest` for what the engine must not see.
+ */
+export async function engineRequest(request: RawRequest, rewrite?: FormRewrite): Promise<RawRequest> {
+  const url = request.url ?? "";
+  const query = url.indexOf("?");
+  if (query >= 0) refuseNul(new URLSearchParams(url.slice(query + 1)));
+  const form = request.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") ?? false;
+  if (!form) return request;
+  const body = await readBody(request);
+  const parameters = new URLSearchParams(body.toString("utf8"));
+  refuseNul(parameters);
+  const changed = rewrite ? await rewrite(parameters) : false;
+  return withBody(request, changed ? Buffer.from(parameters.toString()) : body);
+}
