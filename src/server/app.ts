@@ -23,6 +23,7 @@ import { templatePlugin } from "./templates/routes.ts";
 import { organizationPlugin } from "./organizations/routes.ts";
 import { createMailer } from "./mail/mailer.ts";
 import type { Database } from "./store/database.ts";
+import type { InstanceSecrets } from "./secrets/instance-secrets.ts";
 
 export interface AppParts {
   config: Config;
@@ -30,6 +31,7 @@ export interface AppParts {
   provider: Provider;
   jwtAccessTokens: JwtAccessTokens;
   db: Database;
+  secrets: InstanceSecrets;
   context: Context;
   renderIndex: (url: string) => Promise<string>;
   /** Development: Vite's middleware serves the web app's modules. */
@@ -57,6 +59,7 @@ export async function buildApp({
   provider,
   jwtAccessTokens,
   db,
+  secrets,
   context,
   renderIndex,
   devMiddleware,
@@ -91,6 +94,7 @@ export async function buildApp({
   await app.register(oidcPlugin, { provider, jwtAccessTokens });
   const deps: CallerDeps = {
     db,
+    secrets,
     provider,
     mailer: await createMailer(config.mail, app.log),
     issuer: config.issuer,

@@ -31,7 +31,7 @@ export async function completeAuthStep(
   state.accountId = outcome.accountId;
   state.signedUp = outcome.signedUp;
   state.authTime = Math.floor(Date.now() / 1000);
-  state.sessionId = await startSession(deps.db, reply, flow.id, outcome.accountId);
+  state.sessionId = await startSession(deps, reply, flow.id, outcome.accountId);
   delete state.code;
   delete state.emailOrUsername;
   if (outcome.signedUp && outcome.identityFields) {

@@ -168,7 +168,7 @@ export async function codeComplete(deps: FlowDeps, step: StepRequest, typedCode:
     ...(code.target.kind === "signin" ? { accountId: code.target.accountId } : {}),
   };
   await guardThrottle(deps, flow, subject);
-  if (!codeMatches(flow, typedCode)) {
+  if (!codeMatches(deps, flow, typedCode)) {
     await countFailedAttempt(deps, flow, subject);
     if (hasFailed(flow)) return;
     throw new FlowStepError(flow, "invalidCode");

@@ -1,8 +1,8 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type {} from "@fastify/cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { newId } from "../ids.ts";
-import type { Database } from "../store/database.ts";
+import type { FlowDeps } from "./deps.ts";
 import { findActiveSession, insertSession, type SessionRow } from "../store/flows.ts";
 
 // After the auth step the browser holds a session cookie for that flow only (reference §4.6). It
@@ -13,10 +13,11 @@ const valuePrefix = "vse-";
 
 export const sessionCookieName = (flowId: string) => `__Host-session-${flowId}`;
 
-const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("base64url");
+/** The store and the key that stands for cookie secrets there, so a copy of the store holds no usable cookie. */
+type SessionDeps = Pick<FlowDeps, "db" | "secrets">;
 
 export async function startSession(
-  db: Database,
+  { db, secrets }: SessionDeps,
   reply: FastifyReply,
   flowId: string,
   accountId: string,
@@ -26,7 +27,7 @@ export async function startSession(
   const id = newId();
   await insertSession(
     db,
-    { id, accountId, flowId, secretHash: hashSecret(secret), expiresAt: now + sessionLifetimeMs },
+    { id, accountId, flowId, secretHash: secrets.flowSessions(secret), expiresAt: now + sessionLifetimeMs },
     now,
   );
   reply.setCookie(sessionCookieName(flowId), valuePrefix + secret, {
@@ -41,13 +42,17 @@ export async function startSession(
 
 /** The live session the request's cookie names for this flow, if any. */
 export async function sessionFor(
-  db: Database,
+  { db, secrets }: SessionDeps,
   request: FastifyRequest,
   flowId: string,
 ): Promise<SessionRow | undefined> {
   const value = request.cookies[sessionCookieName(flowId)];
   if (!value?.startsWith(valuePrefix)) return undefined;
-  const session = await findActiveSession(db, hashSecret(value.slice(valuePrefix.length)), Date.now());
+  const session = await findActiveSession(
+    db,
+    secrets.flowSessions(value.slice(valuePrefix.length)),
+    Date.now(),
+  );
   return session?.flowId === flowId ? session : undefined;
 }
 
