@@ -9,6 +9,8 @@ import { freePort } from "./ports.ts";
 
 export interface TestServer extends RunningVrata {
   dataDir: string;
+  /** The PostgreSQL schema holding this server's tables, when PostgreSQL is its store. */
+  postgresSchema?: string;
   /** Stops this server and starts a new one on the same data folder and database. */
   restart: () => Promise<TestServer>;
   /** Stops the server and removes its data. */
@@ -55,6 +57,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     return {
       ...running,
       dataDir,
+      ...(postgres ? { postgresSchema: postgres.schema } : {}),
       restart: async () => {
         await running.close();
         return launch();
