@@ -22,7 +22,7 @@ const optionTable = {
   },
   data: {
     env: "VRATA_DATA",
-    help: "folder for the SQLite database and the generated TLS certificates",
+    help: "folder for the SQLite database, the instance key and the generated TLS certificates",
     schema: z.string().min(1),
     defaultValue: "./data",
   },
