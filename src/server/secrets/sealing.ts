@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import { createCipheriv, createDecipheriv, createSecretKey, randomBytes } from "node:crypto";
 
 // Sealed values are AES-256-GCM ciphertexts with their nonce and tag, marked with the format's
 // version so that a later format can be told apart and the values of earlier versions, stored in
@@ -26,7 +26,8 @@ export interface Sealer {
   open: (sealed: string, context: string) => string;
 }
 
-export function sealer(key: Buffer): Sealer {
+export function sealer(rawKey: Buffer): Sealer {
+  const key = createSecretKey(rawKey);
   return {
     seal: (plaintext, context) => {
       const nonce = randomBytes(nonceBytes);
