@@ -111,6 +111,8 @@ describe.each(engines)("a copy of the store on $name", ({ postgres }) => {
           redirectUriTemplates: ["{uriBase}/callback"],
         },
       ],
+      // Its JWT access tokens stand for opaque tokens the store links them to.
+      clientsService: [{ description: "service", accessTokenType: "jwt" }],
     });
     const template = templateSchema.parse(
       await (await owner.api(`/api/a/${((await created.json()) as { id: string }).id}`)).json(),
@@ -131,8 +133,18 @@ describe.each(engines)("a copy of the store on $name", ({ postgres }) => {
       ).json(),
     );
     clientId = organization.applications?.[0]?.clientsBackend[0]?.id ?? "";
-    clientSecret = organization.secrets?.find((shown) => shown.clientId === clientId)?.secret ?? "";
-    expect(clientSecret).not.toBe("");
+    const secretOf = (id: string) =>
+      organization.secrets?.find((shown) => shown.clientId === id)?.secret ?? "";
+    clientSecret = secretOf(clientId);
+    const serviceClientId = organization.applications?.[0]?.clientsService[0]?.id ?? "";
+    const serviceSecret = secretOf(serviceClientId);
+    const service = await client.discovery(
+      new URL(server.issuer),
+      serviceClientId,
+      undefined,
+      client.ClientSecretBasic(serviceSecret),
+    );
+    const serviceToken = (await client.clientCredentialsGrant(service)).access_token;
 
     const driver = await FlowDriver.start(
       server.issuer,
@@ -163,6 +175,8 @@ describe.each(engines)("a copy of the store on $name", ({ postgres }) => {
       "flow session cookie": flowSession,
       "flow session secret": flowSession.replace(/^vse-/, ""),
       "client secret": clientSecret,
+      "service client secret": serviceSecret,
+      "service JWT access token": serviceToken,
       "console access token": owner.tokens.access_token,
     };
     for (const [what, value] of Object.entries(found)) {
@@ -184,6 +198,9 @@ describe.each(engines)("a copy of the store on $name", ({ postgres }) => {
     expect(bytes.includes(clientId)).toBe(true);
 
     for (const [what, value] of secrets) expect(bytes.includes(value), what).toBe(false);
+    // The opaque token behind a JWT access token is never shown, so its link is checked to be sealed.
+    expect(bytes.includes('{"token":"sealed:v1:')).toBe(true);
+    expect(/"token":"(?!sealed:v1:)/.test(bytes.toString("latin1")), "opaque token of a JWT").toBe(false);
     const codeAsText = new RegExp(`(?<![0-9])${emailCode}(?![0-9])`);
     expect(codeAsText.test(bytes.toString("latin1")), "e-mail code").toBe(false);
     // A plain hash of the code beside its flow ID would give the code away to a million guesses.
