@@ -2,8 +2,9 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 
-// The instance key: the one secret Vrata keeps outside its store. Everything secret inside the store
-// is sealed or hashed with keys derived from it, so a copy of the database alone unlocks nothing.
+// The instance key: the one secret Vrata keeps outside its store. Keys derived from it seal the signing
+// keys and instance secrets in the store and hash its tokens, codes and session secrets, so a copy of
+// the database alone unlocks nothing.
 
 const keyBytes = 32;
 const keyPattern = /^[A-Za-z0-9+/_-]{43}=?$/;
