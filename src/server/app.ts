@@ -24,6 +24,7 @@ import { templatePlugin } from "./templates/routes.ts";
 import { organizationPlugin } from "./organizations/routes.ts";
 import { createMailer } from "./mail/mailer.ts";
 import type { Database } from "./store/database.ts";
+import type { InstanceSecrets } from "./secrets/instance-secrets.ts";
 
 export interface AppParts {
   config: Config;
@@ -31,9 +32,8 @@ export interface AppParts {
   provider: Provider;
   jwtAccessTokens: JwtAccessTokens;
   db: Database;
+  secrets: InstanceSecrets;
   context: Context;
-  /** Key of the tags that mark a browser as known to an account. */
-  knownDeviceKey: Buffer;
   renderIndex: (url: string) => Promise<string>;
   /** Development: Vite's middleware serves the web app's modules. */
   devMiddleware?: (app: FastifyInstance) => Promise<void>;
@@ -60,8 +60,8 @@ export async function buildApp({
   provider,
   jwtAccessTokens,
   db,
+  secrets,
   context,
-  knownDeviceKey,
   renderIndex,
   devMiddleware,
 }: AppParts) {
@@ -98,12 +98,12 @@ export async function buildApp({
   await app.register(oidcPlugin, { provider, jwtAccessTokens });
   const deps: CallerDeps = {
     db,
+    secrets,
     provider,
     mailer: await createMailer(config.mail, app.log),
     issuer: config.issuer,
     title: config.title,
     consoleClientId: context.clientId,
-    knownDeviceKey,
   };
   await app.register(flowPlugin, { deps, renderIndex });
   await app.register(identityPlugin, { deps });

@@ -55,6 +55,25 @@ describe("configuration", () => {
     expect(failure(["--behind-proxy"])).toBe("--behind-proxy needs --issuer with the public https:// origin");
   });
 
+  it("takes the instance key from the data folder, a file or the environment, the flag first", () => {
+    const key = "q".repeat(43) + "=";
+    expect(load(["--data", "/srv/vrata"]).secretKey).toEqual({
+      kind: "file",
+      file: "/srv/vrata/secret.key",
+      createIfMissing: true,
+    });
+    const fromFile = { kind: "file", file: path.resolve("vrata.key"), createIfMissing: false };
+    expect(load(["--secret-key-file", "vrata.key"]).secretKey).toEqual(fromFile);
+    expect(load([], { VRATA_SECRET_KEY_FILE: "vrata.key" }).secretKey).toEqual(fromFile);
+    expect(load([], { VRATA_SECRET_KEY: key }).secretKey).toEqual({ kind: "value", value: key });
+    expect(load(["--secret-key-file", "vrata.key"], { VRATA_SECRET_KEY: key }).secretKey).toEqual(fromFile);
+    expect(failure([], { VRATA_SECRET_KEY: key, VRATA_SECRET_KEY_FILE: "vrata.key" })).toBe(
+      "VRATA_SECRET_KEY and VRATA_SECRET_KEY_FILE cannot both be set",
+    );
+    // The key is never a flag: process lists show flags to every user of the machine.
+    expect(failure(["--secret-key", key])).toContain("--secret-key");
+  });
+
   it("explains each bad value in one line", () => {
     const messages = [
       failure(["--port", "http"]),
@@ -68,6 +87,7 @@ describe("configuration", () => {
       failure(["--title", "  "]),
       failure(["--no-such-flag"]),
       failure([], { VRATA_BEHIND_PROXY: "maybe" }),
+      failure([], { VRATA_SECRET_KEY: "short-secret-value" }),
     ];
     for (const message of messages) expect(message).not.toContain("\n");
     expect(messages[0]).toMatch(/^--port .*\(got "http"\)$/);
@@ -76,6 +96,10 @@ describe("configuration", () => {
     expect(messages[5]).toContain("postgres://");
     expect(messages[6]).toBe("--tls-cert and --tls-key must be given together");
     expect(messages[9]).toContain("--no-such-flag");
+    // A bad key is explained without repeating it.
+    expect(messages[11]).toBe(
+      "VRATA_SECRET_KEY must be 32 random bytes in base64, e.g. from `openssl rand -base64 32`",
+    );
   });
 
   it("prints help listing every flag with its variable", () => {
@@ -84,7 +108,14 @@ describe("configuration", () => {
       load(["--help"]);
     } catch (error) {
       const help = (error as HelpRequested).message;
-      for (const text of ["--port", "VRATA_PORT", "--database", "VRATA_DATABASE_URL", "--behind-proxy"]) {
+      for (const text of [
+        "--port",
+        "VRATA_PORT",
+        "--database",
+        "VRATA_DATABASE_URL",
+        "--behind-proxy",
+        "VRATA_SECRET_KEY",
+      ]) {
         expect(help).toContain(text);
       }
     }

@@ -1,6 +1,7 @@
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { decodeInstanceKey, keyFormatHint, type SecretKeySource } from "./secrets/instance-key.ts";
 
 /**
  * Vrata's settings: each one is a flag, an environment variable and a default. The same table
@@ -21,7 +22,7 @@ const optionTable = {
   },
   data: {
     env: "VRATA_DATA",
-    help: "folder for the SQLite database and the generated TLS certificates",
+    help: "folder for the SQLite database, the instance key and the generated TLS certificates",
     schema: z.string().min(1),
     defaultValue: "./data",
   },
@@ -94,6 +95,17 @@ const optionTable = {
     boolean: true,
     defaultValue: "true",
   },
+  "secret-key-file": {
+    env: "VRATA_SECRET_KEY_FILE",
+    help: "file holding the instance key that seals the store's secrets (default: secret.key in the data folder, made on first start)",
+    schema: z.string().min(1),
+  },
+  "secret-key": {
+    env: "VRATA_SECRET_KEY",
+    help: "the instance key itself, instead of --secret-key-file",
+    schema: z.string().refine((value) => decodeInstanceKey(value) !== undefined, `must be ${keyFormatHint}`),
+    secret: true,
+  },
   "log-level": {
     env: "VRATA_LOG_LEVEL",
     help: "fatal, error, warn, info, debug, trace or silent",
@@ -115,6 +127,8 @@ interface OptionDefinition {
   schema: z.ZodType;
   boolean?: boolean;
   defaultValue?: string;
+  /** Only from the environment (process lists show flags to everyone), and never repeated in messages. */
+  secret?: boolean;
 }
 
 type OptionName = keyof typeof optionTable;
@@ -140,6 +154,7 @@ export interface Config {
   title: string;
   logLevel: z.infer<(typeof optionTable)["log-level"]["schema"]>;
   mail?: MailConfig;
+  secretKey: SecretKeySource;
   dev: boolean;
 }
 
@@ -170,7 +185,8 @@ function validate<N extends OptionName>(
   const result = optionTable[name].schema.safeParse(raw);
   if (!result.success) {
     const reason = result.error.issues[0]?.message ?? "is invalid";
-    throw new ConfigError(`${from} ${reason.replace(/^Invalid input: /, "")} (got ${JSON.stringify(raw)})`);
+    const given = "secret" in optionTable[name] ? "" : ` (got ${JSON.stringify(raw)})`;
+    throw new ConfigError(`${from} ${reason.replace(/^Invalid input: /, "")}${given}`);
   }
   return result.data as z.infer<(typeof optionTable)[N]["schema"]>;
 }
@@ -180,10 +196,12 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv): Con
   let values: Record<string, string | boolean | undefined>;
   try {
     const options = Object.fromEntries(
-      Object.entries(optionTable).map(([name, option]) => [
-        name,
-        { type: "boolean" in option ? ("boolean" as const) : ("string" as const) },
-      ]),
+      Object.entries(optionTable)
+        .filter(([, option]) => !("secret" in option))
+        .map(([name, option]) => [
+          name,
+          { type: "boolean" in option ? ("boolean" as const) : ("string" as const) },
+        ]),
     );
     ({ values } = parseArgs({
       args: [...args],
@@ -234,6 +252,13 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv): Con
   if (mailHost === undefined && mailUser !== undefined)
     throw new ConfigError("--mail-user needs --mail-host");
 
+  const secretKeyFile = setting("secret-key-file");
+  const secretKey = setting("secret-key");
+  // The flag wins over the environment; two settings from the environment leave it unclear which is meant.
+  if (secretKeyFile !== undefined && secretKey !== undefined && values["secret-key-file"] === undefined) {
+    throw new ConfigError("VRATA_SECRET_KEY and VRATA_SECRET_KEY_FILE cannot both be set");
+  }
+
   return {
     port,
     host: setting("host") as string,
@@ -251,6 +276,12 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv): Con
         : { kind: "generated" },
     title: setting("title") as string,
     logLevel: setting("log-level") as Config["logLevel"],
+    secretKey:
+      secretKeyFile !== undefined
+        ? { kind: "file", file: path.resolve(secretKeyFile), createIfMissing: false }
+        : secretKey !== undefined
+          ? { kind: "value", value: secretKey }
+          : { kind: "file", file: path.join(dataDir, "secret.key"), createIfMissing: true },
     dev: setting("dev") as boolean,
     ...(mailHost === undefined
       ? {}
@@ -270,7 +301,11 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv): Con
 export function helpText(): string {
   const lines = Object.entries(optionTable).map(([name, option]: [string, OptionDefinition]) => {
     const onByDefault = option.defaultValue === "true";
-    const flag = "boolean" in option ? `--${onByDefault ? "no-" : ""}${name}` : `--${name} <value>`;
+    const flag = option.secret
+      ? ""
+      : "boolean" in option
+        ? `--${onByDefault ? "no-" : ""}${name}`
+        : `--${name} <value>`;
     const fallback =
       option.defaultValue !== undefined && !option.boolean ? ` (default ${option.defaultValue})` : "";
     return `  ${flag.padEnd(24)} ${option.env.padEnd(20)} ${option.help}${fallback}`;

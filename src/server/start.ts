@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import type { JWK } from "jose";
 import { locales } from "../common/limits.ts";
 import { buildApp } from "./app.ts";
 import type { Config } from "./config.ts";
@@ -11,7 +12,9 @@ import { JwtAccessTokens } from "./oidc/jwt-access-tokens.ts";
 import { ensureConsoleClient } from "./organizations/console.ts";
 import { migrate, openDatabase, type Database, type StoreOptions } from "./store/database.ts";
 import { startExpiryCleanup } from "./store/cleanup.ts";
-import { settingOrCreate } from "./store/instance.ts";
+import { deriveInstanceSecrets } from "./secrets/instance-secrets.ts";
+import { loadInstanceKey } from "./secrets/instance-key.ts";
+import { sealedSettingOrCreate } from "./secrets/sealed-settings.ts";
 
 export interface RunningVrata {
   app: FastifyInstance;
@@ -20,31 +23,39 @@ export interface RunningVrata {
   url: string;
   issuer: string;
   tls: TlsMaterial | undefined;
+  /** The private signing keys and cookie secret this instance opened from the store. */
+  opened: { signingKeys: JWK[]; cookieSecret: string };
   close: () => Promise<void>;
 }
 
 /**
- * Opens the store, brings it up to date, loads or creates the instance's secret, keys and built-in
- * console client, and starts serving.
+ * Reads the instance key, opens the store, brings it up to date, opens or creates the instance's
+ * secret, keys and built-in console client, and starts serving.
  */
 export async function startVrata(
   config: Config,
   storeOptions: Partial<StoreOptions> = {},
 ): Promise<RunningVrata> {
+  const secrets = deriveInstanceSecrets(await loadInstanceKey(config.secretKey));
   const db = await openDatabase({ database: config.database, ...storeOptions });
   try {
     await migrate(db, storeOptions.postgresSchema);
-    const cookieSecret = await settingOrCreate(db, "cookieSecret", newSecret);
-    const knownDeviceSecret = await settingOrCreate(db, "knownDeviceSecret", newSecret);
-    const signingKeys = await loadSigningKeys(db);
+    const cookieSecret = await sealedSettingOrCreate(db, secrets.sealer, "cookieSecret", newSecret);
+    const signingKeys = await loadSigningKeys(db, secrets.sealer);
     const consoleClient = await ensureConsoleClient(db, config.issuer);
     const tls = await loadTls(config);
-    const jwtAccessTokens = new JwtAccessTokens({ db, issuer: config.issuer, signingKeys });
+    const jwtAccessTokens = new JwtAccessTokens({
+      db,
+      issuer: config.issuer,
+      signingKeys,
+      sealer: secrets.sealer,
+    });
     const provider = createProvider({
       issuer: config.issuer,
       db,
       signingKeys,
       jwtAccessTokens,
+      secrets,
       cookieSecret,
       behindProxy: config.tls.kind === "proxy",
     });
@@ -56,6 +67,7 @@ export async function startVrata(
       provider,
       jwtAccessTokens,
       db,
+      secrets,
       context: {
         clientId: consoleClient.clientId,
         redirectUri: consoleClient.redirectUri,
@@ -64,7 +76,6 @@ export async function startVrata(
         providers: [],
         locales: [...locales],
       },
-      knownDeviceKey: Buffer.from(knownDeviceSecret, "base64url"),
       renderIndex: vite ? vite.renderIndex : await builtIndex(),
       ...(vite ? { devMiddleware: vite.register } : {}),
     });
@@ -84,6 +95,7 @@ export async function startVrata(
       url: `${scheme}://localhost:${port}`,
       issuer: config.issuer,
       tls,
+      opened: { signingKeys, cookieSecret },
       close: async () => {
         stopCleanup();
         await app.close();

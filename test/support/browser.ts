@@ -36,6 +36,11 @@ export class CookieJar {
       .join("; ");
   }
 
+  /** The value of the cookie `name` (on any path), if the jar holds one. */
+  value(name: string): string | undefined {
+    return [...this.#cookies.entries()].find(([key]) => key.startsWith(`${name};`))?.[1].value;
+  }
+
   has(name: string): boolean {
     return [...this.#cookies.keys()].some((key) => key.startsWith(`${name};`));
   }

@@ -9,8 +9,8 @@ import { freePort } from "./ports.ts";
 
 export interface TestServer extends RunningVrata {
   dataDir: string;
-  /** The PostgreSQL schema it stores in, when it runs on PostgreSQL. */
-  postgresSchema: string | undefined;
+  /** The PostgreSQL schema holding this server's tables, when PostgreSQL is its store. */
+  postgresSchema?: string;
   /** Stops this server and starts a new one on the same data folder and database. */
   restart: () => Promise<TestServer>;
   /** Stops the server and removes its data. */
@@ -69,7 +69,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     return {
       ...running,
       dataDir,
-      postgresSchema: postgres?.schema,
+      ...(postgres ? { postgresSchema: postgres.schema } : {}),
       restart: async () => {
         await running.close();
         return launch();

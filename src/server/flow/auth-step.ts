@@ -58,16 +58,16 @@ export function completeAuthStep(
     effects.write((db) => createAccount(db, accountId, credentials));
     effects.write((db) => createIdentity(db, accountId, identityFields));
   }
-  const session = newSession(flow.id, accountId, now);
+  const session = newSession(deps, flow.id, accountId, now);
   state.sessionId = session.id;
   effects.write(session.store);
   effects.onceStored(session.setCookie);
-  effects.onceStored((reply) => rememberDevice(deps.knownDeviceKey, reply, step.device, accountId));
+  effects.onceStored((reply) => rememberDevice(deps.secrets.knownDevices, reply, step.device, accountId));
 }
 
 /** The nonce of the browser's device cookie when the browser signed in to the account before. */
 export function knownDevice(deps: FlowDeps, step: StepRequest, accountId: string): string | undefined {
-  return isKnownDevice(deps.knownDeviceKey, step.device, accountId) ? step.device.nonce : undefined;
+  return isKnownDevice(deps.secrets.knownDevices, step.device, accountId) ? step.device.nonce : undefined;
 }
 
 /** The flow used up its guesses: it fails, and codes sent in it are forgotten. */

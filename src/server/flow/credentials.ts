@@ -196,7 +196,7 @@ export async function codeComplete(deps: FlowDeps, step: StepRequest, typedCode:
     target.kind === "signin" ? target.accountId : undefined,
   );
   if (!guess) return;
-  if (!codeMatches(flow, typedCode)) {
+  if (!codeMatches(deps, flow, typedCode)) {
     guessedWrong(flow, guess);
     if (hasFailed(flow)) return;
     throw new FlowStepError(flow, "invalidCode");

@@ -1,14 +1,14 @@
 import type Provider from "oidc-provider";
 import type { Database } from "../store/database.ts";
 import type { Mailer } from "../mail/mailer.ts";
+import type { InstanceSecrets } from "../secrets/instance-secrets.ts";
 
 /** What the flow's steps work with. */
 export interface FlowDeps {
   db: Database;
+  secrets: InstanceSecrets;
   provider: Provider;
   mailer: Mailer;
   issuer: string;
   title: string;
-  /** Key of the tags that mark a browser as known to an account (flow/known-device.ts). */
-  knownDeviceKey: Buffer;
 }

@@ -1,6 +1,7 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import type {} from "@fastify/cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import type { KeyedHash } from "../secrets/keyed-hash.ts";
 
 // A browser that has signed in to an account before is a known device of that account (OWASP's
 // "device cookies"). Guesses and codes from it are limited on their own, apart from the account-wide
@@ -19,8 +20,8 @@ export interface Device {
   tags: string[];
 }
 
-const tagOf = (key: Buffer, nonce: string, accountId: string) =>
-  createHmac("sha256", key).update(`${nonce}:${accountId}`).digest().subarray(0, 16).toString("base64url");
+/** 128 bits of the keyed hash of nonce and account: as hard to forge, and a shorter cookie. */
+const tagOf = (tag: KeyedHash, nonce: string, accountId: string) => tag(`${nonce}:${accountId}`).slice(0, 22);
 
 /** The browser's device cookie, or a new device when it has none (or an unreadable one). */
 export function deviceOf(request: FastifyRequest): Device {
@@ -36,7 +37,7 @@ export function deviceOf(request: FastifyRequest): Device {
 }
 
 /** Whether this browser signed in to the account before. */
-export function isKnownDevice(key: Buffer, device: Device, accountId: string): boolean {
+export function isKnownDevice(key: KeyedHash, device: Device, accountId: string): boolean {
   const expected = Buffer.from(tagOf(key, device.nonce, accountId));
   return device.tags.some((tag) => {
     const presented = Buffer.from(tag);
@@ -45,7 +46,7 @@ export function isKnownDevice(key: Buffer, device: Device, accountId: string): b
 }
 
 /** Remembers that this browser signed in to the account. */
-export function rememberDevice(key: Buffer, reply: FastifyReply, device: Device, accountId: string): void {
+export function rememberDevice(key: KeyedHash, reply: FastifyReply, device: Device, accountId: string): void {
   const tag = tagOf(key, device.nonce, accountId);
   const tags = [tag, ...device.tags.filter((known) => known !== tag)].slice(0, maxAccounts);
   reply.setCookie(cookieName, [device.nonce, ...tags].join("."), {

@@ -17,7 +17,7 @@ import { addCompleted, authenticated, newFlowState } from "./state.ts";
 export async function requireSession(deps: FlowDeps, request: FastifyRequest, flow: Flow): Promise<string> {
   const { accountId, sessionId } = flow.state;
   if (!accountId || !sessionId) throw new HttpError(400, "badRequest", "sign in or sign up first");
-  const session = await sessionFor(deps.db, request, flow.id);
+  const session = await sessionFor(deps, request, flow.id);
   if (session?.id !== sessionId || session.accountId !== accountId) {
     throw new HttpError(401, "unauthorized", "this flow was signed in from another browser");
   }

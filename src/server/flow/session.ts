@@ -1,8 +1,9 @@
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import type {} from "@fastify/cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
+import type { FlowDeps } from "./deps.ts";
 import { findActiveSession, insertSession, type SessionRow } from "../store/flows.ts";
 
 // After the auth step the browser holds a session cookie for that flow only (reference §4.6). It
@@ -13,16 +14,22 @@ const valuePrefix = "vse-";
 
 export const sessionCookieName = (flowId: string) => `__Host-session-${flowId}`;
 
-const hashSecret = (secret: string) => createHash("sha256").update(secret).digest("base64url");
+/** The store and the key that stands for cookie secrets there, so a copy of the store holds no usable cookie. */
+type SessionDeps = Pick<FlowDeps, "db" | "secrets">;
 
 /**
  * A new session of the account for this flow: its row to store, and the cookie that proves it once
  * stored. Only the secret's hash is stored.
  */
-export function newSession(flowId: string, accountId: string, now: number) {
+export function newSession(
+  { secrets }: Pick<FlowDeps, "secrets">,
+  flowId: string,
+  accountId: string,
+  now: number,
+) {
   const secret = randomBytes(32).toString("base64url");
   const expiresAt = now + sessionLifetimeMs;
-  const row = { id: newId(), accountId, flowId, secretHash: hashSecret(secret), expiresAt };
+  const row = { id: newId(), accountId, flowId, secretHash: secrets.flowSessions(secret), expiresAt };
   return {
     id: row.id,
     store: (db: Database) => insertSession(db, row, now),
@@ -40,13 +47,17 @@ export function newSession(flowId: string, accountId: string, now: number) {
 
 /** The live session the request's cookie names for this flow, if any. */
 export async function sessionFor(
-  db: Database,
+  { db, secrets }: SessionDeps,
   request: FastifyRequest,
   flowId: string,
 ): Promise<SessionRow | undefined> {
   const value = request.cookies[sessionCookieName(flowId)];
   if (!value?.startsWith(valuePrefix)) return undefined;
-  const session = await findActiveSession(db, hashSecret(value.slice(valuePrefix.length)), Date.now());
+  const session = await findActiveSession(
+    db,
+    secrets.flowSessions(value.slice(valuePrefix.length)),
+    Date.now(),
+  );
   return session?.flowId === flowId ? session : undefined;
 }
 

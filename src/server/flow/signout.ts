@@ -39,7 +39,7 @@ export async function signOut(
   const flowIds = Object.keys(request.cookies)
     .filter((name) => name.startsWith(sessionCookieName("")))
     .map((name) => name.slice(sessionCookieName("").length));
-  const sessions = await Promise.all(flowIds.map((flowId) => sessionFor(deps.db, request, flowId)));
+  const sessions = await Promise.all(flowIds.map((flowId) => sessionFor(deps, request, flowId)));
   await deactivateSessions(
     deps.db,
     sessions.flatMap((session) => (session ? [session.id] : [])),

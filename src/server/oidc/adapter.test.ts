@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeEngines, type TestStore } from "../../../test/support/stores.ts";
 import { migrate } from "../store/database.ts";
@@ -8,27 +9,35 @@ import { clientCacheMs } from "../../common/limits.ts";
 import { adapterFactory } from "./adapter.ts";
 import { JwtAccessTokens } from "./jwt-access-tokens.ts";
 import { loadSigningKeys } from "./keys.ts";
+import { deriveInstanceSecrets } from "../secrets/instance-secrets.ts";
 
 describe.each(storeEngines)("oidc-provider adapter on $name", ({ open }) => {
   let store: TestStore;
   let adapter: ReturnType<typeof adapterFactory>;
   beforeAll(async () => {
     store = await open();
-    const signingKeys = await loadSigningKeys(store.db);
+    const secrets = deriveInstanceSecrets(randomBytes(32));
+    const signingKeys = await loadSigningKeys(store.db, secrets.sealer);
     adapter = adapterFactory(
       store.db,
-      new JwtAccessTokens({ db: store.db, issuer: "https://vrata.test", signingKeys }),
+      new JwtAccessTokens({
+        db: store.db,
+        issuer: "https://vrata.test",
+        signingKeys,
+        sealer: secrets.sealer,
+      }),
+      secrets,
     );
   });
   afterAll(() => store.dispose());
 
   it("stores, finds and replaces a payload", async () => {
     const sessions = adapter("Session");
-    await sessions.upsert("s1", { accountId: "a1", uid: "u1" }, 60);
-    expect(await sessions.find("s1")).toEqual({ accountId: "a1", uid: "u1" });
-    expect(await sessions.findByUid("u1")).toEqual({ accountId: "a1", uid: "u1" });
-    await sessions.upsert("s1", { accountId: "a2", uid: "u2" }, 60);
-    expect(await sessions.find("s1")).toEqual({ accountId: "a2", uid: "u2" });
+    await sessions.upsert("s1", { jti: "s1", accountId: "a1", uid: "u1" }, 60);
+    expect(await sessions.find("s1")).toEqual({ jti: "s1", accountId: "a1", uid: "u1" });
+    expect(await sessions.findByUid("u1")).toEqual({ jti: "s1", accountId: "a1", uid: "u1" });
+    await sessions.upsert("s1", { jti: "s1", accountId: "a2", uid: "u2" }, 60);
+    expect(await sessions.find("s1")).toEqual({ jti: "s1", accountId: "a2", uid: "u2" });
     expect(await sessions.findByUid("u1")).toBeUndefined();
     expect(await adapter("AccessToken").find("s1")).toBeUndefined();
   });
@@ -40,7 +49,7 @@ describe.each(storeEngines)("oidc-provider adapter on $name", ({ open }) => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(await codes.find("expired")).toBeUndefined();
     expect(await deleteExpiredOidcModels(store.db, Date.now())).toBeGreaterThanOrEqual(1);
-    expect(await codes.find("fresh")).toEqual({ grantId: "g0" });
+    expect(await codes.find("fresh")).toEqual({ jti: "fresh", grantId: "g0" });
   });
 
   it("marks a consumed payload", async () => {
@@ -65,8 +74,44 @@ describe.each(storeEngines)("oidc-provider adapter on $name", ({ open }) => {
   });
 
   it("finds device-flow payloads by user code", async () => {
-    await adapter("DeviceCode").upsert("d1", { userCode: "ABCD-EFGH" }, 60);
-    expect(await adapter("DeviceCode").findByUserCode("ABCD-EFGH")).toEqual({ userCode: "ABCD-EFGH" });
+    await adapter("DeviceCode").upsert("d1", { jti: "d1", userCode: "ABCD-EFGH" }, 60);
+    expect(await adapter("DeviceCode").findByUserCode("ABCD-EFGH")).toEqual({
+      jti: "d1",
+      userCode: "ABCD-EFGH",
+    });
+  });
+
+  it("keeps no artifact ID, user code or session cookie readable in the store", async () => {
+    const secretValues = {
+      token: randomBytes(32).toString("base64url"),
+      session: randomBytes(32).toString("base64url"),
+      device: randomBytes(32).toString("base64url"),
+      userCode: "WXYZ-QRST",
+    };
+    await adapter("RefreshToken").upsert(secretValues.token, { jti: secretValues.token, grantId: "g9" }, 60);
+    await adapter("Session").upsert(secretValues.session, { jti: secretValues.session, uid: "u9" }, 60);
+    await adapter("Interaction").upsert(
+      "i9",
+      { jti: "i9", session: { accountId: "a9", uid: "u9", cookie: secretValues.session } },
+      60,
+    );
+    await adapter("DeviceCode").upsert(
+      secretValues.device,
+      { jti: secretValues.device, userCode: secretValues.userCode },
+      60,
+    );
+
+    const rows = JSON.stringify(await store.db.selectFrom("oidc_models").selectAll().execute());
+    for (const value of Object.values(secretValues)) expect(rows).not.toContain(value);
+    expect(await adapter("RefreshToken").find(secretValues.token)).toMatchObject({ jti: secretValues.token });
+    expect(await adapter("Session").findByUid("u9")).toMatchObject({ jti: secretValues.session });
+    expect(await adapter("Interaction").find("i9")).toMatchObject({
+      session: { cookie: secretValues.session },
+    });
+    expect(await adapter("DeviceCode").findByUserCode(secretValues.userCode)).toMatchObject({
+      jti: secretValues.device,
+      userCode: secretValues.userCode,
+    });
   });
 
   it("reads clients from active organization applications only", async () => {

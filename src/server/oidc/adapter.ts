@@ -1,4 +1,5 @@
 import type { Adapter, AdapterPayload } from "oidc-provider";
+import type { InstanceSecrets } from "../secrets/instance-secrets.ts";
 import type { Database } from "../store/database.ts";
 import {
   consumeOidcModel,
@@ -14,14 +15,12 @@ import {
 } from "../store/oidc-models.ts";
 import { findClientMetadata } from "./clients.ts";
 import { looksLikeJwt, type JwtAccessTokens } from "./jwt-access-tokens.ts";
+import { revealedPayload, storedPayload } from "./stored-payload.ts";
 
-function toPayload(row: OidcModelRow | undefined): AdapterPayload | undefined {
-  if (!row) return undefined;
-  const payload = JSON.parse(row.payload) as AdapterPayload;
-  return row.consumedAt === null ? payload : { ...payload, consumed: Math.floor(row.consumedAt / 1000) };
-}
+/** What the adapter keeps secret: the key of every artifact's ID, and the one of sealed values. */
+type AdapterSecrets = Pick<InstanceSecrets, "tokenIds" | "sealer">;
 
-/** One lookup of a token value, joined by every model asked for in the turn it began in. */
+/** One lookup of a token (by the keyed hash of its value), joined by every model asked for in the turn it began in. */
 class PendingLookup {
   readonly models = new Set<string>();
   /** Set once the query has started with the models asked for until then. */
@@ -50,76 +49,91 @@ class TokenLookup {
     this.#db = db;
   }
 
-  find(model: string, id: string): Promise<OidcModelRow | undefined> {
-    let lookup = this.#pending.get(id);
+  find(model: string, key: string): Promise<OidcModelRow | undefined> {
+    let lookup = this.#pending.get(key);
     if (lookup?.started && !lookup.models.has(model)) {
-      return findOidcModel(this.#db, model, id, Date.now());
+      return findOidcModel(this.#db, model, key, Date.now());
     }
     if (!lookup) {
-      const pending = new PendingLookup((models) => this.#query(models, id));
-      void pending.rows.finally(() => this.#pending.delete(id)).catch(() => undefined);
-      this.#pending.set(id, pending);
+      const pending = new PendingLookup((models) => this.#query(models, key));
+      void pending.rows.finally(() => this.#pending.delete(key)).catch(() => undefined);
+      this.#pending.set(key, pending);
       lookup = pending;
     }
     lookup.models.add(model);
     return lookup.rows.then((rows) => rows.get(model));
   }
 
-  async #query(models: string[], id: string): Promise<Map<string, OidcModelRow>> {
+  async #query(models: string[], key: string): Promise<Map<string, OidcModelRow>> {
     const [model] = models;
     if (models.length === 1 && model !== undefined) {
-      const row = await findOidcModel(this.#db, model, id, Date.now());
+      const row = await findOidcModel(this.#db, model, key, Date.now());
       return new Map(row ? [[model, row]] : []);
     }
-    return findTokensById(this.#db, id, Date.now());
+    return findTokensById(this.#db, key, Date.now());
   }
 }
 
-/** Keeps oidc-provider's artifacts (sessions, grants, codes, tokens, interactions) in the store. */
+/**
+ * Keeps oidc-provider's artifacts (sessions, grants, codes, tokens, interactions) in the store. Their
+ * IDs are the token, code and cookie values themselves: the store keeps each under the keyed hash of
+ * its ID (and of its user code), so that a copy of the store holds none of them. The engine always
+ * looks up by the value, which is hashed again to find the row.
+ */
 class StoreAdapter implements Adapter {
   readonly #db: Database;
   readonly #model: string;
+  readonly #secrets: AdapterSecrets;
   readonly #tokens: TokenLookup | undefined;
 
-  constructor(db: Database, model: string, tokens?: TokenLookup) {
+  constructor(db: Database, model: string, secrets: AdapterSecrets, tokens?: TokenLookup) {
     this.#db = db;
     this.#model = model;
+    this.#secrets = secrets;
     this.#tokens = tokens;
+  }
+
+  #toPayload(row: OidcModelRow | undefined, id?: string): AdapterPayload | undefined {
+    if (!row) return undefined;
+    const payload = revealedPayload(this.#secrets.sealer, row.payload, id);
+    return row.consumedAt === null ? payload : { ...payload, consumed: Math.floor(row.consumedAt / 1000) };
   }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
     await upsertOidcModel(this.#db, {
       model: this.#model,
-      id,
-      payload: JSON.stringify(payload),
+      id: this.#secrets.tokenIds(id),
+      payload: storedPayload(this.#secrets.sealer, id, payload),
       grantId: payload.grantId ?? null,
       uid: payload.uid ?? null,
-      userCode: payload.userCode ?? null,
+      userCode: payload.userCode === undefined ? null : this.#secrets.tokenIds(payload.userCode),
       expiresAt: expiresIn > 0 ? Date.now() + expiresIn * 1000 : null,
     });
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
+    const key = this.#secrets.tokenIds(id);
     const row = this.#tokens
-      ? await this.#tokens.find(this.#model, id)
-      : await findOidcModel(this.#db, this.#model, id, Date.now());
-    return toPayload(row);
+      ? await this.#tokens.find(this.#model, key)
+      : await findOidcModel(this.#db, this.#model, key, Date.now());
+    return this.#toPayload(row, id);
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-    return toPayload(await findOidcModelByUid(this.#db, this.#model, uid, Date.now()));
+    return this.#toPayload(await findOidcModelByUid(this.#db, this.#model, uid, Date.now()));
   }
 
   async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-    return toPayload(await findOidcModelByUserCode(this.#db, this.#model, userCode, Date.now()));
+    const key = this.#secrets.tokenIds(userCode);
+    return this.#toPayload(await findOidcModelByUserCode(this.#db, this.#model, key, Date.now()));
   }
 
   async consume(id: string): Promise<void> {
-    await consumeOidcModel(this.#db, this.#model, id, Date.now());
+    await consumeOidcModel(this.#db, this.#model, this.#secrets.tokenIds(id), Date.now());
   }
 
   async destroy(id: string): Promise<void> {
-    await destroyOidcModel(this.#db, this.#model, id);
+    await destroyOidcModel(this.#db, this.#model, this.#secrets.tokenIds(id));
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
@@ -131,8 +145,14 @@ class StoreAdapter implements Adapter {
 class AccessTokenAdapter extends StoreAdapter {
   readonly #jwtAccessTokens: JwtAccessTokens;
 
-  constructor(db: Database, model: string, tokens: TokenLookup, jwtAccessTokens: JwtAccessTokens) {
-    super(db, model, tokens);
+  constructor(
+    db: Database,
+    model: string,
+    secrets: AdapterSecrets,
+    tokens: TokenLookup,
+    jwtAccessTokens: JwtAccessTokens,
+  ) {
+    super(db, model, secrets, tokens);
     this.#jwtAccessTokens = jwtAccessTokens;
   }
 
@@ -171,11 +191,17 @@ class ClientAdapter implements Adapter {
 const accessTokenModels = new Set(["AccessToken", "ClientCredentials"]);
 const isTokenModel = (model: string) => (tokenModels as readonly string[]).includes(model);
 
-export function adapterFactory(db: Database, jwtAccessTokens: JwtAccessTokens): (model: string) => Adapter {
+export function adapterFactory(
+  db: Database,
+  jwtAccessTokens: JwtAccessTokens,
+  secrets: AdapterSecrets,
+): (model: string) => Adapter {
   const tokens = new TokenLookup(db);
   return (model) => {
     if (model === "Client") return new ClientAdapter(db);
-    if (accessTokenModels.has(model)) return new AccessTokenAdapter(db, model, tokens, jwtAccessTokens);
-    return new StoreAdapter(db, model, isTokenModel(model) ? tokens : undefined);
+    if (accessTokenModels.has(model)) {
+      return new AccessTokenAdapter(db, model, secrets, tokens, jwtAccessTokens);
+    }
+    return new StoreAdapter(db, model, secrets, isTokenModel(model) ? tokens : undefined);
   };
 }

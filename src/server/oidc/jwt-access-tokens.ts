@@ -11,6 +11,7 @@ import type Provider from "oidc-provider";
 import type { AccessToken, Client, ClientCredentials, KoaContextWithOIDC } from "oidc-provider";
 import { clockToleranceSeconds } from "../../common/limits.ts";
 import { newId } from "../ids.ts";
+import type { Sealer } from "../secrets/sealing.ts";
 import type { Database } from "../store/database.ts";
 import { findOidcModel, upsertOidcModel } from "../store/oidc-models.ts";
 import { accessTokenType, ownerOf } from "./client-extras.ts";
@@ -19,10 +20,12 @@ import { accessTokenType, ownerOf } from "./client-extras.ts";
 // token opaque and keeps it in the store; Vrata hands JWT clients a signed JWT that stands for that
 // token instead. Its `jti` is a fresh identifier linked to the opaque token, so the JWT carries no
 // usable secret of its own, and userinfo, introspection and revocation act on the opaque token it
-// stands for: revoking either ends both, and DPoP binding and grant checks stay the engine's.
+// stands for: revoking either ends both, and DPoP binding and grant checks stay the engine's. The link
+// keeps the opaque token sealed: the store must hold no usable token.
 
 const linkModel = "JwtAccessToken";
 const jwtType = "at+jwt";
+const linkContext = (jti: string) => `${linkModel}:${jti}`;
 
 /** A compact JWS: header, payload and signature. Opaque tokens never contain a dot. */
 export const looksLikeJwt = (value: string): boolean => value.split(".").length === 3;
@@ -32,21 +35,24 @@ export interface JwtAccessTokenOptions {
   issuer: string;
   /** The private signing keys; the first one signs. */
   signingKeys: JWK[];
+  sealer: Sealer;
 }
 
 export class JwtAccessTokens {
   readonly #db: Database;
   readonly #issuer: string;
   readonly #signingJwk: JWK;
+  readonly #sealer: Sealer;
   readonly #verificationKeys: ReturnType<typeof createLocalJWKSet>;
   #signingKey: Promise<KeyObject | Uint8Array> | undefined;
 
-  constructor({ db, issuer, signingKeys }: JwtAccessTokenOptions) {
+  constructor({ db, issuer, signingKeys, sealer }: JwtAccessTokenOptions) {
     const [first] = signingKeys;
     if (!first) throw new Error("no signing key");
     this.#db = db;
     this.#issuer = issuer;
     this.#signingJwk = first;
+    this.#sealer = sealer;
     this.#verificationKeys = createLocalJWKSet({
       keys: signingKeys.map(({ kty, kid, alg, use, n, e, crv, x, y }) => ({
         kty,
@@ -76,7 +82,7 @@ export class JwtAccessTokens {
     await upsertOidcModel(this.#db, {
       model: linkModel,
       id: jti,
-      payload: JSON.stringify({ token: value }),
+      payload: JSON.stringify({ token: this.#sealer.seal(value, linkContext(jti)) }),
       grantId: grantId ?? null,
       uid: null,
       userCode: null,
@@ -112,7 +118,11 @@ export class JwtAccessTokens {
       });
       if (typeof payload.jti !== "string") return undefined;
       const link = await findOidcModel(this.#db, linkModel, payload.jti, Date.now());
-      return link ? (JSON.parse(link.payload) as { token: string }).token : undefined;
+      if (!link) return undefined;
+      return this.#sealer.open(
+        (JSON.parse(link.payload) as { token: string }).token,
+        linkContext(payload.jti),
+      );
     } catch {
       return undefined;
     }

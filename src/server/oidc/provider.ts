@@ -2,6 +2,7 @@ import Provider, { type Configuration } from "oidc-provider";
 import type { JWK } from "jose";
 import { routes } from "../../common/routes.ts";
 import type { Database } from "../store/database.ts";
+import type { InstanceSecrets } from "../secrets/instance-secrets.ts";
 import { findAccountFor } from "./accounts.ts";
 import { adapterFactory } from "./adapter.ts";
 import { enforceClientSecrets } from "./client-secrets.ts";
@@ -17,6 +18,7 @@ export interface ProviderOptions {
   db: Database;
   signingKeys: JWK[];
   jwtAccessTokens: JwtAccessTokens;
+  secrets: InstanceSecrets;
   cookieSecret: string;
   /** Trust X-Forwarded-* from a TLS-terminating proxy in front. */
   behindProxy: boolean;
@@ -44,11 +46,12 @@ export function createProvider({
   db,
   signingKeys,
   jwtAccessTokens,
+  secrets,
   cookieSecret,
   behindProxy,
 }: ProviderOptions): Provider {
   const configuration: Configuration = {
-    adapter: adapterFactory(db, jwtAccessTokens),
+    adapter: adapterFactory(db, jwtAccessTokens, secrets),
     jwks: { keys: signingKeys },
     routes: {
       authorization: routes.OIDCAuthorize.path,

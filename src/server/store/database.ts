@@ -16,10 +16,22 @@ export interface StoreOptions {
   postgresSchema?: string;
 }
 
+/**
+ * Only the owner may read the database: its folder is made 0700 and the file 0600, which SQLite
+ * gives its -wal and -shm files too. A file an earlier version made readable to others is narrowed.
+ */
+function ownerOnlyDatabaseFile(file: string): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  fs.closeSync(fs.openSync(file, "a", 0o600));
+  for (const owned of [file, `${file}-wal`, `${file}-shm`]) {
+    if (fs.existsSync(owned)) fs.chmodSync(owned, 0o600);
+  }
+}
+
 /** Opens the store; the PostgreSQL driver is loaded only when PostgreSQL is the store. */
 export async function openDatabase({ database, postgresSchema }: StoreOptions): Promise<Database> {
   if (database.kind === "sqlite") {
-    fs.mkdirSync(path.dirname(database.file), { recursive: true });
+    ownerOnlyDatabaseFile(database.file);
     const store = openSqlite(database.file);
     const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: store.database }) });
     runDirectly(db, store.runUnlessInTransaction);

@@ -1,7 +1,9 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeEngines, type TestStore } from "../../../test/support/stores.ts";
 import { loadSigningKeys } from "../oidc/keys.ts";
 import { ensureConsoleClient } from "../organizations/console.ts";
+import { deriveInstanceSecrets } from "../secrets/instance-secrets.ts";
 import { settingOrCreate } from "./instance.ts";
 
 describe.each(storeEngines)("instance state on $name", ({ open }) => {
@@ -21,10 +23,11 @@ describe.each(storeEngines)("instance state on $name", ({ open }) => {
   });
 
   it("generates RS256 and ES256 signing keys once", async () => {
-    const first = await loadSigningKeys(store.db);
+    const { sealer } = deriveInstanceSecrets(randomBytes(32));
+    const first = await loadSigningKeys(store.db, sealer);
     expect(first.map((key) => key.alg)).toEqual(["RS256", "ES256"]);
     expect(first.every((key) => key.kid && key.d)).toBe(true);
-    const second = await loadSigningKeys(store.db);
+    const second = await loadSigningKeys(store.db, sealer);
     expect(second.map((key) => key.kid)).toEqual(first.map((key) => key.kid));
   });
 

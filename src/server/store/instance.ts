@@ -24,6 +24,10 @@ export async function settingOrCreate(db: Database, key: string, create: () => s
   return stored.value;
 }
 
+export async function updateSetting(db: Database, key: string, value: string): Promise<void> {
+  await db.updateTable("instance_settings").set({ value }).where("key", "=", key).execute();
+}
+
 export interface StoredSigningKey {
   kid: string;
   alg: string;
@@ -47,4 +51,8 @@ export async function insertSigningKey(db: Database, key: StoredSigningKey, now:
     .values({ kid: key.kid, alg: key.alg, private_jwk: key.privateJwk, created_at: now, retired_at: null })
     .onConflict((conflict) => conflict.column("kid").doNothing())
     .execute();
+}
+
+export async function updateSigningKeyJwk(db: Database, kid: string, privateJwk: string): Promise<void> {
+  await db.updateTable("signing_keys").set({ private_jwk: privateJwk }).where("kid", "=", kid).execute();
 }

@@ -1,0 +1,30 @@
+import { hkdfSync } from "node:crypto";
+import { keyedHash, type KeyedHash } from "./keyed-hash.ts";
+import { sealer, type Sealer } from "./sealing.ts";
+
+/** What the instance key is used for; each purpose has a key of its own, derived from it. */
+export interface InstanceSecrets {
+  /** Seals signing keys and instance secrets in the store. */
+  sealer: Sealer;
+  /** Stands for the ID of every oidc-provider artifact (tokens, codes, sessions, ...). */
+  tokenIds: KeyedHash;
+  /** Stands for e-mail codes. */
+  emailCodes: KeyedHash;
+  /** Stands for the secrets of flow session cookies. */
+  flowSessions: KeyedHash;
+  /** Tags a browser as known to an account (flow/known-device.ts). */
+  knownDevices: KeyedHash;
+}
+
+const subkey = (instanceKey: Buffer, purpose: string) =>
+  Buffer.from(hkdfSync("sha256", instanceKey, "vrata instance key", purpose, 32));
+
+export function deriveInstanceSecrets(instanceKey: Buffer): InstanceSecrets {
+  return {
+    sealer: sealer(subkey(instanceKey, "sealing v1")),
+    tokenIds: keyedHash(subkey(instanceKey, "oidc artifact ids v1")),
+    emailCodes: keyedHash(subkey(instanceKey, "e-mail codes v1")),
+    flowSessions: keyedHash(subkey(instanceKey, "flow sessions v1")),
+    knownDevices: keyedHash(subkey(instanceKey, "known devices v1")),
+  };
+}
