@@ -3,6 +3,7 @@ import * as initial from "./0001-initial.ts";
 import * as accountsFlows from "./0002-accounts-flows.ts";
 import * as templates from "./0003-templates.ts";
 import * as partialIndexes from "./0004-partial-indexes.ts";
+import * as invitations from "./0005-invitations.ts";
 
 /** Forward-only migrations, applied in the order of their names. Never edit one that has shipped. */
 export const migrations: MigrationProvider = {
@@ -12,5 +13,6 @@ export const migrations: MigrationProvider = {
       "0002-accounts-flows": accountsFlows,
       "0003-templates": templates,
       "0004-partial-indexes": partialIndexes,
+      "0005-invitations": invitations,
     }),
 };
