@@ -38,3 +38,5 @@ export const codeLifetimeMs = 10 * 60 * 1000;
 export const codeResendCooldownMs = 30 * 1000;
 /** Codes that may be valid at once in one flow. */
 export const maxOutstandingCodes = 5;
+/** An invitation to an organization can be accepted this long after it was made, in milliseconds. */
+export const invitationLifetimeMs = 7 * 24 * 60 * 60 * 1000;

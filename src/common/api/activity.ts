@@ -23,6 +23,7 @@ export const activityChanges = [
   "membershipChanged",
   "membershipActivated",
   "membershipDisabled",
+  "identitiesAdded",
 ] as const;
 
 export const activitySchema = z.object({
