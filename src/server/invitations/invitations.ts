@@ -18,8 +18,7 @@ import {
   deleteInvitation,
   findInvitation,
   insertInvitation,
-  invitationsOfOrganization,
-  invitationsToIdentity,
+  pendingInvitations,
   type InvitationRow,
 } from "../store/invitations.ts";
 
@@ -80,7 +79,7 @@ export async function organizationInvitations(
   organizationId: string,
 ): Promise<OrganizationInvitation[]> {
   await administeredOrganization(db, caller, organizationId);
-  return (await invitationsOfOrganization(db, organizationId, Date.now())).map(organizationView);
+  return (await pendingInvitations(db, "organization_id", organizationId, Date.now())).map(organizationView);
 }
 
 /** Deletes the invitation if it is one `belongs` accepts; else, or when it is gone already, a 404. */
@@ -122,7 +121,7 @@ export async function identityInvitations(
 ): Promise<IdentityInvitation[]> {
   await requireIdentityAdmin(db, accountId, identityId);
   const views: IdentityInvitation[] = [];
-  for (const invitation of await invitationsToIdentity(db, identityId, Date.now())) {
+  for (const invitation of await pendingInvitations(db, "identity_id", identityId, Date.now())) {
     const organization = await findOrganization(db, invitation.organizationId);
     if (!organization) continue;
     views.push({

@@ -1,5 +1,6 @@
 import type { InvitationRole } from "../../common/api/invitation.ts";
 import type { Database } from "./database.ts";
+import type { OrganizationInvitationTable } from "./schema.ts";
 
 export interface InvitationRow {
   id: string;
@@ -12,27 +13,7 @@ export interface InvitationRow {
   expiresAt: number;
 }
 
-const columns = [
-  "id",
-  "organization_id",
-  "identity_id",
-  "role",
-  "invited_by_identity_id",
-  "invited_by_account_id",
-  "created_at",
-  "expires_at",
-] as const;
-
-const toInvitation = (row: {
-  id: string;
-  organization_id: string;
-  identity_id: string;
-  role: string;
-  invited_by_identity_id: string;
-  invited_by_account_id: string;
-  created_at: number;
-  expires_at: number;
-}): InvitationRow => ({
+const toInvitation = (row: OrganizationInvitationTable): InvitationRow => ({
   id: row.id,
   organizationId: row.organization_id,
   identityId: row.identity_id,
@@ -74,36 +55,28 @@ export async function insertInvitation(db: Database, invitation: InvitationRow):
   });
 }
 
-const pending = (db: Database, now: number) =>
-  db
+/** The invitations of an organization, or to an identity, still pending at `now`, newest first. */
+export async function pendingInvitations(
+  db: Database,
+  of: "organization_id" | "identity_id",
+  id: string,
+  now: number,
+): Promise<InvitationRow[]> {
+  const rows = await db
     .selectFrom("organization_invitations")
-    .select(columns)
+    .selectAll()
+    .where(of, "=", id)
     .where("expires_at", ">", now)
     .orderBy("created_at", "desc")
-    .orderBy("id");
-
-/** The organization's invitations still pending at `now`, newest first. */
-export async function invitationsOfOrganization(
-  db: Database,
-  organizationId: string,
-  now: number,
-): Promise<InvitationRow[]> {
-  return (await pending(db, now).where("organization_id", "=", organizationId).execute()).map(toInvitation);
-}
-
-/** The invitations to the identity still pending at `now`, newest first. */
-export async function invitationsToIdentity(
-  db: Database,
-  identityId: string,
-  now: number,
-): Promise<InvitationRow[]> {
-  return (await pending(db, now).where("identity_id", "=", identityId).execute()).map(toInvitation);
+    .orderBy("id")
+    .execute();
+  return rows.map(toInvitation);
 }
 
 export async function findInvitation(db: Database, id: string): Promise<InvitationRow | undefined> {
   const row = await db
     .selectFrom("organization_invitations")
-    .select(columns)
+    .selectAll()
     .where("id", "=", id)
     .executeTakeFirst();
   return row && toInvitation(row);

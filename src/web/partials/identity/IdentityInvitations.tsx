@@ -5,18 +5,18 @@ import { Link } from "react-router";
 import type { IdentityInvitation } from "../../../common/api/invitation.ts";
 import { pathFor } from "../../../common/routes.ts";
 import { Button } from "../../components/Button.tsx";
-import { CardItem } from "../../components/CardItem.tsx";
-import { QueryError } from "../../components/QueryError.tsx";
+import { CardItem, CardList } from "../../components/Cards.tsx";
+import { LoadedList } from "../../components/LoadedList.tsx";
 import { Section } from "../../components/Section.tsx";
 import { ActionFeedback, useAction } from "../../components/useAction.tsx";
-import { useFormatTimestamp } from "../../format.ts";
+import { toTheMinute, useFormatTimestamp } from "../../format.ts";
 import { answer, identityInvitationsQuery } from "../invitation/invitationApi.ts";
 
 /** For the identity's admins: the organizations that invite it, to accept or decline. */
 export function IdentityInvitations({ identityId }: { readonly identityId: string }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const formatTimestamp = useFormatTimestamp();
+  const formatTimestamp = useFormatTimestamp(toTheMinute);
   const invitations = useQuery(identityInvitationsQuery(identityId));
   const action = useAction();
   const listId = useId();
@@ -29,58 +29,58 @@ export function IdentityInvitations({ identityId }: { readonly identityId: strin
 
   return (
     <Section title={t("identities.invitations.title")}>
-      {invitations.isError && <QueryError error={invitations.error} />}
-      {invitations.data?.length === 0 && <p className="text-slate-700">{t("identities.invitations.none")}</p>}
-      {invitations.data && invitations.data.length > 0 && (
-        <>
-          <p className="text-slate-700">{t("identities.invitations.hint")}</p>
-          <ul className="flex flex-col gap-2">
-            {invitations.data.map((invitation) => (
-              <CardItem
-                key={invitation.id}
-                actions={
-                  <>
-                    <Button
-                      disabled={action.busy}
-                      aria-describedby={`${listId}-${invitation.id}`}
-                      onClick={() => respond(invitation, true)}
+      <LoadedList query={invitations} empty={t("identities.invitations.none")}>
+        {(items) => (
+          <>
+            <p className="text-sm text-slate-700">{t("identities.invitations.hint")}</p>
+            <CardList>
+              {items.map((invitation) => (
+                <CardItem
+                  key={invitation.id}
+                  actions={
+                    <>
+                      <Button
+                        disabled={action.busy}
+                        aria-describedby={`${listId}-${invitation.id}`}
+                        onClick={() => respond(invitation, true)}
+                      >
+                        {t("identities.invitations.accept")}
+                      </Button>
+                      <Button
+                        variant="secondary"
+                        disabled={action.busy}
+                        aria-describedby={`${listId}-${invitation.id}`}
+                        onClick={() => respond(invitation, false)}
+                      >
+                        {t("identities.invitations.decline")}
+                      </Button>
+                    </>
+                  }
+                >
+                  <p id={`${listId}-${invitation.id}`} className="font-medium break-words">
+                    <Link
+                      to={pathFor("OrganizationGet", { id: invitation.organizationId })}
+                      className="text-blue-800 underline underline-offset-4 hover:text-blue-900"
                     >
-                      {t("identities.invitations.accept")}
-                    </Button>
-                    <Button
-                      variant="secondary"
-                      disabled={action.busy}
-                      aria-describedby={`${listId}-${invitation.id}`}
-                      onClick={() => respond(invitation, false)}
-                    >
-                      {t("identities.invitations.decline")}
-                    </Button>
-                  </>
-                }
-              >
-                <p id={`${listId}-${invitation.id}`} className="font-medium break-words">
-                  <Link
-                    to={pathFor("OrganizationGet", { id: invitation.organizationId })}
-                    className="text-blue-800 underline underline-offset-4 hover:text-blue-900"
-                  >
-                    {invitation.organizationName}
-                  </Link>
-                </p>
-                <p className="text-slate-800">
-                  {t(
-                    invitation.role === "admin"
-                      ? "identities.invitations.asAdmin"
-                      : "identities.invitations.asMember",
-                  )}
-                </p>
-                <p className="text-sm text-slate-700">
-                  {t("identities.invitations.expires", { date: formatTimestamp(invitation.expiresAt) })}
-                </p>
-              </CardItem>
-            ))}
-          </ul>
-        </>
-      )}
+                      {invitation.organizationName}
+                    </Link>
+                  </p>
+                  <p className="text-slate-800">
+                    {t(
+                      invitation.role === "admin"
+                        ? "identities.invitations.asAdmin"
+                        : "identities.invitations.asMember",
+                    )}
+                  </p>
+                  <p className="text-sm text-slate-700">
+                    {t("identities.invitations.expires", { date: formatTimestamp(invitation.expiresAt) })}
+                  </p>
+                </CardItem>
+              ))}
+            </CardList>
+          </>
+        )}
+      </LoadedList>
       <ActionFeedback action={action} />
     </Section>
   );

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import type { Organization } from "../../../common/api/organization.ts";
 import { Button } from "../../components/Button.tsx";
-import { CardItem } from "../../components/CardItem.tsx";
+import { CardItem, CardList } from "../../components/Cards.tsx";
 import { Identifier } from "../../components/Identifier.tsx";
 import { Labels } from "../../components/Labels.tsx";
 import { Section } from "../../components/Section.tsx";
@@ -31,8 +31,8 @@ export function OrganizationAdmins({ organization }: { readonly organization: Or
 
   return (
     <Section title={t("organizations.admins.title")}>
-      <p className="text-slate-700">{t("organizations.admins.hint")}</p>
-      <ul className="flex flex-col gap-2">
+      <p className="text-sm text-slate-700">{t("organizations.admins.hint")}</p>
+      <CardList>
         {admins.map((admin) => (
           <CardItem
             key={admin}
@@ -53,7 +53,7 @@ export function OrganizationAdmins({ organization }: { readonly organization: Or
             {admin === current && <Labels labels={[t("organizations.admins.current")]} />}
           </CardItem>
         ))}
-      </ul>
+      </CardList>
       <ActionFeedback action={action} />
     </Section>
   );

@@ -4,16 +4,16 @@ import { useTranslation } from "react-i18next";
 import type { InvitationRole } from "../../../common/api/invitation.ts";
 import { invitationLifetimeMs } from "../../../common/limits.ts";
 import { Button } from "../../components/Button.tsx";
-import { CardItem } from "../../components/CardItem.tsx";
+import { CardItem, CardList } from "../../components/Cards.tsx";
 import { TextField } from "../../components/Field.tsx";
 import { Identifier } from "../../components/Identifier.tsx";
 import { Labels } from "../../components/Labels.tsx";
-import { QueryError } from "../../components/QueryError.tsx";
+import { LoadedList } from "../../components/LoadedList.tsx";
 import { Section } from "../../components/Section.tsx";
 import { SectionForm } from "../../components/SectionForm.tsx";
 import { SelectField } from "../../components/SelectField.tsx";
 import { ActionFeedback, useAction } from "../../components/useAction.tsx";
-import { useFormatTimestamp } from "../../format.ts";
+import { toTheMinute, useFormatTimestamp } from "../../format.ts";
 import { invite, organizationInvitationsQuery, withdraw } from "../invitation/invitationApi.ts";
 
 const dayMs = 24 * 60 * 60 * 1000;
@@ -38,7 +38,7 @@ export function OrganizationInvitations({ organizationId }: { readonly organizat
       >
         {(fieldError) => (
           <>
-            <p className="text-slate-700">
+            <p className="text-sm text-slate-700">
               {t("organizations.invitations.hint", { count: invitationLifetimeMs / dayMs })}
             </p>
             <TextField
@@ -72,49 +72,47 @@ export function OrganizationInvitations({ organizationId }: { readonly organizat
 function PendingInvitations({ organizationId }: { readonly organizationId: string }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const formatTimestamp = useFormatTimestamp();
+  const formatTimestamp = useFormatTimestamp(toTheMinute);
   const invitations = useQuery(organizationInvitationsQuery(organizationId));
   const action = useAction();
   const listId = useId();
 
   return (
     <Section title={t("organizations.invitations.pending")}>
-      {invitations.isError && <QueryError error={invitations.error} />}
-      {invitations.data?.length === 0 && (
-        <p className="text-slate-700">{t("organizations.invitations.none")}</p>
-      )}
-      {invitations.data && invitations.data.length > 0 && (
-        <ul className="flex flex-col gap-2">
-          {invitations.data.map((invitation) => (
-            <CardItem
-              key={invitation.id}
-              actions={
-                <Button
-                  variant="secondary"
-                  disabled={action.busy}
-                  aria-describedby={`${listId}-${invitation.id}`}
-                  onClick={() =>
-                    void action.run(
-                      () => withdraw(queryClient, organizationId, invitation),
-                      t("organizations.invitations.withdrawn"),
-                    )
-                  }
-                >
-                  {t("organizations.invitations.withdraw")}
-                </Button>
-              }
-            >
-              <p id={`${listId}-${invitation.id}`}>
-                <Identifier value={invitation.identityId} />
-                <Labels labels={[t(`common.labels.${invitation.role}`)]} />
-              </p>
-              <p className="text-sm text-slate-700">
-                {t("organizations.invitations.expires", { date: formatTimestamp(invitation.expiresAt) })}
-              </p>
-            </CardItem>
-          ))}
-        </ul>
-      )}
+      <LoadedList query={invitations} empty={t("organizations.invitations.none")}>
+        {(items) => (
+          <CardList>
+            {items.map((invitation) => (
+              <CardItem
+                key={invitation.id}
+                actions={
+                  <Button
+                    variant="secondary"
+                    disabled={action.busy}
+                    aria-describedby={`${listId}-${invitation.id}`}
+                    onClick={() =>
+                      void action.run(
+                        () => withdraw(queryClient, organizationId, invitation),
+                        t("organizations.invitations.withdrawn"),
+                      )
+                    }
+                  >
+                    {t("organizations.invitations.withdraw")}
+                  </Button>
+                }
+              >
+                <p id={`${listId}-${invitation.id}`}>
+                  <Identifier value={invitation.identityId} />
+                  <Labels labels={[t(`common.labels.${invitation.role}`)]} />
+                </p>
+                <p className="text-sm text-slate-700">
+                  {t("organizations.invitations.expires", { date: formatTimestamp(invitation.expiresAt) })}
+                </p>
+              </CardItem>
+            ))}
+          </CardList>
+        )}
+      </LoadedList>
       <ActionFeedback action={action} />
     </Section>
   );
