@@ -52,10 +52,9 @@ export async function changeableMemberships(
   wanted: Changes,
 ): Promise<MembershipRow[]> {
   const current = await membershipsOf(db, identityId);
-  const joining = wanted.filter(
-    (change) => !current.some((membership) => membership.organizationId === change.organizationId),
-  );
-  if (joining.length > 0) {
+  const isMember = (organizationId: string) =>
+    current.some((membership) => membership.organizationId === organizationId);
+  if (!wanted.every((change) => isMember(change.organizationId))) {
     throw new HttpError(
       403,
       "joinByInvitation",
