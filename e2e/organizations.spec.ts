@@ -1,33 +1,19 @@
-import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { expect, seriousAccessibilityViolations, test } from "./fixtures.ts";
-import { dropRefusedRequests, identityItem } from "./support/flow.ts";
+import {
+  createOrganization,
+  invite,
+  newName,
+  openIdentity,
+  passwordSteps,
+  signUp,
+  status,
+} from "./support/console.ts";
+import { dropRefusedRequests } from "./support/flow.ts";
 import { startRelyingParty, type RelyingParty } from "./support/relyingParty.ts";
 
 // Application templates and organizations in the console, against the real server: a template with a
 // uriBase variable and a public client, an organization that adds it, and the client ID it gets.
-
-const password = "correct horse battery";
-const newName = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
-
-/** On the flow page: the username and password, the identity of that name, and back to the app. */
-async function passwordSteps(page: Page, username: string): Promise<void> {
-  await page.getByLabel("Username or e-mail address", { exact: true }).fill(username);
-  await page.getByRole("button", { name: "Next" }).click();
-  await page.getByLabel("Password or passphrase", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Submit" }).click();
-  await identityItem(page, username).getByRole("button", { name: "Select" }).click();
-  await page.getByRole("button", { name: "Redirect now" }).click();
-}
-
-/** From the current page, a new account with a password, its identity chosen, back to the console. */
-async function signUp(page: Page, username: string): Promise<void> {
-  await page.getByRole("button", { name: "Sign-in or sign-up" }).first().click();
-  await passwordSteps(page, username);
-  await expect(page.getByRole("button", { name: "Sign-out" })).toBeVisible({ timeout: 10_000 });
-}
-
-const status = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text });
 
 /** A template with a `uriBase` variable and one public client redirecting to `{uriBase}/callback`. */
 async function createTemplate(page: Page, name: string): Promise<string> {
@@ -63,12 +49,7 @@ async function createTemplate(page: Page, name: string): Promise<string> {
 
 /** A new organization that adds the template with the uriBase; returns the public client's ID. */
 async function createOrganizationWithApp(page: Page, templateName: string, uriBase: string): Promise<string> {
-  await page.goto("/o");
-  await page.getByRole("link", { name: "Create organization" }).click();
-  const organizationName = newName("Organization");
-  await page.getByLabel("Name", { exact: true }).fill(organizationName);
-  await page.getByRole("button", { name: "Create" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: organizationName })).toBeVisible();
+  await createOrganization(page, newName("Organization"));
 
   const available = page.getByRole("region", { name: "Available applications" });
   await available.getByRole("button", { name: `Add: ${templateName}` }).click();
@@ -115,7 +96,8 @@ test.describe("application templates and organizations", () => {
 
   test("a template added to an organization gets a client ID", async ({ page, pageErrors }) => {
     await page.goto("/");
-    await signUp(page, newName("org"));
+    const username = newName("org");
+    await signUp(page, username);
     const templateName = newName("Template");
     await createTemplate(page, templateName);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
@@ -179,10 +161,16 @@ test.describe("application templates and organizations", () => {
     await expect(secret).not.toHaveValue(first);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
-    // The signed-in person's identity can join.
-    const identities = page.getByRole("region", { name: "Available identities" });
-    await identities.getByRole("button", { name: "Join" }).click();
-    await expect(status(page, "Identity updated successfully.")).toBeVisible();
+    // The signed-in person's identity joins when it accepts the organization's invitation.
+    const organizationPage = page.url();
+    const identityId = await openIdentity(page, username);
+    const identityPage = page.url();
+    await page.goto(organizationPage);
+    await invite(page, identityId, "Member");
+    await page.goto(identityPage);
+    await page.getByRole("region", { name: "Invitations" }).getByRole("button", { name: "Accept" }).click();
+    await expect(status(page, "Invitation accepted.")).toBeVisible();
+    await page.goto(organizationPage);
     await expect(
       page.getByRole("region", { name: "Added identities" }).getByText("active", { exact: true }),
     ).toBeVisible();

@@ -243,7 +243,7 @@ describe("organizations", () => {
 });
 
 describe("identities in organizations", () => {
-  it("join, disable and leave an organization through the identity; the organization sees them by scoped ID", async () => {
+  it("join by invitation, are disabled and leave through the identity; the organization sees them by scoped ID", async () => {
     const organization = await createOrganization(owner.api, "Members");
     const member = await consoleSignUp(server.url, "ana");
     const identityUrl = `/api/i/${member.identityId}`;
@@ -266,8 +266,15 @@ describe("identities in organizations", () => {
     };
     const others = (list: Membership[]) => list.filter((m) => m.organizationId !== organization.id);
 
-    const joined = await set((list) => [...list, { organizationId: organization.id, active: true }]);
-    const membership = joined.organizations?.find(
+    const invited = await postJson(owner.api, `/api/o/invite/${organization.id}`, {
+      identityId: member.identityId,
+      role: "member",
+    });
+    const { id: invitationId } = (await invited.json()) as { id: string };
+    expect(
+      (await postJson(member.api, `/api/i/accept/${member.identityId}/${invitationId}`, {})).status,
+    ).toBe(200);
+    const membership = (await read()).organizations?.find(
       (candidate) => candidate.organizationId === organization.id,
     );
     expect(membership).toMatchObject({ active: true, applications: [] });
@@ -297,11 +304,12 @@ describe("identities in organizations", () => {
       ["membershipAdded"],
     ]);
 
-    const unknown = await postJson(member.api, `/api/i/update/${member.identityId}`, {
+    // Having left, the identity cannot come back on its own.
+    const rejoin = await postJson(member.api, `/api/i/update/${member.identityId}`, {
       version: current.version,
       username: "ana",
-      organizations: [{ organizationId: "nowhere", active: true }],
+      organizations: [{ organizationId: organization.id, active: true }],
     });
-    expect(await unknown.json()).toMatchObject({ error: "unknownOrganization" });
+    expect(await rejoin.json()).toMatchObject({ error: "joinByInvitation" });
   });
 });

@@ -78,3 +78,5 @@ export const passwordHashesInFlight = 4;
 export const passwordHashQueueLength = 64;
 /** The longest name of an app that an e-mail quotes; longer names are cut. */
 export const appNameInEmailMaxLength = 40;
+/** An invitation to an organization can be accepted this long after it was made, in milliseconds. */
+export const invitationLifetimeMs = 7 * 24 * 60 * 60 * 1000;

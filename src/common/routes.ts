@@ -84,6 +84,9 @@ export const routes = {
   OrganizationBlockedStatus: api("/o/blocked/:id/:identityId"),
   OrganizationActivity: viewAndApi("/o/activity/:id"),
   OrganizationActivityGet: viewAndApi("/o/activity/:id/:activityId"),
+  OrganizationInvitations: api("/o/invitations/:id"),
+  OrganizationInvite: api("/o/invite/:id"),
+  OrganizationInvitationWithdraw: api("/o/withdraw/:id/:invitationId"),
 
   ActivityList: viewAndApi("/activity"),
   ActivityGet: viewAndApi("/activity/:id"),
@@ -92,6 +95,9 @@ export const routes = {
   IdentityCreate: viewAndApi("/i/create"),
   IdentityGet: viewAndApi("/i/:id"),
   IdentityUpdate: api("/i/update/:id"),
+  IdentityInvitations: api("/i/invitations/:id"),
+  IdentityInvitationAccept: api("/i/accept/:id/:invitationId"),
+  IdentityInvitationDecline: api("/i/decline/:id/:invitationId"),
 } as const satisfies Record<string, RouteDefinition>;
 
 export type RouteName = keyof typeof routes;

@@ -20,6 +20,7 @@ import { activityPlugin } from "./activity/routes.ts";
 import { flowPlugin } from "./flow/routes.ts";
 import type { CallerDeps } from "./http/caller.ts";
 import { identityPlugin } from "./identities/routes.ts";
+import { invitationPlugin } from "./invitations/routes.ts";
 import { templatePlugin } from "./templates/routes.ts";
 import { organizationPlugin } from "./organizations/routes.ts";
 import { createMailer } from "./mail/mailer.ts";
@@ -110,6 +111,7 @@ export async function buildApp({
   await app.register(activityPlugin, { deps });
   await app.register(templatePlugin, { deps });
   await app.register(organizationPlugin, { deps });
+  await app.register(invitationPlugin, { deps });
   await app.register(pagesPlugin, { context, renderIndex, serveBuiltAssets: !devMiddleware });
   await app.register(apiFallbackPlugin);
   return app;

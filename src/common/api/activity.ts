@@ -24,6 +24,7 @@ export const activityChanges = [
   "membershipChanged",
   "membershipActivated",
   "membershipDisabled",
+  "identitiesAdded",
 ] as const;
 
 export const activitySchema = z.object({

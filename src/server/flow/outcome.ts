@@ -1,10 +1,9 @@
 import type { FastifyRequest } from "fastify";
-import { recordActivity } from "../activity/activity.ts";
 import { accessibleIdentities } from "../identities/access.ts";
+import { joinOrganization } from "../identities/memberships.ts";
 import { HttpError } from "../http/errors.ts";
-import { newId } from "../ids.ts";
 import { deactivateSessions } from "../store/flows.ts";
-import { ensureMembership, membershipsIn } from "../store/identities.ts";
+import { membershipsIn } from "../store/identities.ts";
 import type { FlowDeps } from "./deps.ts";
 import type { Flow, StepRequest } from "./flows.ts";
 import { clearSessionCookie, sessionFor } from "./session.ts";
@@ -65,19 +64,8 @@ export async function chooseIdentity(
   if (!existing && access !== "admin") {
     throw new HttpError(403, "forbidden", "only an admin of the identity can join it to an organization");
   }
-  const { membership, created } = await ensureMembership(
-    deps.db,
-    { id: newId(), identityId, organizationId: flow.organizationId, active: true },
-    Date.now(),
-  );
-  if (created) {
-    await recordActivity(deps.db, accountId, {
-      type: "identityUpdate",
-      identities: [{ id: identityId }],
-      organizations: [{ id: flow.organizationId }],
-      changes: ["membershipAdded"],
-    });
-  }
+  // Signing in to the organization's app is how a person and the organization both agree to a membership.
+  const { membership } = await joinOrganization(deps.db, accountId, identityId, flow.organizationId);
   if (!addCompleted(flow.state, "identity"))
     throw new HttpError(400, "badRequest", "no identity can be chosen now");
   flow.state.identityId = identityId;

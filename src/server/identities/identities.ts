@@ -17,7 +17,7 @@ import {
   type IdentityRow,
 } from "../store/identities.ts";
 import { accessibleIdentities } from "./access.ts";
-import { applyMemberships } from "./memberships.ts";
+import { applyMemberships, changeableMemberships } from "./memberships.ts";
 
 const profileFields = ["username", "email", "givenName", "fullName", "pictureUrl"] as const;
 
@@ -87,6 +87,8 @@ export async function updateIdentity(
     admins: identity.document.admins,
     users: identity.document.users,
   };
+  // Refused before anything is saved, so a refused change leaves the identity as it was.
+  const memberships = organizations && (await changeableMemberships(db, id, organizations));
   if (!(await updateIdentityDocument(db, id, version, document, Date.now()))) {
     throw new HttpError(409, "conflict", "the identity was changed meanwhile; reload and try again");
   }
@@ -95,7 +97,7 @@ export async function updateIdentity(
     identity.document.description !== document.description;
   const changes: ActivityChange[] = [
     ...(fieldsChanged ? (["otherData"] as const) : []),
-    ...(organizations ? await applyMemberships(db, id, organizations) : []),
+    ...(organizations && memberships ? await applyMemberships(db, memberships, organizations) : []),
   ];
   if (changes.length > 0) {
     await recordActivity(db, accountId, { type: "identityUpdate", identities: [{ id }], changes });

@@ -1,45 +1,85 @@
 import type { ActivityChange } from "../../common/api/activity.ts";
 import type { IdentityUpdate } from "./identities.ts";
+import { recordActivity } from "../activity/activity.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
-import { findDocument } from "../store/documents.ts";
 import {
   applicationsUsed,
   deleteMembership,
   ensureMembership,
   membershipsOf,
   setMembershipActive,
+  type MembershipRow,
 } from "../store/identities.ts";
 
 type Changes = NonNullable<IdentityUpdate["organizations"]>;
 
 /**
- * Makes the identity's memberships match the list its admin sent: it joins (with a new
- * organization-scoped ID), leaves, is activated or disabled. Returns the kinds of change made.
+ * Joins the identity to the organization, active and with a fresh organization-scoped ID, unless it is
+ * a member already. Only where both sides agreed: the person signs in to one of the organization's
+ * apps with it, or accepts the organization's invitation.
  */
-export async function applyMemberships(
+export async function joinOrganization(
+  db: Database,
+  accountId: string,
+  identityId: string,
+  organizationId: string,
+): Promise<{ membership: MembershipRow; created: boolean }> {
+  const joined = await ensureMembership(
+    db,
+    { id: newId(), identityId, organizationId, active: true },
+    Date.now(),
+  );
+  if (joined.created) {
+    await recordActivity(db, accountId, {
+      type: "identityUpdate",
+      identities: [{ id: identityId }],
+      organizations: [{ id: organizationId }],
+      changes: ["membershipAdded"],
+    });
+  }
+  return joined;
+}
+
+/**
+ * The identity's memberships, when the list its admin sent only changes them. Joining is not the
+ * identity's decision alone (see {@link joinOrganization}), so a list with a new organization is refused.
+ */
+export async function changeableMemberships(
   db: Database,
   identityId: string,
   wanted: Changes,
-): Promise<ActivityChange[]> {
+): Promise<MembershipRow[]> {
   const current = await membershipsOf(db, identityId);
+  const isMember = (organizationId: string) =>
+    current.some((membership) => membership.organizationId === organizationId);
+  if (!wanted.every((change) => isMember(change.organizationId))) {
+    throw new HttpError(
+      403,
+      "joinByInvitation",
+      "an identity joins an organization by signing in to one of its apps or by accepting its invitation",
+    );
+  }
+  return current;
+}
+
+/**
+ * Makes the identity's memberships (from {@link changeableMemberships}) match the list its admin
+ * sent: it leaves, is activated or disabled. Returns the kinds of change made.
+ */
+export async function applyMemberships(
+  db: Database,
+  current: readonly MembershipRow[],
+  wanted: Changes,
+): Promise<ActivityChange[]> {
   const changes = new Set<ActivityChange>();
-  const now = Date.now();
   for (const { organizationId, active } of wanted) {
     const existing = current.find((membership) => membership.organizationId === organizationId);
-    if (existing) {
-      if (existing.active !== active) {
-        await setMembershipActive(db, existing.id, active);
-        changes.add(active ? "membershipActivated" : "membershipDisabled");
-      }
-      continue;
+    if (existing && existing.active !== active) {
+      await setMembershipActive(db, existing.id, active);
+      changes.add(active ? "membershipActivated" : "membershipDisabled");
     }
-    if (!(await findDocument(db, "organizations", organizationId))) {
-      throw new HttpError(400, "unknownOrganization", `no organization ${organizationId}`);
-    }
-    await ensureMembership(db, { id: newId(), identityId, organizationId, active }, now);
-    changes.add("membershipAdded");
   }
   for (const membership of current) {
     if (wanted.some((change) => change.organizationId === membership.organizationId)) continue;

@@ -15,7 +15,7 @@ import { setClientSecretHash } from "../store/clients.ts";
 import { applicationsUsed, findIdentity, findMembershipById } from "../store/identities.ts";
 import { accessibleIdentities } from "../identities/access.ts";
 import { interpolate } from "../templates/interpolate.ts";
-import { actingIdentity, checkedAdmins, findTemplate } from "../templates/templates.ts";
+import { actingIdentity, findTemplate } from "../templates/templates.ts";
 import { clientsOf, syncClients } from "./clients.ts";
 import { hashClientSecret, newClientSecret } from "./secrets.ts";
 
@@ -128,17 +128,48 @@ function applicationChanges(
   return [...changes];
 }
 
+/** The organization with the identity the caller acts as, when that identity is one of its admins. */
+export async function administeredOrganization(db: Database, caller: Caller, id: string) {
+  const editor = actingIdentity(caller);
+  const stored = await findOrganization(db, id);
+  if (!stored) throw new HttpError(404, "notFound", "no such organization");
+  if (!stored.document.admins.includes(editor))
+    throw new HttpError(403, "forbidden", "only admins can change it");
+  return { editor, stored };
+}
+
+/**
+ * Admins can be removed by an update, never added: making someone's identity an admin needs their
+ * consent, so a new admin is invited and becomes one by accepting. The editor always stays.
+ */
+function keptAdmins(stored: readonly string[], wanted: readonly string[], editor: string): string[] {
+  const added = wanted.filter((admin) => !stored.includes(admin));
+  if (added.length > 0) {
+    throw new HttpError(403, "adminByInvitation", `invite ${added.join(", ")} to become admins instead`);
+  }
+  return stored.filter((admin) => admin === editor || wanted.includes(admin));
+}
+
+/** Makes an identity that accepted an invitation an admin; false when it already was one. */
+export async function addAdmin(db: Database, id: string, identityId: string): Promise<boolean> {
+  // Saved over the version read: a concurrent save makes it read again rather than lose either change.
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const stored = await findOrganization(db, id);
+    if (!stored) throw new HttpError(404, "notFound", "no such organization");
+    if (stored.document.admins.includes(identityId)) return false;
+    const document = { ...stored.document, admins: [...stored.document.admins, identityId] };
+    if (await replaceDocument(db, table, id, stored.version, document, Date.now())) return true;
+  }
+  throw new HttpError(409, "conflict", "the organization keeps changing; try again");
+}
+
 export async function updateOrganization(
   db: Database,
   caller: Caller,
   id: string,
   update: OrganizationUpdate,
 ): Promise<Organization> {
-  const editor = actingIdentity(caller);
-  const stored = await findOrganization(db, id);
-  if (!stored) throw new HttpError(404, "notFound", "no such organization");
-  if (!stored.document.admins.includes(editor))
-    throw new HttpError(403, "forbidden", "only admins can change it");
+  const { editor, stored } = await administeredOrganization(db, caller, id);
 
   const applications: OrganizationApplication[] = [];
   for (const change of update.applications) {
@@ -155,7 +186,7 @@ export async function updateOrganization(
   const document: OrganizationDocument = {
     name: update.name,
     description: update.description,
-    admins: await checkedAdmins(db, update.admins, editor),
+    admins: keptAdmins(stored.document.admins, update.admins, editor),
     applications,
   };
   const clientIds = new Set(applications.flatMap(clientsOf).map((client) => client.id));
@@ -184,9 +215,6 @@ export async function updateOrganization(
   const changes: ActivityChange[] = [
     ...(stored.document.name !== document.name || stored.document.description !== document.description
       ? (["otherData"] as const)
-      : []),
-    ...(document.admins.some((admin) => !stored.document.admins.includes(admin))
-      ? (["permissionsAdded"] as const)
       : []),
     ...(stored.document.admins.some((admin) => !document.admins.includes(admin))
       ? (["permissionsRemoved"] as const)

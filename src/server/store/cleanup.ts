@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "./database.ts";
 import { deleteExpiredFlows, deleteExpiredSessions } from "./flows.ts";
+import { deleteExpiredInvitations } from "./invitations.ts";
 import { deleteExpiredOidcModels } from "./oidc-models.ts";
 import { deleteStaleCounters } from "./throttle.ts";
 
@@ -14,6 +15,7 @@ async function removeExpired(db: Database, now: number): Promise<number> {
     deleteExpiredFlows(db, now),
     deleteExpiredSessions(db, now),
     deleteStaleCounters(db, now - counterRetentionMs),
+    deleteExpiredInvitations(db, now),
   ]);
   return counts.reduce((sum, count) => sum + count, 0);
 }

@@ -131,6 +131,19 @@ export interface AttemptCounterTable {
   updated_at: number;
 }
 
+export interface OrganizationInvitationTable {
+  id: string;
+  organization_id: string;
+  identity_id: string;
+  /** admin or member */
+  role: string;
+  invited_by_identity_id: string;
+  /** Whose activity shows the acceptance; never shown to anybody. */
+  invited_by_account_id: string;
+  created_at: number;
+  expires_at: number;
+}
+
 /** A versioned JSON document: application templates and organizations. */
 export interface DocumentTable {
   id: string;
@@ -158,4 +171,5 @@ export interface Schema {
   activities: ActivityTable;
   attempt_counters: AttemptCounterTable;
   application_templates: DocumentTable;
+  organization_invitations: OrganizationInvitationTable;
 }

@@ -16,6 +16,7 @@ import {
   updateIdentity,
 } from "../partials/identity/identityApi.ts";
 import { IdentityForm } from "../partials/identity/IdentityForm.tsx";
+import { IdentityInvitations } from "../partials/identity/IdentityInvitations.tsx";
 import { identityLabels } from "../partials/identity/identityLabels.ts";
 import { useSignedIn } from "../session.ts";
 import type { CreatedState } from "./IdentityCreate.tsx";
@@ -23,7 +24,7 @@ import type { CreatedState } from "./IdentityCreate.tsx";
 const isCreatedState = (state: unknown): state is CreatedState =>
   typeof state === "object" && state !== null && (state as Partial<CreatedState>).created === true;
 
-/** One identity (spec §2, IdentityGet): its fields, and a form to change them for its admins. */
+/** One identity (spec §2, IdentityGet): its fields; for its admins, its invitations and a form to change it. */
 export function IdentityGet() {
   const { t } = useTranslation();
   const { id = "" } = useParams();
@@ -85,7 +86,12 @@ function IdentityDetails({ identity }: { readonly identity: Identity }) {
         {created ? t("identities.form.created") : ""}
       </p>
       <DetailList fields={fields} />
-      {identity.canUpdate && <IdentityUpdate identity={identity} />}
+      {identity.canUpdate && (
+        <>
+          <IdentityInvitations identityId={identity.id} />
+          <IdentityUpdate identity={identity} />
+        </>
+      )}
     </>
   );
 }

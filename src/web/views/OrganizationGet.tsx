@@ -2,7 +2,6 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Organization } from "../../common/api/organization.ts";
-import { AdminsSection } from "../components/AdminsSection.tsx";
 import { DocumentPage, DocumentSummary } from "../components/DocumentPage.tsx";
 import { TextAreaField, TextField } from "../components/Field.tsx";
 import { Identifier } from "../components/Identifier.tsx";
@@ -11,10 +10,15 @@ import { AddedApplications, useOrganizationSave } from "../partials/organization
 import { AvailableApplications } from "../partials/organization/AvailableApplications.tsx";
 import { updateOf, updateOrganization } from "../partials/organization/organizationApi.ts";
 import { organizationQuery } from "../partials/organization/organizationApi.ts";
+import { OrganizationAdmins } from "../partials/organization/OrganizationAdmins.tsx";
 import { OrganizationIdentities } from "../partials/organization/OrganizationIdentities.tsx";
+import { OrganizationInvitations } from "../partials/organization/OrganizationInvitations.tsx";
 import { useSignedIn } from "../session.ts";
 
-/** One organization (spec §2): public details; applications and admins for its admins; your identities in it. */
+/**
+ * One organization (spec §2): public details; applications, admins and invitations for its admins;
+ * your identities in it.
+ */
 export function OrganizationGet() {
   return (
     <DocumentPage keys="organizations" listRoute="OrganizationList" query={organizationQuery}>
@@ -25,7 +29,6 @@ export function OrganizationGet() {
 
 function OrganizationDetails({ organization }: { readonly organization: Organization }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const signedIn = useSignedIn();
   // Secrets are in one answer only: kept here until the page is left.
   const [secrets, setSecrets] = useState<Record<string, string>>({});
@@ -48,13 +51,10 @@ function OrganizationDetails({ organization }: { readonly organization: Organiza
       )}
       {signedIn && <OrganizationIdentities organizationId={organization.id} />}
       {organization.canUpdate && (
-        <AdminsSection
-          admins={organization.admins ?? []}
-          save={async (admins) =>
-            (await updateOrganization(queryClient, organization.id, { ...updateOf(organization), admins }))
-              .admins ?? []
-          }
-        />
+        <>
+          <OrganizationAdmins organization={organization} />
+          <OrganizationInvitations organizationId={organization.id} />
+        </>
       )}
     </>
   );

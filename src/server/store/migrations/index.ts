@@ -4,6 +4,7 @@ import * as accountsFlows from "./0002-accounts-flows.ts";
 import * as templates from "./0003-templates.ts";
 import * as partialIndexes from "./0004-partial-indexes.ts";
 import * as keyedArtifactIds from "./0005-keyed-artifact-ids.ts";
+import * as invitations from "./0006-invitations.ts";
 
 /** Forward-only migrations, applied in the order of their names. Never edit one that has shipped. */
 export const migrations: MigrationProvider = {
@@ -14,5 +15,6 @@ export const migrations: MigrationProvider = {
       "0003-templates": templates,
       "0004-partial-indexes": partialIndexes,
       "0005-keyed-artifact-ids": keyedArtifactIds,
+      "0006-invitations": invitations,
     }),
 };

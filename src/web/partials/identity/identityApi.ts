@@ -14,7 +14,7 @@ import { activityKey } from "../activity/activityApi.ts";
 
 // The console's identity calls, with the console's access token (api.ts adds it).
 
-const identitiesKey = ["identities"] as const;
+export const identitiesKey = ["identities"] as const;
 
 export const identitiesQuery = queryOptions({
   queryKey: [...identitiesKey, "list"],

@@ -11,7 +11,7 @@ import { documentListSchema } from "../../../common/api/summary.ts";
 import { apiPath, apiPrefix, pathFor } from "../../../common/routes.ts";
 import { getJson, postJson } from "../../api.ts";
 
-const organizationsKey = ["organizations"] as const;
+export const organizationsKey = ["organizations"] as const;
 
 export const organizationsQuery = queryOptions({
   queryKey: [...organizationsKey, "list"],

@@ -1,0 +1,55 @@
+import { randomUUID } from "node:crypto";
+import type { Page } from "@playwright/test";
+import { expect } from "../fixtures.ts";
+import { identityItem } from "./flow.ts";
+
+// The console as a signed-in person uses it, in English.
+
+export const password = "correct horse battery";
+export const newName = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
+
+/** On the flow page: the username and password, the identity of that name, and back to the app. */
+export async function passwordSteps(page: Page, username: string): Promise<void> {
+  await page.getByLabel("Username or e-mail address", { exact: true }).fill(username);
+  await page.getByRole("button", { name: "Next" }).click();
+  await page.getByLabel("Password or passphrase", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Submit" }).click();
+  await identityItem(page, username).getByRole("button", { name: "Select" }).click();
+  await page.getByRole("button", { name: "Redirect now" }).click();
+}
+
+/** From the current page, a new account with a password, its identity chosen, back to the console. */
+export async function signUp(page: Page, username: string): Promise<void> {
+  await page.getByRole("button", { name: "Sign-in or sign-up" }).first().click();
+  await passwordSteps(page, username);
+  await expect(page.getByRole("button", { name: "Sign-out" })).toBeVisible({ timeout: 10_000 });
+}
+
+export const status = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text });
+
+/** A new organization, named by `name`; its page is left open. Returns its ID. */
+export async function createOrganization(page: Page, name: string): Promise<string> {
+  await page.goto("/o");
+  await page.getByRole("link", { name: "Create organization" }).click();
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  return new URL(page.url()).pathname.split("/").at(-1) ?? "";
+}
+
+/** Opens the page of the signed-in person's identity of that username; returns the identity's ID. */
+export async function openIdentity(page: Page, username: string): Promise<string> {
+  await page.goto("/i");
+  await page.getByRole("link", { name: username, exact: true }).click();
+  await expect(page.getByRole("heading", { level: 1, name: username })).toBeVisible();
+  return new URL(page.url()).pathname.split("/").at(-1) ?? "";
+}
+
+/** On an organization's page, its admin invites the identity in the role. */
+export async function invite(page: Page, identityId: string, role: "Admin" | "Member"): Promise<void> {
+  const form = page.getByRole("region", { name: "Invite an identity" });
+  await form.getByLabel("Identity ID").fill(identityId);
+  await form.getByLabel("Role").selectOption({ label: role });
+  await form.getByRole("button", { name: "Invite" }).click();
+  await expect(status(page, "Invitation sent.")).toBeVisible();
+}

@@ -1,0 +1,14 @@
+import { useId, type ReactNode } from "react";
+
+/** A titled part of a page, named by its heading for assistive technology. */
+export function Section({ title, children }: { readonly title: string; readonly children: ReactNode }) {
+  const headingId = useId();
+  return (
+    <section aria-labelledby={headingId} className="flex flex-col gap-4 border-t border-slate-200 pt-6">
+      <h2 id={headingId} className="text-xl font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}

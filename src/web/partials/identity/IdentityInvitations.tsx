@@ -1,0 +1,87 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useId } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import type { IdentityInvitation } from "../../../common/api/invitation.ts";
+import { pathFor } from "../../../common/routes.ts";
+import { Button } from "../../components/Button.tsx";
+import { CardItem, CardList } from "../../components/Cards.tsx";
+import { LoadedList } from "../../components/LoadedList.tsx";
+import { Section } from "../../components/Section.tsx";
+import { ActionFeedback, useAction } from "../../components/useAction.tsx";
+import { toTheMinute, useFormatTimestamp } from "../../format.ts";
+import { answer, identityInvitationsQuery } from "../invitation/invitationApi.ts";
+
+/** For the identity's admins: the organizations that invite it, to accept or decline. */
+export function IdentityInvitations({ identityId }: { readonly identityId: string }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const formatTimestamp = useFormatTimestamp(toTheMinute);
+  const invitations = useQuery(identityInvitationsQuery(identityId));
+  const action = useAction();
+  const listId = useId();
+
+  const respond = (invitation: IdentityInvitation, accepted: boolean) =>
+    void action.run(
+      () => answer(queryClient, identityId, invitation, accepted),
+      t(accepted ? "identities.invitations.accepted" : "identities.invitations.declined"),
+    );
+
+  return (
+    <Section title={t("identities.invitations.title")}>
+      <LoadedList query={invitations} empty={t("identities.invitations.none")}>
+        {(items) => (
+          <>
+            <p className="text-sm text-slate-700">{t("identities.invitations.hint")}</p>
+            <CardList>
+              {items.map((invitation) => (
+                <CardItem
+                  key={invitation.id}
+                  actions={
+                    <>
+                      <Button
+                        disabled={action.busy}
+                        aria-describedby={`${listId}-${invitation.id}`}
+                        onClick={() => respond(invitation, true)}
+                      >
+                        {t("identities.invitations.accept")}
+                      </Button>
+                      <Button
+                        variant="secondary"
+                        disabled={action.busy}
+                        aria-describedby={`${listId}-${invitation.id}`}
+                        onClick={() => respond(invitation, false)}
+                      >
+                        {t("identities.invitations.decline")}
+                      </Button>
+                    </>
+                  }
+                >
+                  <p id={`${listId}-${invitation.id}`} className="font-medium break-words">
+                    <Link
+                      to={pathFor("OrganizationGet", { id: invitation.organizationId })}
+                      className="text-blue-800 underline underline-offset-4 hover:text-blue-900"
+                    >
+                      {invitation.organizationName}
+                    </Link>
+                  </p>
+                  <p className="text-slate-800">
+                    {t(
+                      invitation.role === "admin"
+                        ? "identities.invitations.asAdmin"
+                        : "identities.invitations.asMember",
+                    )}
+                  </p>
+                  <p className="text-sm text-slate-700">
+                    {t("identities.invitations.expires", { date: formatTimestamp(invitation.expiresAt) })}
+                  </p>
+                </CardItem>
+              ))}
+            </CardList>
+          </>
+        )}
+      </LoadedList>
+      <ActionFeedback action={action} />
+    </Section>
+  );
+}
