@@ -1,13 +1,16 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { apiPrefix, paramPatterns, routes } from "../../common/routes.ts";
 
-/** The parameter patterns of each registered URL of the route table. */
+/**
+ * The parameter patterns of each registered URL of the route table. The bare path of a page the web
+ * app renders is left to it: it says that the page names nothing, in the person's language.
+ */
 function patternsByUrl(): Map<string, [string, RegExp][]> {
   const byUrl = new Map<string, [string, RegExp][]>();
   for (const route of Object.values(routes)) {
     const patterns = paramPatterns(route);
     if (patterns.length === 0) continue;
-    byUrl.set(route.path, patterns);
+    if (!route.view) byUrl.set(route.path, patterns);
     if (route.api) byUrl.set(apiPrefix + route.path, patterns);
   }
   return byUrl;
@@ -23,7 +26,9 @@ export function registerParamFormats(app: FastifyInstance): void {
   app.addHook("onRequest", (request, reply, done) => {
     const params = request.params as Record<string, string>;
     const patterns = known.get(request.routeOptions.url ?? "") ?? [];
-    if (patterns.every(([name, pattern]) => pattern.test(params[name] ?? ""))) done();
+    // The router lets a parameter be empty (`/a/` matches `/a/:id`); for Vrata that path does not exist.
+    const empty = Object.values(params).includes("");
+    if (!empty && patterns.every(([name, pattern]) => pattern.test(params[name] ?? ""))) done();
     else reply.callNotFound();
   });
 }
