@@ -218,6 +218,25 @@ describe.each(storeCases)("limits on $name", ({ url }) => {
     }
   });
 
+  it("sends at most its codes at the request of one address, to any recipients", async () => {
+    const { limit } = rateLimits.codesPerAddress;
+    const answers: Answer[] = [];
+    for (const batch of range(3)) {
+      const flows = await Promise.all(range(35).map(() => startFlow(server, app, "127.0.19.1")));
+      answers.push(
+        ...(await Promise.all(
+          flows.map((driver, index) =>
+            post(driver, "codeStart", { emailOrUsername: `many-${batch}-${index}@limits.example` }),
+          ),
+        )),
+      );
+    }
+    expect(answers.filter((answer) => answer.status === 200)).toHaveLength(limit);
+    const refused = answers.filter((answer) => answer.status !== 200);
+    expect(refused).toHaveLength(105 - limit);
+    for (const answer of refused) expect(answer).toMatchObject({ status: 429, error: "tooManyCodes" });
+  });
+
   it("answers simultaneous sign-ups of one username as sign-ins of the account one of them made", async () => {
     const flows = await Promise.all(
       range(12).map((index) => passwordFlow(server, app, "raced", `127.0.15.${index + 1}`)),
