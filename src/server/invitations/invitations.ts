@@ -12,7 +12,7 @@ import { accessibleIdentities } from "../identities/access.ts";
 import { joinOrganization } from "../identities/memberships.ts";
 import { newId } from "../ids.ts";
 import { addAdmin, administeredOrganization, findOrganization } from "../organizations/organizations.ts";
-import type { Database } from "../store/database.ts";
+import { inTransaction, type Database } from "../store/database.ts";
 import { findIdentity } from "../store/identities.ts";
 import {
   deleteInvitation,
@@ -146,7 +146,6 @@ async function claim(db: Database, identityId: string, invitationId: string): Pr
   // An admin removed since inviting no longer speaks for the organization.
   const organization = await findOrganization(db, invitation.organizationId);
   if (!organization?.document.admins.includes(invitation.invitedByIdentityId)) {
-    await deleteInvitation(db, invitationId);
     throw new HttpError(410, "invitationWithdrawn", "the admin who invited is no longer one");
   }
   if (!(await deleteInvitation(db, invitationId))) {
@@ -162,23 +161,32 @@ export async function accept(
   invitationId: string,
 ): Promise<IdentityInvitation[]> {
   await requireIdentityAdmin(db, accountId, identityId);
-  const { organizationId, role, invitedByAccountId } = await claim(db, identityId, invitationId);
-  const changed =
-    role === "admin"
-      ? await addAdmin(db, organizationId, identityId)
-      : (await joinOrganization(db, accountId, identityId, organizationId)).created;
-  if (changed) {
+  // Taking the invitation and what it grants are stored together: a failure keeps the invitation.
+  const accepting = inTransaction(db, async (trx) => {
+    const { organizationId, role, invitedByAccountId } = await claim(trx, identityId, invitationId);
+    const changed =
+      role === "admin"
+        ? await addAdmin(trx, organizationId, identityId)
+        : (await joinOrganization(trx, accountId, identityId, organizationId)).created;
+    if (!changed) return;
     // The organization's side: the admin who invited sees the acceptance, as does a new admin.
     const accounts = new Set([invitedByAccountId, ...(role === "admin" ? [accountId] : [])]);
     for (const account of accounts) {
-      await recordActivity(db, account, {
+      await recordActivity(trx, account, {
         type: "organizationUpdate",
         organizations: [{ id: organizationId }],
         identities: [{ id: identityId }],
         changes: [role === "admin" ? "permissionsAdded" : "identitiesAdded"],
       });
     }
-  }
+  });
+  await accepting.catch(async (error: unknown) => {
+    // A void invitation is removed once its refusal is told.
+    if (error instanceof HttpError && error.code === "invitationWithdrawn") {
+      await deleteInvitation(db, invitationId);
+    }
+    throw error;
+  });
   return identityInvitations(db, accountId, identityId);
 }
 
