@@ -48,22 +48,20 @@ export interface Reservation {
   levels: number[];
 }
 
-/** Reserves one unit in every bucket, or in none: a full bucket gives back what the others took. */
+/**
+ * Reserves one unit in every bucket, or in none: when a bucket is full, the units the others took are
+ * given back. The buckets are asked at once, so a guess costs one round trip to the store, not four.
+ */
 export async function reserveAll(db: Database, buckets: Bucket[]): Promise<Reservation | Refusal> {
   const now = Date.now();
-  const levels: number[] = [];
-  for (const candidate of buckets) {
-    const level = await reserveUnit(db, candidate, now);
-    if (level === undefined) {
-      await Promise.all(buckets.slice(0, levels.length).map((taken) => releaseUnit(db, taken, now)));
-      const full = await bucketLevel(db, candidate, now);
-      const retryAfterMs =
-        candidate.ratePerMs > 0 ? (full + 1 - candidate.limit) / candidate.ratePerMs : Infinity;
-      return { bucket: candidate, retryAfterMs: Math.max(retryAfterMs, 1000) };
-    }
-    levels.push(level);
-  }
-  return { buckets, levels };
+  const levels = await Promise.all(buckets.map((candidate) => reserveUnit(db, candidate, now)));
+  const full = buckets.find((_, index) => levels[index] === undefined);
+  if (!full) return { buckets, levels: levels as number[] };
+  const taken = buckets.filter((_, index) => levels[index] !== undefined);
+  await Promise.all(taken.map((bucket) => releaseUnit(db, bucket, now)));
+  const level = await bucketLevel(db, full, now);
+  const retryAfterMs = full.ratePerMs > 0 ? (level + 1 - full.limit) / full.ratePerMs : Infinity;
+  return { bucket: full, retryAfterMs: Math.max(retryAfterMs, 1000) };
 }
 
 export const isRefusal = (result: Reservation | Refusal): result is Refusal => "retryAfterMs" in result;

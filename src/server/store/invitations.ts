@@ -1,5 +1,5 @@
 import type { InvitationRole } from "../../common/api/invitation.ts";
-import type { Database } from "./database.ts";
+import { inTransaction, type Database } from "./database.ts";
 import type { OrganizationInvitationTable } from "./schema.ts";
 
 export interface InvitationRow {
@@ -29,7 +29,7 @@ const toInvitation = (row: OrganizationInvitationTable): InvitationRow => ({
  * expired one makes room); false when one is.
  */
 export async function insertInvitation(db: Database, invitation: InvitationRow): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+  return inTransaction(db, async (trx) => {
     await trx
       .deleteFrom("organization_invitations")
       .where("organization_id", "=", invitation.organizationId)
