@@ -1,5 +1,6 @@
 import type Provider from "oidc-provider";
 import type { FlowError, FlowResponse } from "../../common/api/flow.ts";
+import { flowIdPattern } from "../../common/ids.ts";
 import { locales, type Locale } from "../../common/limits.ts";
 import { HttpError } from "../http/errors.ts";
 import type { Database } from "../store/database.ts";
@@ -59,6 +60,8 @@ export class FlowStepError extends Error {
  * its row is made the first time any step asks for it, and lives as long as the interaction.
  */
 export async function loadFlow(db: Database, provider: Provider, id: string): Promise<Flow> {
+  // An ID of another shape names no flow: no query is made for it.
+  if (!flowIdPattern.test(id)) throw new HttpError(404, "notFound", "no such flow");
   const now = Date.now();
   let row = await findFlow(db, id, now);
   if (!row) {

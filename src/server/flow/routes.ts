@@ -8,7 +8,6 @@ import {
   passwordBodySchema,
   signOutBodySchema,
 } from "../../common/api/flow.ts";
-import { flowIdPattern } from "../../common/ids.ts";
 import { apiPrefix, routes, type RouteName } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
 import { preferredLocale } from "../http/locale.ts";
@@ -50,8 +49,7 @@ export const flowPlugin: FastifyPluginAsync<FlowRoutesOptions> = (app, { deps, r
     loadFlow(deps.db, deps.provider, (request.params as { id: string }).id);
 
   app.get(routes.AuthFlowGet.path, async (request, reply) => {
-    const { id } = request.params as { id: string };
-    const flow = flowIdPattern.test(id) ? await flowOf(request).catch(() => undefined) : undefined;
+    const flow = await flowOf(request).catch(() => undefined);
     if (flow && (await finishFlow(deps, request, reply, flow))) return reply;
     return reply
       .type("text/html; charset=utf-8")

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from "fastify";
 import type { DocumentSummary } from "../../common/api/summary.ts";
-import { flowIdPattern } from "../../common/ids.ts";
 import type Provider from "oidc-provider";
 import { loadFlow, type Flow } from "../flow/flows.ts";
 import { requireSession } from "../flow/outcome.ts";
@@ -40,9 +39,7 @@ export async function requireCaller(deps: CallerDeps, request: FastifyRequest): 
   // A call made from a flow acts for the flow's account, whatever console token the browser also has.
   const flowId = (request.query as { flow?: unknown }).flow;
   if (typeof flowId === "string" && flowId.length > 0) {
-    const flow = flowIdPattern.test(flowId)
-      ? await loadFlow(deps.db, deps.provider, flowId).catch(() => undefined)
-      : undefined;
+    const flow = await loadFlow(deps.db, deps.provider, flowId).catch(() => undefined);
     if (!flow) throw new HttpError(401, "unauthorized", "no such flow");
     return { accountId: await requireSession(deps, request, flow), flow };
   }
