@@ -366,6 +366,23 @@ describe("writes a browser could be tricked into", () => {
         403,
       ],
     ];
+    // Every console call accepts the flow's cookie in place of a token (`?flow=`), so each is checked.
+    const [identity] = await driver.identities();
+    const someInvitation = "1111111111111111111111";
+    refused.push(
+      [
+        `/api/o/create?flow=${driver.flowId}`,
+        { ...json, origin: "https://sub.localhost" },
+        '{"name":"x"}',
+        403,
+      ],
+      [
+        `/api/i/accept/${identity?.id ?? ""}/${someInvitation}?flow=${driver.flowId}`,
+        { "content-type": "text/plain", "sec-fetch-site": "same-site" },
+        "{}",
+        403,
+      ],
+    );
     for (const [path, headers, body, status] of refused) {
       const response = await post(path, headers, body);
       expect(response.status, `${path} ${JSON.stringify(headers)}`).toBe(status);

@@ -82,6 +82,17 @@ describe.each([
     expect(after).toMatchObject({ version: identity.version, organizations: identity.organizations });
   });
 
+  it("refuses an identity ID no identity can have, with the field named", async () => {
+    const organization = await createOrganization("Malformed invitations");
+    for (const identityId of ["a\u0000b", "\ud800", "x".repeat(65)]) {
+      const response = await invite(owner.api, organization, identityId, "member");
+      expect(response.status, JSON.stringify(identityId)).toBe(400);
+      expect(await response.json()).toMatchObject({ error: "badRequest", field: "identityId" });
+    }
+    const unknown = await invite(owner.api, organization, "1111111111111111111111", "member");
+    expect(await unknown.json()).toMatchObject({ error: "unknownIdentity", field: "identityId" });
+  });
+
   it("an admin invitation takes effect only when the invited identity's admins accept it", async () => {
     const organization = await createOrganization("Admins wanted");
     const invitation = await invitationTo(invitee, organization, "admin");

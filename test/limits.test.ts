@@ -237,6 +237,33 @@ describe.each(storeCases)("limits on $name", ({ url }) => {
     for (const answer of refused) expect(answer).toMatchObject({ status: 429, error: "tooManyCodes" });
   });
 
+  it("counts guesses at a code sent before the address got an account against that account", async () => {
+    const early = await Promise.all(range(2).map(() => startFlow(server, app, "127.0.22.1")));
+    for (const driver of early) {
+      expect((await driver.step("codeStart", { emailOrUsername: "late@limits.example" })).status).toBe(200);
+    }
+    // The address's owner signs up in the meantime.
+    const owner = await passwordFlow(server, app, "late@limits.example", "127.0.22.2");
+    await owner.step("passwordComplete", { password: "the owner's passphrase" });
+    await expect
+      .poll(() => smtp.messages.filter((mail) => mail.to.includes("late@limits.example")).length)
+      .toBe(3);
+    const signUpCode = codeIn(
+      smtp.messages.filter((mail) => mail.to.includes("late@limits.example"))[2] ?? { text: "" },
+    );
+    expect((await owner.step("codeComplete", { code: signUpCode })).flow.completed).toEqual(["signup"]);
+
+    const [first, second] = early;
+    if (!first || !second) throw new Error("no flows");
+    const wrong = range(10).map(() => post(first, "codeComplete", { code: "000000" }));
+    for (const answer of await Promise.all(wrong)) expect(answer.status).toBeLessThan(500);
+    // The account's limit for this address is used up: the other early flow is refused, not compared.
+    expect(await post(second, "codeComplete", { code: "000000" })).toMatchObject({
+      status: 429,
+      error: "tooManyAttempts",
+    });
+  });
+
   it("answers simultaneous sign-ups of one username as sign-ins of the account one of them made", async () => {
     const flows = await Promise.all(
       range(12).map((index) => passwordFlow(server, app, "raced", `127.0.15.${index + 1}`)),
@@ -316,5 +343,56 @@ describe.runIf(postgresUrl)("limits across two instances on one PostgreSQL", () 
     expect(answers.filter((answer) => answer.error === "invalidCode").length).toBeLessThanOrEqual(9);
     expect(await post(driver, "codeComplete", { code })).toMatchObject({ status: 400, cookies: [] });
     expect((await driver.get()).completed).toEqual(["failed"]);
+  });
+});
+
+describe("limits behind a TLS-terminating proxy", () => {
+  let server: TestServer;
+  let app: TestApp;
+  beforeAll(async () => {
+    server = await startTestServer({ args: ["--behind-proxy", "--issuer", "https://id.example.test"] });
+    app = await registerTestApp(server.db);
+  });
+  afterAll(() => server.dispose());
+
+  /** A request as the proxy passes it on: the client's X-Forwarded-For with the address it saw appended. */
+  const viaProxy = (path: string, forwardedFor: string, body?: unknown) =>
+    fetch(server.url + path, {
+      method: body === undefined ? "GET" : "POST",
+      redirect: "manual",
+      headers: {
+        "x-forwarded-proto": "https",
+        "x-forwarded-for": forwardedFor,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+
+  async function passwordGuess(forwardedFor: string, password: string) {
+    const query = new URLSearchParams({
+      client_id: app.clientId,
+      redirect_uri: app.redirectUri,
+      response_type: "code",
+      scope: "openid",
+      code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+      code_challenge_method: "S256",
+    });
+    const authorize = await viaProxy(`/auth/oidc/authorize?${query.toString()}`, forwardedFor);
+    const flowId = /\/auth\/([\w-]+)$/.exec(authorize.headers.get("location") ?? "")?.[1] ?? "";
+    await viaProxy(`/api/auth/passwordStart/${flowId}`, forwardedFor, { emailOrUsername: "proxied" });
+    const answer = await viaProxy(`/api/auth/passwordComplete/${flowId}`, forwardedFor, { password });
+    return { status: answer.status, ...((await answer.json()) as { error?: string; completed?: string[] }) };
+  }
+
+  it("counts a client by the address the proxy appended, whatever the client wrote before it", async () => {
+    expect((await passwordGuess("203.0.113.1", "the owner's passphrase")).completed).toEqual(["signup"]);
+    const forged = [];
+    for (const index of range(11)) {
+      forged.push(await passwordGuess(`198.51.100.${index + 1}, 203.0.113.9`, `wrong guess ${index}`));
+    }
+    expect(forged.slice(0, 10).map((answer) => answer.error)).toEqual(Array(10).fill("wrongPassword"));
+    expect(forged[10]).toMatchObject({ status: 429, error: "tooManyAttempts" });
+    // Another client, as the proxy tells, still has its own allowance.
+    expect((await passwordGuess("203.0.113.9, 203.0.113.10", "wrong again")).error).toBe("wrongPassword");
   });
 });

@@ -71,7 +71,9 @@ export async function buildApp({
     bodyLimit: bodyLimitBytes,
     // Stop promptly on shutdown: idle keep-alive connections would otherwise hold the server open.
     forceCloseConnections: true,
-    trustProxy: config.tls.kind === "proxy",
+    // Behind a proxy, the client is the address the proxy appended to X-Forwarded-For (the last one):
+    // the addresses before it are whatever the client wrote, and limits count by this address.
+    trustProxy: config.tls.kind === "proxy" ? (_address: string, hop: number) => hop < 1 : false,
     routerOptions: { ignoreTrailingSlash: false, caseSensitive: true },
     frameworkErrors: malformedPath,
     clientErrorHandler: refuseUnparsableRequest,

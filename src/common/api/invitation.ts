@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { idText } from "./text.ts";
 
 // Invitations to an organization: its admins invite an identity, as admin or as member, and only the
 // identity's admins' acceptance makes the identity one. Neither side binds the other alone.
@@ -7,7 +8,7 @@ export const invitationRoles = ["admin", "member"] as const;
 export type InvitationRole = (typeof invitationRoles)[number];
 
 export const invitationCreateSchema = z.strictObject({
-  identityId: z.string().trim().min(1).max(64),
+  identityId: idText().trim().min(1),
   role: z.enum(invitationRoles),
 });
 

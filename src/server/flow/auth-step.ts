@@ -13,6 +13,7 @@ import {
   forgiveGuess,
   guessBuckets,
   isRefusal,
+  releaseAll,
   reserveAll,
   type GuessKind,
   type GuessSubject,
@@ -104,6 +105,15 @@ export async function reserveGuess(
   return {
     isLastOfFlow: (reserved.levels[0] ?? 0) >= maxFlowAttempts,
     forgive: () => forgiveGuess(deps.db, reserved, subject),
+    compare: async (check) => {
+      try {
+        return await check();
+      } catch (error) {
+        // Not compared after all (the server was too busy to hash, say): it costs no guess.
+        await releaseAll(deps.db, reserved);
+        throw error;
+      }
+    },
   };
 }
 
@@ -112,6 +122,8 @@ export interface Guess {
   isLastOfFlow: boolean;
   /** The guess was right: it counts against no ceiling. */
   forgive: () => Promise<void>;
+  /** Runs the comparison the guess was reserved for; one that fails to run gives its units back. */
+  compare: (check: () => Promise<boolean> | boolean) => Promise<boolean>;
 }
 
 /** A wrong guess: the flow fails if it was its last. */

@@ -109,7 +109,7 @@ async function signInWithPassword(
   const { flow } = step;
   const guess = await reserveGuess(deps, step, "password", accountId);
   if (!guess) return;
-  if (await checkPassword(deps.db, accountId, password)) {
+  if (await guess.compare(() => checkPassword(deps.db, accountId, password))) {
     await guess.forgive();
     completeAuthStep(deps, step, { accountId });
     return;
@@ -183,41 +183,43 @@ export async function codeStart(deps: FlowDeps, step: StepRequest, emailOrUserna
   await sendCodeTo(deps, step, identifier, target, recipients);
 }
 
+type SignUpTarget = Extract<CodeTarget, { kind: "signup" }>;
+
+const signUpEmail = (target: SignUpTarget) => ({
+  kind: "email" as const,
+  display: target.emailDisplay,
+  key: target.email,
+});
+
 export async function codeComplete(deps: FlowDeps, step: StepRequest, typedCode: string): Promise<void> {
   const { flow } = step;
   requireNoAuthStep(flow);
   const code = flow.state.code;
   if (!code) throw new HttpError(400, "badRequest", "no code was sent in this flow");
   const { target } = code;
-  const guess = await reserveGuess(
-    deps,
-    step,
-    "code",
-    target.kind === "signin" ? target.accountId : undefined,
-  );
+  // A sign-up's address may have got an account since its code was sent: the code then signs in to
+  // that account, and guesses at it count against that account's limits.
+  const accountId =
+    target.kind === "signin" ? target.accountId : await findAccountByIdentifier(deps.db, signUpEmail(target));
+  const guess = await reserveGuess(deps, step, "code", accountId);
   if (!guess) return;
-  if (!codeMatches(deps, flow, typedCode)) {
+  if (!(await guess.compare(() => codeMatches(deps, flow, typedCode)))) {
     guessedWrong(flow, guess);
     if (hasFailed(flow)) return;
     throw new FlowStepError(flow, "invalidCode");
   }
   await guess.forgive();
+  if (accountId !== undefined) completeAuthStep(deps, step, { accountId });
+  else if (target.kind === "signup") await signUpWithCode(deps, step, target);
+}
 
-  if (target.kind === "signin") {
-    completeAuthStep(deps, step, { accountId: target.accountId });
-    return;
-  }
-  const email = { kind: "email" as const, display: target.emailDisplay, key: target.email };
-  // Someone may have signed up with this address since the code was sent: then this signs in to it.
-  const existing = await findAccountByIdentifier(deps.db, email);
-  if (existing) {
-    completeAuthStep(deps, step, { accountId: existing });
-    return;
-  }
+/** A new account for the address the code proved; with the password typed before, if one was. */
+async function signUpWithCode(deps: FlowDeps, step: StepRequest, target: SignUpTarget): Promise<void> {
   // A sign-up with a password was counted when its password was hashed.
   if (!target.passwordHash) {
-    await reserveOrRefuse(deps, flow, [signUpBucket(step.address)], "tooManyAttempts");
+    await reserveOrRefuse(deps, step.flow, [signUpBucket(step.address)], "tooManyAttempts");
   }
+  const email = signUpEmail(target);
   completeAuthStep(deps, step, {
     newAccount: {
       id: newId(),

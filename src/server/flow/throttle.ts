@@ -64,6 +64,12 @@ export async function reserveAll(db: Database, buckets: Bucket[]): Promise<Reser
   return { bucket: full, retryAfterMs: Math.max(retryAfterMs, 1000) };
 }
 
+/** Gives back every unit of the reservation: the work it was for was not done. */
+export async function releaseAll(db: Database, reservation: Reservation): Promise<void> {
+  const now = Date.now();
+  await Promise.all(reservation.buckets.map((taken) => releaseUnit(db, taken, now)));
+}
+
 export const isRefusal = (result: Reservation | Refusal): result is Refusal => "retryAfterMs" in result;
 
 export type GuessKind = "password" | "code";

@@ -6,6 +6,7 @@ import { requireSession } from "../flow/outcome.ts";
 import type { FlowDeps } from "../flow/deps.ts";
 import { findGrantAccount } from "../store/flows.ts";
 import { HttpError } from "./errors.ts";
+import { requireSameOriginJson } from "./same-origin-writes.ts";
 
 /** Who calls a console API: an account, and the identity it is signed in with when it used the console. */
 export interface Caller {
@@ -39,6 +40,8 @@ export async function requireCaller(deps: CallerDeps, request: FastifyRequest): 
   // A call made from a flow acts for the flow's account, whatever console token the browser also has.
   const flowId = (request.query as { flow?: unknown }).flow;
   if (typeof flowId === "string" && flowId.length > 0) {
+    // The flow's session is a cookie, which the browser sends from other pages too.
+    requireSameOriginJson(request, deps.issuer);
     const flow = await loadFlow(deps.db, deps.provider, flowId).catch(() => undefined);
     if (!flow) throw new HttpError(401, "unauthorized", "no such flow");
     return { accountId: await requireSession(deps, request, flow), flow };

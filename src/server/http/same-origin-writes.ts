@@ -12,24 +12,29 @@ const readsOnly = new Set(["GET", "HEAD"]);
 const mediaType = (request: FastifyRequest) =>
   request.headers["content-type"]?.split(";")[0]?.trim().toLowerCase();
 
-/** A hook refusing writes that come from another origin or carry anything but a JSON body. */
+/** Refuses a write that comes from another origin or carries anything but a JSON body. */
+export function requireSameOriginJson(request: FastifyRequest, issuer: string): void {
+  if (readsOnly.has(request.method)) return;
+  const { origin: sentOrigin, "sec-fetch-site": fetchSite } = request.headers;
+  if (
+    (sentOrigin !== undefined && sentOrigin !== new URL(issuer).origin) ||
+    (fetchSite !== undefined && fetchSite !== "same-origin")
+  ) {
+    throw new HttpError(403, "forbidden", "this request may only come from this site's own pages");
+  }
+  if (mediaType(request) !== "application/json") {
+    throw new HttpError(415, "unsupportedMediaType", "the body must be application/json");
+  }
+}
+
+/** A hook applying {@link requireSameOriginJson} to every route of a plugin. */
 export function sameOriginJsonWrites(issuer: string): onRequestHookHandler {
-  const origin = new URL(issuer).origin;
   return (request, _reply, done) => {
-    if (readsOnly.has(request.method)) {
+    try {
+      requireSameOriginJson(request, issuer);
       done();
-      return;
-    }
-    const { origin: sentOrigin, "sec-fetch-site": fetchSite } = request.headers;
-    if (
-      (sentOrigin !== undefined && sentOrigin !== origin) ||
-      (fetchSite !== undefined && fetchSite !== "same-origin")
-    ) {
-      done(new HttpError(403, "forbidden", "this request may only come from this site's own pages"));
-    } else if (mediaType(request) !== "application/json") {
-      done(new HttpError(415, "unsupportedMediaType", "the body must be application/json"));
-    } else {
-      done();
+    } catch (error) {
+      done(error as HttpError);
     }
   };
 }

@@ -4,7 +4,6 @@ import { apiPrefix, routes } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
 import { requireCaller, type Caller, type CallerDeps } from "../http/caller.ts";
 import { HttpError } from "../http/errors.ts";
-import { sameOriginJsonWrites } from "../http/same-origin-writes.ts";
 import type { Database } from "../store/database.ts";
 import { applicationsUsed, findIdentities, membershipsIn, type IdentityRow } from "../store/identities.ts";
 import { accessibleIdentities, type Access } from "./access.ts";
@@ -53,7 +52,6 @@ async function withMemberships(db: Database, caller: Caller, identities: Identit
 /** The identities console API: one's own identities, listed, created, read and changed. */
 export const identityPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { deps }) => {
   const { db } = deps;
-  app.addHook("onRequest", sameOriginJsonWrites(deps.issuer));
 
   app.get(apiPrefix + routes.IdentityList.path, async (request) => {
     const caller = await requireCaller(deps, request);
