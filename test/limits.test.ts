@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as client from "openid-client";
 import { rateLimits } from "../src/common/limits.ts";
+import path from "node:path";
 import { flowGuessBucket } from "../src/server/flow/throttle.ts";
+import { loadInstanceKey } from "../src/server/secrets/instance-key.ts";
+import { deriveInstanceSecrets } from "../src/server/secrets/instance-secrets.ts";
 import { bucketLevel } from "../src/server/store/throttle.ts";
 import { registerTestApp, type TestApp } from "./support/apps.ts";
 import { CookieJar } from "./support/browser.ts";
@@ -92,7 +95,18 @@ describe.each(storeCases)("limits on $name", ({ url }) => {
     );
     expectNoSignIn(answers);
     expect(answers.filter((answer) => answer.error === "wrongPassword").length).toBeLessThanOrEqual(9);
-    expect(await bucketLevel(server.db, flowGuessBucket(attacker.flowId), Date.now())).toBe(10);
+    // The store counted exactly ten, under a keyed name that says nothing of the flow or address.
+    const { limitKeys } = deriveInstanceSecrets(
+      await loadInstanceKey({
+        kind: "file",
+        file: path.join(server.dataDir, "secret.key"),
+        createIfMissing: false,
+      }),
+    );
+    const counter = flowGuessBucket(attacker.flowId);
+    expect(await bucketLevel(server.db, { ...counter, key: limitKeys(counter.key) }, Date.now())).toBe(10);
+    const storedKeys = await server.db.selectFrom("attempt_counters").select("key").execute();
+    for (const { key } of storedKeys) expect(key).toMatch(/^[\w-]{43}$/);
 
     const right = await post(attacker, "passwordComplete", { password: "the owner's passphrase" });
     expect(right).toMatchObject({ status: 400, cookies: [] });

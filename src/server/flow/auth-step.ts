@@ -13,6 +13,7 @@ import {
   forgiveGuess,
   guessBuckets,
   isRefusal,
+  limitStore,
   releaseAll,
   reserveAll,
   type GuessKind,
@@ -94,7 +95,7 @@ export async function reserveGuess(
     accountId,
     knownDevice: accountId === undefined ? undefined : knownDevice(deps, step, accountId),
   };
-  const reserved = await reserveAll(deps.db, guessBuckets(kind, subject));
+  const reserved = await reserveAll(limitStore(deps), guessBuckets(kind, subject));
   if (isRefusal(reserved)) {
     if (reserved.bucket.key !== flowGuessBucket(flow.id).key) {
       throw new FlowStepError(flow, "tooManyAttempts", reserved.retryAfterMs);
@@ -104,13 +105,13 @@ export async function reserveGuess(
   }
   return {
     isLastOfFlow: (reserved.levels[0] ?? 0) >= maxFlowAttempts,
-    forgive: () => forgiveGuess(deps.db, reserved, subject),
+    forgive: () => forgiveGuess(limitStore(deps), reserved, subject),
     compare: async (check) => {
       try {
         return await check();
       } catch (error) {
         // Not compared after all (the server was too busy to hash, say): it costs no guess.
-        await releaseAll(deps.db, reserved);
+        await releaseAll(limitStore(deps), reserved);
         throw error;
       }
     },

@@ -18,7 +18,7 @@ import type { FlowDeps } from "./deps.ts";
 import { FlowStepError, type Flow, type StepRequest } from "./flows.ts";
 import type { CodeTarget } from "./state.ts";
 import type { Bucket } from "../store/throttle.ts";
-import { codeSendBuckets, isRefusal, reserveAll, signUpBucket } from "./throttle.ts";
+import { codeSendBuckets, isRefusal, limitStore, reserveAll, signUpBucket } from "./throttle.ts";
 
 // The password and e-mail code methods (reference §4.7.1 and §4.7.2). Sign-in and sign-up are one
 // path: who has no account gets one once they proved what they typed.
@@ -37,7 +37,7 @@ async function reserveOrRefuse(
   buckets: Bucket[],
   error: "tooManyAttempts" | "tooManyCodes",
 ): Promise<void> {
-  const reserved = await reserveAll(deps.db, buckets);
+  const reserved = await reserveAll(limitStore(deps), buckets);
   if (isRefusal(reserved)) throw new FlowStepError(flow, error, reserved.retryAfterMs);
 }
 

@@ -1,18 +1,36 @@
-import { createHash } from "node:crypto";
 import { isIPv6 } from "node:net";
 import { maxFlowAttempts, rateLimits, type RateLimit } from "../../common/limits.ts";
+import type { KeyedHash } from "../secrets/keyed-hash.ts";
 import type { Database } from "../store/database.ts";
+import type { FlowDeps } from "./deps.ts";
 import { bucketLevel, clearBucket, releaseUnit, reserveUnit, type Bucket } from "../store/throttle.ts";
 
 // Which limits guard which work (design.md §6-§7, README "Limits"). Every unit is reserved in the
 // store before the work it guards, so simultaneous requests on any number of instances cannot pass
 // a limit; work that turns out legitimate (the right password) gives its units back.
 
-/** Stored keys are hashes: the counters table names no account, address or mailbox. */
-const storedKey = (name: string) => createHash("sha256").update(name).digest("base64url");
+/**
+ * Where limits are counted. Buckets are named here by what they count (`guess:<account>:<address>`);
+ * the store knows them by the keyed hash of that name only, so a copy of it names no account, address
+ * or mailbox, and cannot be reversed by trying every address.
+ */
+export interface LimitStore {
+  db: Database;
+  keyOf: KeyedHash;
+}
 
-const bucket = (name: string, { limit, regainedOverMs }: RateLimit): Bucket => ({
-  key: storedKey(name),
+export const limitStore = ({ db, secrets }: Pick<FlowDeps, "db" | "secrets">): LimitStore => ({
+  db,
+  keyOf: secrets.limitKeys,
+});
+
+const inStore = (limits: LimitStore, bucket: Bucket): Bucket => ({
+  ...bucket,
+  key: limits.keyOf(bucket.key),
+});
+
+const bucket = (key: string, { limit, regainedOverMs }: RateLimit): Bucket => ({
+  key,
   limit,
   ratePerMs: limit / regainedOverMs,
 });
@@ -52,22 +70,24 @@ export interface Reservation {
  * Reserves one unit in every bucket, or in none: when a bucket is full, the units the others took are
  * given back. The buckets are asked at once, so a guess costs one round trip to the store, not four.
  */
-export async function reserveAll(db: Database, buckets: Bucket[]): Promise<Reservation | Refusal> {
+export async function reserveAll(limits: LimitStore, buckets: Bucket[]): Promise<Reservation | Refusal> {
+  const { db } = limits;
   const now = Date.now();
-  const levels = await Promise.all(buckets.map((candidate) => reserveUnit(db, candidate, now)));
+  const stored = buckets.map((named) => inStore(limits, named));
+  const levels = await Promise.all(stored.map((candidate) => reserveUnit(db, candidate, now)));
   const full = buckets.find((_, index) => levels[index] === undefined);
   if (!full) return { buckets, levels: levels as number[] };
-  const taken = buckets.filter((_, index) => levels[index] !== undefined);
+  const taken = stored.filter((_, index) => levels[index] !== undefined);
   await Promise.all(taken.map((bucket) => releaseUnit(db, bucket, now)));
-  const level = await bucketLevel(db, full, now);
+  const level = await bucketLevel(db, inStore(limits, full), now);
   const retryAfterMs = full.ratePerMs > 0 ? (level + 1 - full.limit) / full.ratePerMs : Infinity;
   return { bucket: full, retryAfterMs: Math.max(retryAfterMs, 1000) };
 }
 
 /** Gives back every unit of the reservation: the work it was for was not done. */
-export async function releaseAll(db: Database, reservation: Reservation): Promise<void> {
+export async function releaseAll(limits: LimitStore, reservation: Reservation): Promise<void> {
   const now = Date.now();
-  await Promise.all(reservation.buckets.map((taken) => releaseUnit(db, taken, now)));
+  await Promise.all(reservation.buckets.map((taken) => releaseUnit(limits.db, inStore(limits, taken), now)));
 }
 
 export const isRefusal = (result: Reservation | Refusal): result is Refusal => "retryAfterMs" in result;
@@ -84,7 +104,7 @@ export interface GuessSubject {
 
 /** The guesses one flow may make in all; then it fails (reference §4.5). */
 export const flowGuessBucket = (flowId: string): Bucket => ({
-  key: storedKey(`flow:${flowId}`),
+  key: `flow:${flowId}`,
   limit: maxFlowAttempts,
   ratePerMs: 0,
 });
@@ -117,13 +137,16 @@ export function guessBuckets(kind: GuessKind, subject: GuessSubject): Bucket[] {
  * from the same client on this account are forgotten (NIST SP 800-63B §5.2.2). The flow's own count
  * stays: it only limits that flow.
  */
-export async function forgiveGuess(db: Database, reservation: Reservation, subject: GuessSubject) {
+export async function forgiveGuess(limits: LimitStore, reservation: Reservation, subject: GuessSubject) {
   const now = Date.now();
   const forgiven = subject.accountId ? clientBucket(subject.accountId, subject).key : "";
   await Promise.all(
-    reservation.buckets
-      .slice(1)
-      .map((taken) => (taken.key === forgiven ? clearBucket(db, taken.key) : releaseUnit(db, taken, now))),
+    reservation.buckets.slice(1).map((taken) => {
+      const stored = inStore(limits, taken);
+      return taken.key === forgiven
+        ? clearBucket(limits.db, stored.key)
+        : releaseUnit(limits.db, stored, now);
+    }),
   );
 }
 

@@ -14,6 +14,8 @@ export interface InstanceSecrets {
   flowSessions: KeyedHash;
   /** Tags a browser as known to an account (flow/known-device.ts). */
   knownDevices: KeyedHash;
+  /** Names the counters of limits in the store (flow/throttle.ts). */
+  limitKeys: KeyedHash;
 }
 
 const subkey = (instanceKey: Buffer, purpose: string) =>
@@ -26,5 +28,6 @@ export function deriveInstanceSecrets(instanceKey: Buffer): InstanceSecrets {
     emailCodes: keyedHash(subkey(instanceKey, "e-mail codes v1")),
     flowSessions: keyedHash(subkey(instanceKey, "flow sessions v1")),
     knownDevices: keyedHash(subkey(instanceKey, "known devices v1")),
+    limitKeys: keyedHash(subkey(instanceKey, "limit counters v1")),
   };
 }
