@@ -1,6 +1,7 @@
 import type { ComponentType } from "react";
 import { createBrowserRouter, type RouteObject } from "react-router";
 import { routes, type RouteDefinition, type RouteName } from "../common/routes.ts";
+import { CardLayout } from "./components/CardLayout.tsx";
 import { Layout } from "./components/Layout.tsx";
 import { Home } from "./views/Home.tsx";
 import { NotFound } from "./views/NotFound.tsx";
@@ -40,18 +41,26 @@ function viewRoute(name: RouteName): RouteObject {
   return load ? { ...route, lazy: { Component: load } } : { ...route, Component: views[name] ?? NotFound };
 }
 
-const viewRoutes: RouteObject[] = (Object.keys(definitions) as RouteName[])
-  .filter((name) => definitions[name].view === true)
-  .map(viewRoute);
+/** Views a person reaches from an app, drawn as one card without the console's navigation. */
+const cardViews: ReadonlySet<RouteName> = new Set(["AuthFlowGet"]);
+
+const viewNames = (Object.keys(definitions) as RouteName[]).filter((name) => definitions[name].view === true);
+const consoleRoutes = viewNames.filter((name) => !cardViews.has(name)).map(viewRoute);
+const cardRoutes = viewNames.filter((name) => cardViews.has(name)).map(viewRoute);
 
 export function createRouter(): ReturnType<typeof createBrowserRouter> {
+  // A second boundary inside each layout keeps its frame when a view fails.
   return createBrowserRouter([
     {
       Component: Layout,
       ErrorBoundary: RouteError,
-      // A second boundary inside the layout keeps the navigation and footer when a view fails.
+      children: [{ ErrorBoundary: RouteError, children: consoleRoutes }],
+    },
+    {
+      Component: CardLayout,
+      ErrorBoundary: RouteError,
       children: [
-        { ErrorBoundary: RouteError, children: [...viewRoutes, { path: "*", Component: NotFound }] },
+        { ErrorBoundary: RouteError, children: [...cardRoutes, { path: "*", Component: NotFound }] },
       ],
     },
   ]);

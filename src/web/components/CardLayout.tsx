@@ -1,0 +1,40 @@
+import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import { Outlet } from "react-router";
+import { contextQuery } from "../api.ts";
+import { Alert } from "./Alert.tsx";
+import { Footer } from "./Footer.tsx";
+import { LanguageSwitch } from "./LanguageSwitch.tsx";
+
+/**
+ * The layout of pages a person reaches from an app (the sign-in flow, error pages): one centred card
+ * on a quiet background with only the instance's name, the language switch and the footer, light or
+ * dark as the system prefers.
+ */
+export function CardLayout() {
+  const { t } = useTranslation();
+  const context = useQuery(contextQuery);
+  return (
+    <div
+      data-scheme="auto"
+      className="flex min-h-screen flex-col bg-slate-100 text-slate-900 dark:bg-slate-950 dark:text-slate-100"
+    >
+      <header className="mx-auto flex w-full max-w-5xl flex-wrap items-center justify-between gap-3 px-4 py-4 sm:px-6">
+        <p className="font-semibold text-slate-700 dark:text-slate-300">
+          {context.data?.title ?? t("app.name")}
+        </p>
+        <LanguageSwitch />
+      </header>
+      <main
+        id="main"
+        tabIndex={-1}
+        className="flex flex-1 items-start justify-center px-3 pb-10 focus:outline-none sm:items-center sm:px-6"
+      >
+        <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 dark:border-slate-800 dark:bg-slate-900">
+          {context.isError ? <Alert message={t("errors.loadingDataFailed")} /> : <Outlet />}
+        </div>
+      </main>
+      <Footer />
+    </div>
+  );
+}
