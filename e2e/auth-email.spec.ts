@@ -7,6 +7,7 @@ import {
   selectIdentityAndReturn,
   startFlow,
 } from "./support/flow.ts";
+import { maxFlowAttempts } from "../src/common/limits.ts";
 import { codeFrom, codeLinkFrom, mailsTo, waitForMail } from "./support/mail.ts";
 
 // E-mail codes (reference §4.7.1, §4.7.2, §11.2): the server sends real e-mail over SMTP to the
@@ -248,7 +249,141 @@ test.describe("e-mail code in English", () => {
     await selectIdentityAndReturn(page, email);
     dropRefusedRequests(pageErrors);
   });
+
+  test("ten wrong codes fail the flow: the page says so in either language and scheme, and returns to the app", async ({
+    page,
+    baseURL,
+    pageErrors,
+  }) => {
+    // Ten round trips and three accessibility scans.
+    test.slow();
+    await startFlow(page);
+    await sendCode(page, newEmail("fail"));
+    for (let attempt = 1; attempt <= maxFlowAttempts; attempt++) {
+      const answer = page.waitForResponse((response) => response.url().includes("/api/auth/codeComplete/"));
+      await enterCode(page, "000000");
+      await answer;
+    }
+    const heading = page.getByRole("heading", { name: "Signing in or up failed." });
+    await expect(heading).toBeFocused();
+    await expect(
+      page.getByText(
+        "There were too many unsuccessful attempts. Console will be told that you did not sign in or up.",
+      ),
+    ).toBeVisible();
+    await expect(codeField(page)).toHaveCount(0);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.emulateMedia({ colorScheme: "dark" });
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    await page.getByRole("combobox", { name: "Language" }).selectOption("sl");
+    await expect(page.getByRole("heading", { name: "Prijava ali registracija ni uspela." })).toBeVisible();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.getByRole("button", { name: "Nazaj v aplikacijo Console" }).click();
+    await expect(page.getByRole("alert")).toContainText("Prijava ali registracija je bila zavrnjena.");
+    expect(page.url()).toBe(`${baseURL}/`);
+    dropRefusedRequests(pageErrors);
+  });
 });
+
+/** The labels a walk through every step needs, in the page's language. */
+const walkLabels = {
+  en: {
+    signIn: "Sign-in or sign-up",
+    identifier: "Username or e-mail address",
+    next: "Next",
+    password: "Password or passphrase",
+    submit: "Submit",
+    code: "Code",
+    create: "Create new identity",
+    cancel: "Cancel",
+    select: "Select",
+    pause: "Pause",
+    redirectNow: "Redirect now",
+    signOut: "Sign-out",
+    finished: "You have already been redirected and completed the flow.",
+  },
+  sl: {
+    signIn: "Prijava ali registracija",
+    identifier: "Uporabniško ime ali e-poštni naslov",
+    next: "Naprej",
+    password: "Geslo ali geselna fraza",
+    submit: "Potrdi",
+    code: "Koda",
+    create: "Ustvari novo identiteto",
+    cancel: "Prekliči",
+    select: "Izberi",
+    pause: "Zaustavi",
+    redirectNow: "Preusmeri zdaj",
+    signOut: "Odjava",
+    finished: "Preusmerjeni ste že bili in postopek je zaključen.",
+  },
+};
+
+/** How many pixels the page is wider than the window: 0 when nothing overflows sideways. */
+const horizontalOverflow = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+// Every step of a sign-up with a password and a code, in both languages and colour schemes, on a phone
+// and on a desktop screen: nothing overflows sideways and axe finds nothing serious.
+const walks = [
+  { language: "en", locale: "en-US", colorScheme: "light", width: 390 },
+  { language: "en", locale: "en-US", colorScheme: "dark", width: 1280 },
+  { language: "sl", locale: "sl-SI", colorScheme: "light", width: 1280 },
+  { language: "sl", locale: "sl-SI", colorScheme: "dark", width: 390 },
+] as const;
+
+for (const { language, locale, colorScheme, width } of walks) {
+  test.describe(`every step in ${locale}, ${colorScheme}, at ${width} px`, () => {
+    test.use({ locale, colorScheme, viewport: { width, height: 800 } });
+
+    test("is accessible and fits the window", async ({ page, pageErrors }) => {
+      test.slow();
+      const labels = walkLabels[language];
+      const check = async (step: string) => {
+        expect(await seriousAccessibilityViolations(page), step).toEqual([]);
+        expect(await horizontalOverflow(page), step).toBe(0);
+      };
+      const flowId = await startFlow(page, labels.signIn);
+      await check("start");
+      const identifier = page.getByLabel(labels.identifier, { exact: true });
+      await identifier.fill("ab");
+      await page.getByRole("button", { name: labels.next }).click();
+      await expect(identifier).toHaveAttribute("aria-invalid", "true");
+      await check("start with a mistake");
+
+      const email = newEmail(`walk-${language}-${colorScheme}`);
+      await identifier.fill(email);
+      await page.getByRole("button", { name: labels.next }).click();
+      await expect(page.getByLabel(labels.password, { exact: true })).toBeFocused();
+      await check("password");
+
+      await page.getByLabel(labels.password, { exact: true }).fill(password);
+      await page.getByRole("button", { name: labels.submit }).click();
+      await expect(page.getByLabel(labels.code, { exact: true })).toBeFocused();
+      await check("code");
+
+      await page.getByLabel(labels.code, { exact: true }).fill(codeFrom(await waitForMail(email)));
+      await page.getByRole("button", { name: labels.submit }).click();
+      await expect(identityItem(page, email)).toBeVisible();
+      await check("identity");
+      await page.getByRole("button", { name: labels.create }).click();
+      await check("new identity");
+      await page.getByRole("button", { name: labels.cancel }).click();
+
+      await identityItem(page, email).getByRole("button", { name: labels.select }).click();
+      await page.getByRole("button", { name: labels.pause }).click();
+      await check("redirect");
+      await page.getByRole("button", { name: labels.redirectNow }).click();
+      await expect(page.getByRole("button", { name: labels.signOut })).toBeVisible({ timeout: 10_000 });
+
+      await page.goto(`/auth/${flowId}`);
+      await expect(page.getByRole("heading", { name: labels.finished })).toBeFocused();
+      await check("finished");
+      dropRefusedRequests(pageErrors);
+    });
+  });
+}
 
 test.describe("e-mail code in Slovenian", () => {
   test.use({ locale: "sl-SI" });

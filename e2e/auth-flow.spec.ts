@@ -13,7 +13,7 @@ async function startFlow(page: Page): Promise<string> {
   await page.goto("/");
   await page.getByRole("button", { name: "Sign-in or sign-up" }).click();
   await expect(page).toHaveURL(/\/auth\/[^/?#]+$/);
-  await expect(page.getByRole("heading", { level: 1, name: "Sign in or sign up" })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 1, name: "Console" })).toBeVisible();
   return new URL(page.url()).pathname.split("/").at(-1) ?? "";
 }
 
@@ -46,6 +46,16 @@ function dropRefusedRequests(pageErrors: string[]): void {
 
 const identityItem = (page: Page, name: string) => page.getByRole("listitem").filter({ hasText: name });
 
+/** How many pixels the page is wider than the window: 0 when nothing overflows sideways. */
+const horizontalOverflow = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+/** Chromium logs the refused request for an unknown flow as a failed resource. */
+function dropNotFound(pageErrors: string[]): void {
+  expect(pageErrors.every((error) => error.includes("status of 404"))).toBe(true);
+  pageErrors.length = 0;
+}
+
 test.describe("auth flow in English", () => {
   test.use({ locale: "en-US" });
 
@@ -53,8 +63,10 @@ test.describe("auth flow in English", () => {
     page,
     baseURL,
   }) => {
+    // It waits out a whole paused countdown.
+    test.slow();
     await startFlow(page);
-    await expect(page.getByText("Console from Vrata asks you to sign in or sign up.")).toBeVisible();
+    await expect(page.getByText("This app of Vrata asks you to sign in or sign up.")).toBeVisible();
     await expect(identifierField(page)).toBeFocused();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
@@ -195,7 +207,10 @@ test.describe("auth flow in English", () => {
     expect(page.url()).toBe(`${baseURL}/`);
   });
 
-  test("after the flow finished, its page says so", async ({ page }) => {
+  test("after the flow finished, its page says so and leads to the app's homepage", async ({
+    page,
+    baseURL,
+  }) => {
     const flowId = await startFlow(page);
     await signUp(page, newUsername());
     await page.getByRole("button", { name: "Decline" }).click();
@@ -205,16 +220,93 @@ test.describe("auth flow in English", () => {
     await page.goto(`/auth/${flowId}`);
     await expect(
       page.getByRole("heading", { name: "You have already been redirected and completed the flow." }),
+    ).toBeFocused();
+    await expect(
+      page.getByText("You decided to decline, so Console was told that you did not sign in or up."),
     ).toBeVisible();
+    // The flow is over: the card only names the app, which no longer asks anything.
+    await expect(page.getByText("An app of Vrata", { exact: true })).toBeVisible();
+    await expect(page.getByRole("navigation", { name: "Steps" })).toHaveCount(0);
+    // The console's homepage is the root of this site.
+    await page.getByRole("link", { name: "Go to Console" }).click();
+    await expect(page.getByRole("button", { name: "Sign-in or sign-up" })).toBeVisible();
+    expect(page.url()).toBe(`${baseURL}/`);
   });
+});
 
-  test("an unknown flow says it was not found", async ({ page, pageErrors }) => {
-    await page.goto("/auth/unknown-flow");
-    await expect(page.getByRole("alert")).toHaveText("The requested item was not found.");
-    // Chromium logs the refused request as a failed resource.
-    expect(pageErrors.every((error) => error.includes("status of 404"))).toBe(true);
-    pageErrors.length = 0;
-  });
+test.describe("the sign-in card", () => {
+  test.use({ locale: "en-US" });
+
+  for (const width of [390, 1280]) {
+    test(`at ${width} px shows no console navigation and fits the window`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 800 });
+      await startFlow(page);
+      // Nothing that would leave the flow: no console navigation, no sign-in button of the console.
+      await expect(page.getByRole("navigation", { name: "Main" })).toHaveCount(0);
+      await expect(page.getByRole("button", { name: "Sign-in or sign-up" })).toHaveCount(0);
+      await expect(page.getByRole("link", { name: "Home" })).toHaveCount(0);
+      await expect(page.getByRole("banner")).toContainText("Vrata");
+      await expect(page.getByRole("combobox", { name: "Language" })).toBeVisible();
+      await expect(page.getByRole("contentinfo")).toHaveText("Powered by Vrata");
+      expect(await horizontalOverflow(page)).toBe(0);
+
+      // Phones name only the current step; wider screens name each one under its bar.
+      const steps = page.getByRole("navigation", { name: "Steps" });
+      await expect(steps.getByText("Step 1 of 3: Start")).toBeVisible({ visible: width < 640 });
+      const identityLabel = await steps.getByText("Identity", { exact: true }).boundingBox();
+      expect((identityLabel?.width ?? 0) > 1).toBe(width >= 640);
+
+      const username = newUsername();
+      await enterUsername(page, username);
+      await expect(page.getByRole("button", { name: `${username} (change)` })).toBeVisible();
+      expect(await horizontalOverflow(page)).toBe(0);
+      await enterPassword(page, password);
+      await expect(page.getByRole("heading", { name: "Choose an identity" })).toBeFocused();
+      expect(await horizontalOverflow(page)).toBe(0);
+    });
+  }
+
+  const unknownFlow = [
+    {
+      locale: "en-US",
+      heading: "This sign-in page does not exist or has expired.",
+      text: "A sign-in page is valid only for a limited time. Go back to the app you came from and start signing in again.",
+      home: "Go to the home page",
+      signIn: "Sign-in or sign-up",
+    },
+    {
+      locale: "sl-SI",
+      heading: "Ta stran za prijavo ne obstaja ali pa je potekla.",
+      text: "Stran za prijavo velja le omejen čas. Vrnite se v aplikacijo, iz katere ste prišli, in znova začnite prijavo.",
+      home: "Na domačo stran",
+      signIn: "Prijava ali registracija",
+    },
+  ];
+  for (const expected of unknownFlow) {
+    test.describe(`in ${expected.locale}`, () => {
+      test.use({ locale: expected.locale });
+
+      test("of an unknown flow says so in plain words and leads home", async ({
+        page,
+        pageErrors,
+        baseURL,
+      }) => {
+        await page.goto("/auth/unknown-flow");
+        await expect(page.getByRole("heading", { level: 2, name: expected.heading })).toBeFocused();
+        await expect(page.getByText(expected.text)).toBeVisible();
+        await expect(page.getByRole("alert")).toHaveCount(0);
+        expect(await seriousAccessibilityViolations(page)).toEqual([]);
+        await page.getByRole("link", { name: expected.home }).click();
+        await expect(page.getByRole("button", { name: expected.signIn })).toBeVisible();
+        expect(page.url()).toBe(`${baseURL}/`);
+
+        // An ID of the right shape that names no flow gets the same page.
+        await page.goto(`/auth/${"A".repeat(43)}`);
+        await expect(page.getByRole("heading", { level: 2, name: expected.heading })).toBeVisible();
+        dropNotFound(pageErrors);
+      });
+    });
+  }
 });
 
 test.describe("auth flow in Slovenian", () => {
@@ -223,7 +315,10 @@ test.describe("auth flow in Slovenian", () => {
   test("speaks Slovenian", async ({ page }) => {
     await page.goto("/");
     await page.getByRole("button", { name: "Prijava ali registracija" }).click();
-    await expect(page.getByRole("heading", { level: 1, name: "Prijava ali registracija" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Console" })).toBeVisible();
+    await expect(
+      page.getByText("Ta aplikacija organizacije Vrata vas prosi, da se prijavite ali registrirate."),
+    ).toBeVisible();
     await page.getByLabel("Uporabniško ime ali e-poštni naslov", { exact: true }).fill("ab");
     await page.getByRole("button", { name: "Naprej" }).click();
     await expect(page.getByText("Uporabniško ime mora imeti vsaj 3 znake.")).toBeVisible();

@@ -4,6 +4,7 @@ import { Outlet } from "react-router";
 import { contextQuery } from "../api.ts";
 import { Alert } from "./Alert.tsx";
 import { Footer } from "./Footer.tsx";
+import { DoorIcon } from "./icons.tsx";
 import { LanguageSwitch } from "./LanguageSwitch.tsx";
 
 /**
@@ -17,10 +18,12 @@ export function CardLayout() {
   return (
     <div
       data-scheme="auto"
-      className="flex min-h-screen flex-col bg-slate-100 text-slate-900 dark:bg-slate-950 dark:text-slate-100"
+      // The focus ring is lighter on dark backgrounds, where the default blue is hard to see.
+      className="flex min-h-screen flex-col bg-slate-100 text-slate-900 dark:bg-slate-950 dark:text-slate-100 dark:**:focus-visible:outline-blue-400"
     >
       <header className="mx-auto flex w-full max-w-5xl flex-wrap items-center justify-between gap-3 px-4 py-4 sm:px-6">
-        <p className="font-semibold text-slate-700 dark:text-slate-300">
+        <p className="flex min-w-0 items-center gap-2 font-semibold break-words text-slate-800 dark:text-slate-200">
+          <DoorIcon />
           {context.data?.title ?? t("app.name")}
         </p>
         <LanguageSwitch />
@@ -28,9 +31,9 @@ export function CardLayout() {
       <main
         id="main"
         tabIndex={-1}
-        className="flex flex-1 items-start justify-center px-3 pb-10 focus:outline-none sm:items-center sm:px-6"
+        className="flex flex-1 items-start justify-center px-3 pb-10 focus:outline-none sm:items-center sm:px-6 sm:pb-16"
       >
-        <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8 dark:border-slate-800 dark:bg-slate-900">
+        <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white px-5 py-7 shadow-sm sm:p-9 dark:border-slate-800 dark:bg-slate-900 dark:shadow-none">
           {context.isError ? <Alert message={t("errors.loadingDataFailed")} /> : <Outlet />}
         </div>
       </main>

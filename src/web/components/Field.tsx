@@ -23,7 +23,7 @@ function FieldFrame({ label, hint, error, children }: FieldFrameProps) {
         {label}
       </label>
       {hint && (
-        <p id={hintId} className="text-sm text-slate-700">
+        <p id={hintId} className="text-sm text-slate-700 dark:text-slate-300">
           {hint}
         </p>
       )}
@@ -33,7 +33,7 @@ function FieldFrame({ label, hint, error, children }: FieldFrameProps) {
         "aria-describedby": describedBy || undefined,
       })}
       {error && (
-        <p id={errorId} className="text-sm font-medium text-red-800">
+        <p id={errorId} className="text-sm font-medium text-red-800 dark:text-red-300">
           {error}
         </p>
       )}
@@ -41,8 +41,9 @@ function FieldFrame({ label, hint, error, children }: FieldFrameProps) {
   );
 }
 
+// 16 px text: phones zoom into fields with smaller text.
 const controlClass =
-  "w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-invalid:border-red-700";
+  "w-full rounded-md border border-slate-400 bg-white px-3 py-2.5 text-base text-slate-900 aria-invalid:border-red-700 dark:border-slate-500 dark:bg-slate-950 dark:text-slate-100 dark:aria-invalid:border-red-400";
 
 type FieldProps = Omit<FieldFrameProps, "children">;
 

@@ -3,8 +3,8 @@ import { pathFor } from "../../common/routes.ts";
 
 export function Footer() {
   return (
-    <footer className="border-t border-slate-200 bg-slate-50">
-      <p className="mx-auto max-w-5xl px-4 py-6 text-sm text-slate-700 sm:px-6">
+    <footer className="border-t border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900">
+      <p className="mx-auto max-w-5xl px-4 py-6 text-sm text-slate-700 sm:px-6 dark:text-slate-300">
         <Trans
           i18nKey="footer.poweredBy"
           components={{
@@ -12,7 +12,7 @@ export function Footer() {
             notice: (
               <a
                 href={pathFor("Notice")}
-                className="font-medium text-blue-800 underline underline-offset-4"
+                className="font-medium text-blue-800 underline underline-offset-4 dark:text-blue-300"
               />
             ),
           }}

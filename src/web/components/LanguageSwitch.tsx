@@ -8,7 +8,7 @@ export function LanguageSwitch() {
   const { t, i18n } = useTranslation();
   const id = useId();
   return (
-    <div className="flex items-center gap-2 text-slate-700">
+    <div className="flex items-center gap-2 text-slate-700 dark:text-slate-300">
       <GlobeIcon />
       <label htmlFor={id} className="text-sm max-sm:sr-only">
         {t("language.label")}
@@ -19,7 +19,7 @@ export function LanguageSwitch() {
         onChange={(event) => {
           if (isLocale(event.target.value)) chooseLocale(event.target.value);
         }}
-        className="rounded-md border border-slate-400 bg-white px-2 py-1.5 text-sm text-slate-900"
+        className="rounded-md border border-slate-400 bg-white px-2 py-1.5 text-base text-slate-900 sm:text-sm dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100"
       >
         {locales.map((locale) => (
           // Each language is named in itself, so people find theirs whatever language is shown.

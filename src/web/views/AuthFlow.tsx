@@ -2,12 +2,14 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
-import { ApiError, errorMessage } from "../api.ts";
-import { Alert } from "../components/Alert.tsx";
+import { ApiError } from "../api.ts";
+import { Button } from "../components/Button.tsx";
 import { useDocumentTitle } from "../documentTitle.ts";
 import { followRequestedLocale } from "../i18n/index.ts";
 import { flowQuery } from "../partials/auth/flowApi.ts";
+import { FlowMessage } from "../partials/auth/FlowMessage.tsx";
 import { FlowPage } from "../partials/auth/FlowPage.tsx";
+import { WayBack } from "../partials/auth/WayBack.tsx";
 
 /** The auth flow page (spec §2): an app asks the person to sign in or sign up. */
 export function AuthFlow() {
@@ -23,8 +25,51 @@ export function AuthFlow() {
   if (flow.isPending) return <p role="status">{t("app.loading")}</p>;
   if (flow.isError) {
     return (
-      <Alert message={errorMessage(t, flow.error instanceof ApiError ? flow.error.code : "unexpected")} />
+      <FlowUnavailable error={flow.error} retrying={flow.isFetching} onRetry={() => void flow.refetch()} />
     );
   }
   return <FlowPage key={id} flowId={id} initial={flow.data} />;
+}
+
+/** Why the flow cannot be shown, in plain words, with a way back. */
+interface FlowUnavailableProps {
+  readonly error: Error;
+  readonly retrying: boolean;
+  readonly onRetry: () => void;
+}
+
+function FlowUnavailable({ error, retrying, onRetry }: FlowUnavailableProps) {
+  const { t } = useTranslation();
+  const code = error instanceof ApiError ? error.code : "unexpected";
+  if (code === "notFound") {
+    return (
+      <FlowMessage tone="gone" heading={t("authFlow.ended.unknown")} actions={<WayBack />}>
+        <p>{t("authFlow.ended.unknownText")}</p>
+      </FlowMessage>
+    );
+  }
+  // The flow's session cookie is missing: it was signed in to in another browser.
+  if (code === "unauthorized") {
+    return (
+      <FlowMessage tone="gone" heading={t("authFlow.ended.otherBrowser")} actions={<WayBack />}>
+        <p>{t("authFlow.ended.otherBrowserText")}</p>
+      </FlowMessage>
+    );
+  }
+  return (
+    <FlowMessage
+      tone="failed"
+      heading={t("authFlow.ended.loadFailed")}
+      actions={
+        <>
+          <Button size="large" busy={retrying} onClick={onRetry}>
+            {t("authFlow.ended.retry")}
+          </Button>
+          <WayBack variant="secondary" />
+        </>
+      }
+    >
+      <p>{t("authFlow.ended.loadFailedText")}</p>
+    </FlowMessage>
+  );
 }

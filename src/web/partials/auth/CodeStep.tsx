@@ -35,7 +35,7 @@ export function CodeStep({
   const [code, setCode] = useState(codeFromLink ?? "");
   const input = useRef<HTMLInputElement>(null);
   const submitButton = useRef<HTMLButtonElement>(null);
-  const { failure, mistake, run } = useStepAction(onFlow, input);
+  const { pending, failure, mistake, run } = useStepAction(onFlow, input);
   useFocusOnMount(codeFromLink === null ? input : submitButton);
 
   function submit(): void {
@@ -45,7 +45,7 @@ export function CodeStep({
       mistake("codeFormat");
       return;
     }
-    void run(() => postStep("AuthFlowCodeComplete", flowId, { code: digits }));
+    void run("submit", () => postStep("AuthFlowCodeComplete", flowId, { code: digits }));
   }
 
   const recipient = flow.emailOrUsername ?? emailOrUsername;
@@ -65,7 +65,7 @@ export function CodeStep({
             </p>
           )}
           {codeFromLink !== null && (
-            <p className="rounded-md border border-amber-400 bg-amber-50 px-4 py-3 text-amber-950">
+            <p className="rounded-md border border-amber-400 bg-amber-50 px-4 py-3 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
               {t("authFlow.code.fromLink", { appName: flow.appName })}
             </p>
           )}
@@ -78,39 +78,41 @@ export function CodeStep({
         name: "code",
         inputMode: "numeric",
         autoComplete: "one-time-code",
-        className: "max-w-48 font-mono tracking-widest",
+        className: "text-center font-mono text-2xl tracking-[0.4em]",
         value: code,
         onChange: (event) => setCode(event.target.value),
       }}
-      actions={
+      submitLabel={t("authFlow.code.submit")}
+      submitting={pending === "submit"}
+      submitRef={submitButton}
+      alternatives={
         <>
-          <Button type="submit" ref={submitButton}>
-            {t("authFlow.code.submit")}
-          </Button>
           <Button
             variant="secondary"
+            size="large"
+            busy={pending === "resend"}
             onClick={() =>
-              void run(() => postStep("AuthFlowCodeStart", flowId, { emailOrUsername: recipient }))
+              void run("resend", () => postStep("AuthFlowCodeStart", flowId, { emailOrUsername: recipient }))
             }
           >
             {t("authFlow.code.resend")}
           </Button>
-          <p role="status" className="text-sm text-slate-700">
+          <p role="status" className="text-center text-sm text-slate-600 empty:sr-only dark:text-slate-400">
             {flow.codesSent ? t("authFlow.code.sent", { count: flow.codesSent }) : ""}
           </p>
         </>
       }
       footer={
-        <div className="flex flex-wrap gap-3">
+        <>
           <Button variant="link" onClick={onOtherMethod}>
             {t("authFlow.code.otherMethod")}
           </Button>
           {onBack && (
-            <Button variant="secondary" onClick={onBack}>
+            <Button variant="link" onClick={onBack}>
               {t("authFlow.code.back")}
             </Button>
           )}
-        </div>
+        </>
       }
     />
   );

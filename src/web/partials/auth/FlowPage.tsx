@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from "react";
-import { Trans, useTranslation } from "react-i18next";
+import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
 import type { FlowResponse } from "../../../common/api/flow.ts";
 import { codeLength } from "../../../common/limits.ts";
 import { Alert } from "../../components/Alert.tsx";
 import { CodeStep } from "./CodeStep.tsx";
 import { finishFlow, postStep } from "./flowApi.ts";
+import { FlowHeader } from "./FlowHeader.tsx";
 import { IdentityStep } from "./IdentityStep.tsx";
 import { ManualRedirectStep } from "./ManualRedirectStep.tsx";
 import { PasswordStep } from "./PasswordStep.tsx";
@@ -34,6 +35,7 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
   const restart = useStepAction(apply);
 
   const beforeAuth = flow.completed.length === 0;
+  const ended = step === "finish" || step === "manual";
 
   // The code must not stay in the address (history, screenshots, shared links).
   useEffect(() => {
@@ -65,7 +67,7 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
     else setStep(nextStep);
   }
 
-  const restartAuth = () => void restart.run(() => postStep("AuthFlowRestartAuth", flowId, {}));
+  const restartAuth = () => void restart.run("restart", () => postStep("AuthFlowRestartAuth", flowId, {}));
   const providers = flow.providers ?? [];
   const usedPassword = providers.includes("password") || step === "password";
   const stepperItems: StepperItem[] = [
@@ -92,18 +94,9 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
   ];
 
   return (
-    <div className="flex max-w-2xl flex-col gap-8">
-      <header className="flex flex-col gap-3">
-        <h1 className="text-3xl font-bold tracking-tight">{t("authFlow.title")}</h1>
-        <p className="text-lg text-slate-700">
-          <Trans
-            i18nKey="authFlow.asks"
-            values={{ appName: flow.appName, organizationName: flow.organizationName }}
-            components={{ strong: <strong className="text-slate-900" /> }}
-          />
-        </p>
-      </header>
-      {step !== "finish" && <Stepper items={stepperItems} current={step} />}
+    <div className="flex flex-col gap-6">
+      <FlowHeader appName={flow.appName} organizationName={flow.organizationName} ended={ended} />
+      {!ended && <Stepper items={stepperItems} current={step} />}
       {restart.failure && <Alert message={t("errors.unexpected")} />}
       {step === "finish" && <FinishOnLoad flowId={flowId} onBlocked={() => setStep("manual")} />}
       {step === "start" && (
@@ -136,7 +129,13 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
         />
       )}
       {step === "identity" && (
-        <IdentityStep flowId={flowId} flow={flow} onFlow={apply} onRestart={restartAuth} />
+        <IdentityStep
+          flowId={flowId}
+          flow={flow}
+          onFlow={apply}
+          onRestart={restartAuth}
+          restarting={restart.busy}
+        />
       )}
       {step === "redirect" && (
         <RedirectStep flowId={flowId} flow={flow} onFlow={apply} onBack={() => setStep("identity")} />
@@ -156,5 +155,9 @@ function FinishOnLoad({ flowId, onBlocked }: { readonly flowId: string; readonly
     started.current = true;
     if (!finishFlow(flowId)) onBlocked();
   }, [flowId, onBlocked]);
-  return <p role="status">{t("authFlow.redirect.redirecting")}</p>;
+  return (
+    <p role="status" className="text-center">
+      {t("authFlow.redirect.redirecting")}
+    </p>
+  );
 }

@@ -9,16 +9,22 @@ import { groupIdentities, type IdentityGroupKey } from "./identityGroups.ts";
 interface IdentityGroupsProps {
   readonly identities: Identity[];
   readonly onSelect: (identity: Identity) => void;
+  /** The identity whose choice is being sent. */
+  readonly selecting: string | null;
   /** An identity just created: focus moves to its Select button. */
   readonly focusId: string | null;
 }
 
-export function IdentityGroups({ identities, onSelect, focusId }: IdentityGroupsProps) {
+export function IdentityGroups({ identities, onSelect, selecting, focusId }: IdentityGroupsProps) {
   const { t } = useTranslation();
   const groups = groupIdentities(identities);
   return (
     <>
-      {!groups.some((group) => group.selectable) && <p>{t("authFlow.identity.none")}</p>}
+      {!groups.some((group) => group.selectable) && (
+        <p className="rounded-md bg-slate-100 px-4 py-3 text-sm dark:bg-slate-800">
+          {t("authFlow.identity.none")}
+        </p>
+      )}
       {groups.map((group) => (
         <IdentityGroupList key={group.key} group={group.key} title={t(`authFlow.identity.${group.key}`)}>
           {group.identities.map((identity) => (
@@ -27,6 +33,7 @@ export function IdentityGroups({ identities, onSelect, focusId }: IdentityGroups
               identity={identity}
               label={labelOf(group.key, t)}
               onSelect={group.selectable ? () => onSelect(identity) : null}
+              busy={identity.id === selecting}
               focus={identity.id === focusId}
             />
           ))}
@@ -54,7 +61,7 @@ function IdentityGroupList({
   const headingId = useId();
   return (
     <section aria-labelledby={headingId} data-group={group}>
-      <h3 id={headingId} className="mb-2 font-semibold">
+      <h3 id={headingId} className="mb-2 text-sm font-semibold text-slate-700 dark:text-slate-300">
         {title}
       </h3>
       <ul className="flex flex-col gap-2">{children}</ul>
@@ -66,10 +73,11 @@ interface IdentityItemProps {
   readonly identity: Identity;
   readonly label: string | null;
   readonly onSelect: (() => void) | null;
+  readonly busy: boolean;
   readonly focus: boolean;
 }
 
-function IdentityItem({ identity, label, onSelect, focus }: IdentityItemProps) {
+function IdentityItem({ identity, label, onSelect, busy, focus }: IdentityItemProps) {
   const { t } = useTranslation();
   const nameId = useId();
   const selectButton = useRef<HTMLButtonElement>(null);
@@ -80,7 +88,14 @@ function IdentityItem({ identity, label, onSelect, focus }: IdentityItemProps) {
   return (
     <IdentityCard identity={identity} labels={label ? [label] : []} nameId={nameId}>
       {onSelect && (
-        <Button ref={selectButton} onClick={onSelect} aria-describedby={nameId}>
+        // At the end of the row, also when it wraps under the name on a narrow screen.
+        <Button
+          ref={selectButton}
+          className="ms-auto"
+          onClick={onSelect}
+          busy={busy}
+          aria-describedby={nameId}
+        >
           {t("authFlow.identity.select")}
         </Button>
       )}

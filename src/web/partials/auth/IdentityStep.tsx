@@ -6,9 +6,11 @@ import type { FlowResponse } from "../../../common/api/flow.ts";
 import { errorMessage } from "../../api.ts";
 import { Alert } from "../../components/Alert.tsx";
 import { Button } from "../../components/Button.tsx";
+import { CheckIcon, PlusIcon } from "../../components/icons.tsx";
 import { IdentityForm } from "../identity/IdentityForm.tsx";
 import { createIdentity, flowIdentitiesQuery, postStep } from "./flowApi.ts";
 import { IdentityGroups } from "./IdentityGroups.tsx";
+import { StepFooter } from "./StepForm.tsx";
 import { StepHeading } from "./StepHeading.tsx";
 import { useFocusOnMount, useStepAction } from "./useStepAction.ts";
 
@@ -18,9 +20,10 @@ interface IdentityStepProps {
   readonly onFlow: (flow: FlowResponse) => void;
   /** Back to the start: the server forgets the sign-in, so the person signs in again. */
   readonly onRestart: () => void;
+  readonly restarting: boolean;
 }
 
-export function IdentityStep({ flowId, flow, onFlow, onRestart }: IdentityStepProps) {
+export function IdentityStep({ flowId, flow, onFlow, onRestart, restarting }: IdentityStepProps) {
   const { t } = useTranslation();
   const headingId = useId();
   const formHeadingId = useId();
@@ -28,7 +31,7 @@ export function IdentityStep({ flowId, flow, onFlow, onRestart }: IdentityStepPr
   const createButton = useRef<HTMLButtonElement>(null);
   const queryClient = useQueryClient();
   const identities = useQuery(flowIdentitiesQuery(flowId));
-  const { failure, run } = useStepAction(onFlow);
+  const { pending, failure, run } = useStepAction(onFlow);
   const [creating, setCreating] = useState(false);
   const [createdId, setCreatedId] = useState<string | null>(null);
   useFocusOnMount(heading);
@@ -41,21 +44,24 @@ export function IdentityStep({ flowId, flow, onFlow, onRestart }: IdentityStepPr
 
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-5">
-      <p className="font-medium text-green-800">
+      <p className="inline-flex items-center gap-2 self-start rounded-full bg-green-50 py-1 ps-2 pe-3 text-sm font-medium text-green-800 dark:bg-green-950 dark:text-green-200">
+        <CheckIcon />
         {flow.completed.includes("signup")
           ? t("authFlow.identity.signedUp")
           : t("authFlow.identity.signedIn")}
       </p>
-      <StepHeading id={headingId} ref={heading}>
-        {t("authFlow.identity.heading")}
-      </StepHeading>
-      <p>
-        <Trans
-          i18nKey="authFlow.identity.intro"
-          values={{ appName: flow.appName, organizationName: flow.organizationName }}
-          components={{ strong: <strong /> }}
-        />
-      </p>
+      <div className="flex flex-col gap-2">
+        <StepHeading id={headingId} ref={heading}>
+          {t("authFlow.identity.heading")}
+        </StepHeading>
+        <p className="text-slate-700 dark:text-slate-300">
+          <Trans
+            i18nKey="authFlow.identity.intro"
+            values={{ appName: flow.appName, organizationName: flow.organizationName }}
+            components={{ strong: <strong className="text-slate-900 dark:text-white" /> }}
+          />
+        </p>
+      </div>
       {identities.isPending ? (
         <p role="status">{t("app.loading")}</p>
       ) : identities.isError ? (
@@ -64,16 +70,20 @@ export function IdentityStep({ flowId, flow, onFlow, onRestart }: IdentityStepPr
         <IdentityGroups
           identities={identities.data}
           focusId={createdId}
+          selecting={pending}
           onSelect={(identity) =>
-            void run(() => postStep("AuthFlowChooseIdentity", flowId, { identity: { id: identity.id } }))
+            void run(identity.id, () =>
+              postStep("AuthFlowChooseIdentity", flowId, { identity: { id: identity.id } }),
+            )
           }
         />
       )}
-      <p role="status" className="text-sm text-slate-700">
+      {/* Out of the layout while empty; a live region must exist before its message. */}
+      <p role="status" className="text-sm text-slate-700 empty:sr-only dark:text-slate-300">
         {createdId !== null ? t("identities.form.created") : ""}
       </p>
       {creating ? (
-        <div className="flex flex-col gap-4 rounded-md border border-slate-300 p-4">
+        <div className="flex flex-col gap-4 rounded-md border border-slate-300 p-4 dark:border-slate-600">
           <h3 id={formHeadingId} className="font-semibold">
             {t("authFlow.identity.newHeading")}
           </h3>
@@ -91,21 +101,30 @@ export function IdentityStep({ flowId, flow, onFlow, onRestart }: IdentityStepPr
           />
         </div>
       ) : (
-        <div>
-          <Button ref={createButton} variant="secondary" onClick={() => setCreating(true)}>
-            {t("authFlow.identity.create")}
-          </Button>
-        </div>
+        <Button
+          ref={createButton}
+          variant="secondary"
+          size="large"
+          className="border-dashed"
+          onClick={() => setCreating(true)}
+        >
+          <PlusIcon />
+          {t("authFlow.identity.create")}
+        </Button>
       )}
       {failure?.kind === "other" && <Alert message={errorMessage(t, failure.code)} />}
-      <div className="flex flex-wrap gap-3 border-t border-slate-200 pt-5">
-        <Button variant="secondary" onClick={() => void run(() => postStep("AuthFlowDecline", flowId, {}))}>
-          {t("authFlow.identity.decline")}
-        </Button>
-        <Button variant="secondary" onClick={onRestart}>
+      <StepFooter>
+        <Button variant="link" busy={restarting} onClick={onRestart}>
           {t("authFlow.identity.back")}
         </Button>
-      </div>
+        <Button
+          variant="link"
+          busy={pending === "decline"}
+          onClick={() => void run("decline", () => postStep("AuthFlowDecline", flowId, {}))}
+        >
+          {t("authFlow.identity.decline")}
+        </Button>
+      </StepFooter>
     </section>
   );
 }

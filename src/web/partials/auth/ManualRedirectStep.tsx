@@ -1,11 +1,11 @@
-import { useId, useRef } from "react";
 import { useTranslation } from "react-i18next";
 import type { FlowResponse } from "../../../common/api/flow.ts";
 import { Alert } from "../../components/Alert.tsx";
 import { Button } from "../../components/Button.tsx";
 import { postStep } from "./flowApi.ts";
-import { StepHeading } from "./StepHeading.tsx";
-import { useFocusOnMount, useStepAction } from "./useStepAction.ts";
+import { FlowMessage } from "./FlowMessage.tsx";
+import { WayBack } from "./WayBack.tsx";
+import { useStepAction } from "./useStepAction.ts";
 
 interface ManualRedirectStepProps {
   readonly flowId: string;
@@ -13,48 +13,65 @@ interface ManualRedirectStepProps {
   readonly onFlow: (flow: FlowResponse) => void;
 }
 
-const isWebAddress = (address: string) => /^https?:\/\//i.test(address);
+/** How a finished flow ended: the state before it was made ready to finish. */
+const outcomeOf = (flow: FlowResponse) => flow.completed.at(-3);
 
-/** The flow failed (the app gets access_denied on Return) or has already finished. */
+/**
+ * The flow failed (Return sends the app access_denied) or has already finished (spec §4's flow end
+ * messages); either way the person learns what happened and gets a way back.
+ */
 export function ManualRedirectStep({ flowId, flow, onFlow }: ManualRedirectStepProps) {
   const { t } = useTranslation();
-  const headingId = useId();
-  const heading = useRef<HTMLHeadingElement>(null);
-  const { failure, run } = useStepAction(onFlow);
-  useFocusOnMount(heading);
+  const { pending, failure, run } = useStepAction(onFlow);
+  const appName = flow.appName;
 
   const state = flow.completed.at(-1);
   if (state === "failed") {
     return (
-      <section aria-labelledby={headingId} className="flex flex-col gap-5">
-        <StepHeading id={headingId} ref={heading}>
-          {t("authFlow.manual.failed")}
-        </StepHeading>
-        {failure && <Alert message={t("errors.unexpected")} />}
-        <div>
-          <Button onClick={() => void run(() => postStep("AuthFlowRedirect", flowId, {}))}>
-            {t("authFlow.manual.return")}
-          </Button>
-        </div>
-      </section>
+      <FlowMessage
+        tone="failed"
+        heading={t("authFlow.manual.failed")}
+        actions={
+          <>
+            {failure && <Alert message={t("errors.unexpected")} />}
+            <Button
+              size="large"
+              busy={pending === "return"}
+              onClick={() => void run("return", () => postStep("AuthFlowRedirect", flowId, {}))}
+            >
+              {t("authFlow.manual.return", { appName })}
+            </Button>
+          </>
+        }
+      >
+        <p>{t("authFlow.manual.failedText", { appName })}</p>
+      </FlowMessage>
     );
   }
   if (state === "finished") {
+    const outcome = outcomeOf(flow);
     return (
-      <section aria-labelledby={headingId} className="flex flex-col gap-5">
-        <StepHeading id={headingId} ref={heading}>
-          {t("authFlow.manual.finished")}
-        </StepHeading>
-        {flow.homepage && isWebAddress(flow.homepage) && (
-          <p>
-            <a href={flow.homepage} className="font-medium text-blue-800 underline underline-offset-4">
-              {t("authFlow.manual.homepage")}
-            </a>
-          </p>
-        )}
-      </section>
+      <FlowMessage
+        tone={outcome === "identity" ? "done" : "gone"}
+        heading={t("authFlow.manual.finished")}
+        actions={<WayBack appName={appName} homepage={flow.homepage} />}
+      >
+        <p>
+          {outcome === "identity"
+            ? t("authFlow.manual.finishedSignedIn", { appName })
+            : outcome === "declined"
+              ? t("authFlow.manual.finishedDeclined", { appName })
+              : t("authFlow.manual.finishedFailed", { appName })}
+        </p>
+      </FlowMessage>
     );
   }
   // The server answered the page instead of sending the browser back to the app.
-  return <Alert message={t("errors.unexpected")} />;
+  return (
+    <FlowMessage
+      tone="failed"
+      heading={t("errors.unexpected")}
+      actions={<WayBack appName={appName} homepage={flow.homepage} />}
+    />
+  );
 }

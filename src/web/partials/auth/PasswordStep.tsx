@@ -3,7 +3,9 @@ import { useTranslation } from "react-i18next";
 import type { FlowResponse } from "../../../common/api/flow.ts";
 import { passwordMinLength } from "../../../common/limits.ts";
 import { Button } from "../../components/Button.tsx";
+import { MailIcon } from "../../components/icons.tsx";
 import { postStep } from "./flowApi.ts";
+import { IdentifierChip } from "./IdentifierChip.tsx";
 import { StepForm } from "./StepForm.tsx";
 import { characterCount } from "./steps.ts";
 import { useFocusOnMount, useStepAction } from "./useStepAction.ts";
@@ -19,7 +21,7 @@ export function PasswordStep({ flowId, emailOrUsername, onFlow, onBack }: Passwo
   const { t } = useTranslation();
   const [password, setPassword] = useState("");
   const input = useRef<HTMLInputElement>(null);
-  const { failure, mistake, run } = useStepAction(onFlow, input);
+  const { pending, failure, mistake, run } = useStepAction(onFlow, input);
   useFocusOnMount(input);
 
   function submit(): void {
@@ -27,7 +29,7 @@ export function PasswordStep({ flowId, emailOrUsername, onFlow, onBack }: Passwo
       mistake("shortPassword");
       return;
     }
-    void run(() => postStep("AuthFlowPasswordComplete", flowId, { password }));
+    void run("submit", () => postStep("AuthFlowPasswordComplete", flowId, { password }));
   }
 
   return (
@@ -38,12 +40,7 @@ export function PasswordStep({ flowId, emailOrUsername, onFlow, onBack }: Passwo
       failure={failure}
       intro={
         <>
-          <p>
-            {t("authFlow.password.as")}{" "}
-            <Button variant="link" onClick={onBack}>
-              {emailOrUsername} {t("authFlow.password.change")}
-            </Button>
-          </p>
+          <IdentifierChip emailOrUsername={emailOrUsername} onChange={onBack} />
           {/* Lets password managers store the password for this account. */}
           <input
             type="text"
@@ -64,19 +61,25 @@ export function PasswordStep({ flowId, emailOrUsername, onFlow, onBack }: Passwo
         value: password,
         onChange: (event) => setPassword(event.target.value),
       }}
-      actions={
-        <>
-          <Button type="submit">{t("authFlow.password.submit")}</Button>
-          <Button
-            variant="secondary"
-            onClick={() => void run(() => postStep("AuthFlowCodeStart", flowId, { emailOrUsername }))}
-          >
-            {t("authFlow.password.sendCode")}
-          </Button>
-          <Button variant="secondary" onClick={onBack}>
-            {t("authFlow.password.back")}
-          </Button>
-        </>
+      submitLabel={t("authFlow.password.submit")}
+      submitting={pending === "submit"}
+      alternatives={
+        <Button
+          variant="secondary"
+          size="large"
+          busy={pending === "sendCode"}
+          onClick={() =>
+            void run("sendCode", () => postStep("AuthFlowCodeStart", flowId, { emailOrUsername }))
+          }
+        >
+          <MailIcon />
+          {t("authFlow.password.sendCode")}
+        </Button>
+      }
+      footer={
+        <Button variant="link" onClick={onBack}>
+          {t("authFlow.password.back")}
+        </Button>
       }
     />
   );

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import type { FlowResponse } from "../../../common/api/flow.ts";
 import { usernameOrEmailMinLength } from "../../../common/limits.ts";
 import { Button } from "../../components/Button.tsx";
+import { MailIcon } from "../../components/icons.tsx";
 import { postStep } from "./flowApi.ts";
 import { StepForm } from "./StepForm.tsx";
 import { characterCount } from "./steps.ts";
@@ -19,7 +20,7 @@ export function StartStep({ flowId, emailOrUsername, onEmailOrUsername, onFlow }
   const { t } = useTranslation();
   const [value, setValue] = useState(emailOrUsername);
   const input = useRef<HTMLInputElement>(null);
-  const { failure, mistake, run } = useStepAction(onFlow, input);
+  const { pending, failure, mistake, run } = useStepAction(onFlow, input);
   useFocusOnMount(input);
 
   function start(method: "AuthFlowPasswordStart" | "AuthFlowCodeStart"): void {
@@ -29,7 +30,7 @@ export function StartStep({ flowId, emailOrUsername, onEmailOrUsername, onFlow }
       return;
     }
     onEmailOrUsername(typed);
-    void run(() => postStep(method, flowId, { emailOrUsername: typed }));
+    void run(method, () => postStep(method, flowId, { emailOrUsername: typed }));
   }
 
   return (
@@ -49,14 +50,19 @@ export function StartStep({ flowId, emailOrUsername, onEmailOrUsername, onFlow }
         value,
         onChange: (event) => setValue(event.target.value),
       }}
-      actions={
-        <>
-          <Button type="submit">{t("authFlow.start.next")}</Button>
-          <Button variant="secondary" onClick={() => start("AuthFlowCodeStart")}>
-            {t("authFlow.start.sendCode")}
-          </Button>
-          {/* Passkeys and third-party providers get their buttons here. */}
-        </>
+      submitLabel={t("authFlow.start.next")}
+      submitting={pending === "AuthFlowPasswordStart"}
+      alternatives={
+        // Passkeys and third-party providers get their buttons here too.
+        <Button
+          variant="secondary"
+          size="large"
+          busy={pending === "AuthFlowCodeStart"}
+          onClick={() => start("AuthFlowCodeStart")}
+        >
+          <MailIcon />
+          {t("authFlow.start.sendCode")}
+        </Button>
       }
     />
   );

@@ -1,7 +1,8 @@
-import { useId, type ComponentPropsWithRef, type ReactNode } from "react";
+import { useId, type ComponentPropsWithRef, type ReactNode, type RefObject } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../api.ts";
 import { Alert } from "../../components/Alert.tsx";
+import { Button } from "../../components/Button.tsx";
 import { TextField } from "../../components/Field.tsx";
 import { StepHeading } from "./StepHeading.tsx";
 import { mistakeMessage } from "./steps.ts";
@@ -14,7 +15,7 @@ type FieldProps = Omit<ComponentPropsWithRef<"input">, "children"> & {
 
 interface StepFormProps {
   readonly heading: ReactNode;
-  /** Enter in the field, or the submit button among the actions. */
+  /** Enter in the field, or the submit button. */
   readonly onSubmit: () => void;
   /** The step's one field; a mistake is shown under it and linked to it. */
   readonly field: FieldProps;
@@ -23,9 +24,14 @@ interface StepFormProps {
   readonly failure: StepFailure | null;
   /** Text between the heading and the field. */
   readonly intro?: ReactNode;
-  /** The buttons under the field. */
-  readonly actions: ReactNode;
-  /** Anything after the buttons. */
+  /** The label of the step's one primary action, under the field. */
+  readonly submitLabel: string;
+  /** The submitted value is being sent. */
+  readonly submitting: boolean;
+  readonly submitRef?: RefObject<HTMLButtonElement | null>;
+  /** Other ways to go on (another method), under an "or" divider. */
+  readonly alternatives?: ReactNode;
+  /** Going back, at the bottom. */
   readonly footer?: ReactNode;
 }
 
@@ -37,7 +43,10 @@ export function StepForm({
   emailOrUsername,
   failure,
   intro,
-  actions,
+  submitLabel,
+  submitting,
+  submitRef,
+  alternatives,
   footer,
 }: StepFormProps) {
   const { t } = useTranslation();
@@ -59,8 +68,37 @@ export function StepForm({
         error={failure?.kind === "mistake" ? mistakeMessage(t, failure.mistake, emailOrUsername) : null}
       />
       {failure?.kind === "other" && <Alert message={errorMessage(t, failure.code)} />}
-      <div className="flex flex-wrap items-center gap-3">{actions}</div>
-      {footer}
+      <Button type="submit" size="large" className="w-full" ref={submitRef} busy={submitting}>
+        {submitLabel}
+      </Button>
+      {alternatives && (
+        <>
+          <OrDivider />
+          <div className="flex flex-col gap-3">{alternatives}</div>
+        </>
+      )}
+      {footer && <StepFooter>{footer}</StepFooter>}
     </form>
+  );
+}
+
+/** Separates a step's primary action from the other ways to go on. */
+export function OrDivider() {
+  const { t } = useTranslation();
+  return (
+    <div className="flex items-center gap-3 text-sm text-slate-600 dark:text-slate-400">
+      <span aria-hidden="true" className="h-px flex-1 bg-slate-200 dark:bg-slate-700" />
+      {t("authFlow.or")}
+      <span aria-hidden="true" className="h-px flex-1 bg-slate-200 dark:bg-slate-700" />
+    </div>
+  );
+}
+
+/** Discreet links at the bottom of a step: back, decline. */
+export function StepFooter({ children }: { readonly children: ReactNode }) {
+  return (
+    <div className="flex flex-wrap items-center justify-center gap-x-6 gap-y-2 border-t border-slate-200 pt-4 text-sm dark:border-slate-700">
+      {children}
+    </div>
   );
 }

@@ -13,7 +13,7 @@ export function StepHeading({ id, ref, children }: StepHeadingProps) {
       id={id}
       ref={ref}
       tabIndex={ref ? -1 : undefined}
-      className="text-xl font-semibold focus:outline-none"
+      className="text-xl font-semibold tracking-tight text-balance focus:outline-none"
     >
       {children}
     </h2>

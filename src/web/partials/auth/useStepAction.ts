@@ -1,4 +1,4 @@
-import { useEffect, useState, type RefObject } from "react";
+import { useEffect, useRef, useState, type RefObject } from "react";
 import type { FlowResponse } from "../../../common/api/flow.ts";
 import { ApiError, FlowStateError } from "../../api.ts";
 import type { StepMistake } from "./steps.ts";
@@ -9,19 +9,23 @@ export type StepFailure = { kind: "mistake"; mistake: StepMistake } | { kind: "o
 /**
  * Runs a step's call and hands its answer to `onFlow`. A mistake stays at the step and moves focus to
  * `field`, whose error message is linked to it; a 400 carrying a state without a mistake (the flow
- * failed) is an answer like any other.
+ * failed) is an answer like any other. One call runs at a time; `pending` names the action that
+ * started it (the button that shows it is busy), `busy` says whether any runs.
  */
 export function useStepAction(onFlow: (flow: FlowResponse) => void, field?: RefObject<HTMLElement | null>) {
-  const [busy, setBusy] = useState(false);
+  const [pending, setPending] = useState<string | null>(null);
   const [failure, setFailure] = useState<StepFailure | null>(null);
+  // A second press before React re-renders must not start a second call.
+  const running = useRef(false);
 
   useEffect(() => {
     if (failure?.kind === "mistake") field?.current?.focus();
   }, [failure, field]);
 
-  async function run(call: () => Promise<FlowResponse>): Promise<boolean> {
-    if (busy) return false;
-    setBusy(true);
+  async function run(action: string, call: () => Promise<FlowResponse>): Promise<boolean> {
+    if (running.current) return false;
+    running.current = true;
+    setPending(action);
     setFailure(null);
     try {
       onFlow(await call());
@@ -33,12 +37,13 @@ export function useStepAction(onFlow: (flow: FlowResponse) => void, field?: RefO
       else setFailure({ kind: "mistake", mistake: error.flow.error });
       return false;
     } finally {
-      setBusy(false);
+      running.current = false;
+      setPending(null);
     }
   }
 
   const mistake = (value: StepMistake) => setFailure({ kind: "mistake", mistake: value });
-  return { busy, failure, mistake, run };
+  return { busy: pending !== null, pending, failure, mistake, run };
 }
 
 export function useFocusOnMount(element: RefObject<HTMLElement | null>): void {

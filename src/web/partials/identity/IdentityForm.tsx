@@ -115,7 +115,7 @@ export function IdentityForm({
       }}
       className="flex flex-col gap-4"
     >
-      <p className="text-sm text-slate-700">{t("identities.form.hint")}</p>
+      <p className="text-sm text-slate-700 dark:text-slate-300">{t("identities.form.hint")}</p>
       {inputs.map(({ name, type, autoComplete }, index) => (
         <TextField
           key={name}
@@ -138,14 +138,16 @@ export function IdentityForm({
       />
       {error !== null && errorField === undefined && <Alert message={errorMessage(t, error)} />}
       <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit">{submitLabel}</Button>
+        <Button type="submit" busy={busy}>
+          {submitLabel}
+        </Button>
         {onCancel && (
           <Button variant="secondary" onClick={onCancel}>
             {t("identities.form.cancel")}
           </Button>
         )}
         {savedMessage !== undefined && (
-          <p role="status" className="font-medium text-green-800">
+          <p role="status" className="font-medium text-green-800 dark:text-green-300">
             {saved ? savedMessage : ""}
           </p>
         )}

@@ -1,0 +1,27 @@
+import { Trans, useTranslation } from "react-i18next";
+import { Avatar } from "../../components/Avatar.tsx";
+
+interface FlowHeaderProps {
+  readonly appName: string;
+  readonly organizationName: string;
+  /** The flow has ended: the app no longer asks anything, it is only named. */
+  readonly ended: boolean;
+}
+
+/** The top of the sign-in card: which app of which organization asks the person to sign in or up. */
+export function FlowHeader({ appName, organizationName, ended }: FlowHeaderProps) {
+  const { t } = useTranslation();
+  return (
+    <header className="flex flex-col items-center gap-3 text-center">
+      <Avatar name={appName || organizationName} size="large" shape="square" />
+      <h1 className="text-2xl font-bold tracking-tight break-words">{appName || t("authFlow.title")}</h1>
+      <p className="text-balance text-slate-700 dark:text-slate-300">
+        <Trans
+          i18nKey={ended ? "authFlow.appOf" : "authFlow.asks"}
+          values={{ organizationName }}
+          components={{ strong: <strong className="font-semibold text-slate-900 dark:text-white" /> }}
+        />
+      </p>
+    </header>
+  );
+}
