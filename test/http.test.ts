@@ -22,7 +22,8 @@ describe("route table over HTTP", () => {
   it.each(Object.entries(routes).filter(([, route]) => route.view))(
     "%s serves the web app",
     async (_, route) => {
-      const response = await get(sample(route));
+      // As a browser asks for a page: /LICENSE and /NOTICE answer other clients with their text.
+      const response = await get(sample(route), { headers: { accept: "text/html" } });
       expect(response.status).toBe(200);
       expect(response.headers.get("content-type")).toMatch(/^text\/html/);
       expect(await response.text()).toMatch(/^<!doctype html>/i);

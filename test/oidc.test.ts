@@ -114,13 +114,20 @@ describe("OIDC engine seen by independent clients", () => {
     const response = await fetch(url, { redirect: "manual" });
     expect(response.status).toBe(400);
     expect(response.headers.get("location")).toBeNull();
-    expect(await response.text()).toContain("invalid_client");
-    // The engine writes this page itself; it gets a policy under which nothing loads or runs.
+    expect(await response.text()).toContain('"error":"invalid_client"');
+    // The page is the web app's error page, under the web app's policy (test/error-pages.test.ts).
     expect(response.headers.get("content-type")).toMatch(/^text\/html/);
-    expect(response.headers.get("content-security-policy")).toBe(enginePagePolicy);
+    const home = await fetch(server.url + "/");
+    expect(response.headers.get("content-security-policy")).toBe(home.headers.get("content-security-policy"));
     expect(response.headers.get("x-content-type-options")).toBe("nosniff");
     expect(response.headers.get("x-frame-options")).toBe("SAMEORIGIN");
     expect(response.headers.get("referrer-policy")).toBe("no-referrer");
+  });
+
+  it("answers with a policy under which nothing loads or runs where it writes the answer itself", async () => {
+    const response = await fetch(server.url + routes.OIDCToken.path, { method: "POST" });
+    expect(response.status).toBe(400);
+    expect(response.headers.get("content-security-policy")).toBe(enginePagePolicy);
   });
 });
 

@@ -1,7 +1,7 @@
 // The route table of spec §2: every route by name. The server registers its handlers from it and the
 // web router is built from it, so a path is written in exactly one place.
 //
-// - `page`: a GET on the bare path serves a page (the SPA, or a fixed document such as /LICENSE).
+// - `page`: a GET on the bare path serves a page (the SPA, or a fixed document such as /context.json).
 // - `api`: the route is an API call; it answers under `/api` + path, and on the bare path too when it
 //   is not also a page.
 // - `view`: the page is rendered by the web app (the server answers with the SPA's HTML).
@@ -35,8 +35,11 @@ const ofProvider = (route: RouteDefinition): RouteDefinition => ({
 
 export const routes = {
   Home: view("/"),
-  License: page("/LICENSE"),
-  Notice: page("/NOTICE"),
+  // A browser asking for HTML gets the page showing the text; other clients get the plain text.
+  License: viewAndApi("/LICENSE"),
+  Notice: viewAndApi("/NOTICE"),
+  /** About this instance: where "Powered by Vrata" leads. */
+  About: viewAndApi("/about"),
   Context: page("/context.json"),
 
   OIDCAuthorize: page("/auth/oidc/authorize"),

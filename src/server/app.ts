@@ -93,12 +93,13 @@ export async function buildApp({
     },
   });
 
-  registerErrorHandlers(app);
-  registerParamFormats(app);
+  registerErrorHandlers(app, renderIndex);
   await app.register(securityHeadersPlugin, { issuer: config.issuer, dev: config.dev });
+  // After the security headers: a path it refuses is answered with a page that needs them.
+  registerParamFormats(app);
   if (devMiddleware) await devMiddleware(app);
   await app.register(cookie);
-  await app.register(oidcPlugin, { provider, jwtAccessTokens });
+  await app.register(oidcPlugin, { provider, jwtAccessTokens, renderIndex });
   const deps: CallerDeps = {
     db,
     secrets,
@@ -114,7 +115,12 @@ export async function buildApp({
   await app.register(templatePlugin, { deps });
   await app.register(organizationPlugin, { deps });
   await app.register(invitationPlugin, { deps });
-  await app.register(pagesPlugin, { context, renderIndex, serveBuiltAssets: !devMiddleware });
+  await app.register(pagesPlugin, {
+    context,
+    issuer: config.issuer,
+    renderIndex,
+    serveBuiltAssets: !devMiddleware,
+  });
   await app.register(apiFallbackPlugin);
   return app;
 }

@@ -18,18 +18,25 @@ export class ApiError extends Error {
   readonly field: string | undefined;
   /** What the error names (e.g. unknown variables), for its message. */
   readonly values: readonly string[] | undefined;
+  /** For a fault of the server: the ID its log names the request by, which the page shows. */
+  readonly requestId: string | undefined;
 
   constructor(
     code: string,
     status: number,
     message?: string,
-    details: { field?: string | undefined; values?: readonly string[] | undefined } = {},
+    details: {
+      field?: string | undefined;
+      values?: readonly string[] | undefined;
+      requestId?: string | undefined;
+    } = {},
   ) {
     super(message ?? code);
     this.code = code;
     this.status = status;
     this.field = details.field;
     this.values = details.values;
+    this.requestId = details.requestId;
   }
 }
 
@@ -89,8 +96,8 @@ async function requestJson<T>(
     }
     const errorBody = errorBodySchema.safeParse(body);
     if (errorBody.success) {
-      const { error, message, field, values } = errorBody.data;
-      throw new ApiError(error, response.status, message, { field, values });
+      const { error, message, field, values, requestId } = errorBody.data;
+      throw new ApiError(error, response.status, message, { field, values, requestId });
     }
     throw new ApiError("unexpectedStatusCode", response.status);
   }

@@ -15,6 +15,7 @@ import {
   takeSignInCallback,
 } from "./auth.ts";
 import "./i18n/index.ts";
+import { loadedWithError } from "./pageError.ts";
 import { createRouter } from "./router.tsx";
 import { setSignInError, setSigningIn } from "./session.ts";
 
@@ -41,7 +42,8 @@ if (signInCallback !== null) {
       if (!(silent && isSilentRefusal(error))) setSignInError(signInErrorCode(error));
     })
     .finally(() => setSigningIn(false));
-} else if (mayTrySilentSignIn(window.location.pathname, hadSignInCallback)) {
+} else if (!loadedWithError && mayTrySilentSignIn(window.location.pathname, hadSignInCallback)) {
+  // Not on an error page: the person should read it rather than be sent round a sign-in first.
   // The page is left at once unless the attempt cannot even start (then the person stays signed out).
   setSigningIn(true);
   const { pathname, search } = window.location;

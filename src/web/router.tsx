@@ -1,10 +1,12 @@
 import type { ComponentType } from "react";
-import { createBrowserRouter, type RouteObject } from "react-router";
+import { createBrowserRouter, Outlet, useLocation, type RouteObject } from "react-router";
 import { routes, type RouteDefinition, type RouteName } from "../common/routes.ts";
 import { CardLayout } from "./components/CardLayout.tsx";
 import { Layout } from "./components/Layout.tsx";
+import { pageErrorAt } from "./pageError.ts";
 import { Home } from "./views/Home.tsx";
 import { NotFound } from "./views/NotFound.tsx";
+import { PageError } from "./views/PageError.tsx";
 import { RouteError } from "./views/RouteError.tsx";
 
 /** The component of each view route; view routes not listed here render NotFound until they get one. */
@@ -31,6 +33,9 @@ const lazyViews: Partial<Record<RouteName, () => Promise<ComponentType>>> = {
   OrganizationGet: async () => (await import("./views/OrganizationGet.tsx")).OrganizationGet,
   OrganizationApp: async () => (await import("./views/OrganizationApp.tsx")).OrganizationApp,
   OrganizationIdentity: async () => (await import("./views/OrganizationIdentity.tsx")).OrganizationIdentity,
+  About: async () => (await import("./views/About.tsx")).About,
+  License: async () => (await import("./views/License.tsx")).License,
+  Notice: async () => (await import("./views/Notice.tsx")).Notice,
 };
 
 const definitions: Record<RouteName, RouteDefinition> = routes;
@@ -42,25 +47,42 @@ function viewRoute(name: RouteName): RouteObject {
 }
 
 /** Views a person reaches from an app, drawn as one card without the console's navigation. */
-const cardViews: ReadonlySet<RouteName> = new Set(["AuthFlowGet"]);
+const cardViews: ReadonlySet<RouteName> = new Set(["AuthFlowGet", "About", "License", "Notice"]);
 
 const viewNames = (Object.keys(definitions) as RouteName[]).filter((name) => definitions[name].view === true);
 const consoleRoutes = viewNames.filter((name) => !cardViews.has(name)).map(viewRoute);
 const cardRoutes = viewNames.filter((name) => cardViews.has(name)).map(viewRoute);
 
+/** The address the server answered with an error shows that error (in the card), whatever view it names. */
+function PageErrorGate() {
+  const pageError = pageErrorAt(useLocation());
+  return pageError ? (
+    <CardLayout>
+      <PageError pageError={pageError} />
+    </CardLayout>
+  ) : (
+    <Outlet />
+  );
+}
+
 export function createRouter(): ReturnType<typeof createBrowserRouter> {
   // A second boundary inside each layout keeps its frame when a view fails.
   return createBrowserRouter([
     {
-      Component: Layout,
-      ErrorBoundary: RouteError,
-      children: [{ ErrorBoundary: RouteError, children: consoleRoutes }],
-    },
-    {
-      Component: CardLayout,
-      ErrorBoundary: RouteError,
+      Component: PageErrorGate,
       children: [
-        { ErrorBoundary: RouteError, children: [...cardRoutes, { path: "*", Component: NotFound }] },
+        {
+          Component: Layout,
+          ErrorBoundary: RouteError,
+          children: [{ ErrorBoundary: RouteError, children: consoleRoutes }],
+        },
+        {
+          Component: CardLayout,
+          ErrorBoundary: RouteError,
+          children: [
+            { ErrorBoundary: RouteError, children: [...cardRoutes, { path: "*", Component: NotFound }] },
+          ],
+        },
       ],
     },
   ]);

@@ -1,8 +1,9 @@
 import type Provider from "oidc-provider";
 import type { FlowError, FlowResponse } from "../../common/api/flow.ts";
 import { flowIdPattern } from "../../common/ids.ts";
-import { locales, type Locale } from "../../common/limits.ts";
+import type { Locale } from "../../common/limits.ts";
 import { HttpError } from "../http/errors.ts";
+import { requestedLocale } from "../http/locale.ts";
 import type { Database } from "../store/database.ts";
 import { findFlow, insertFlow, updateFlowState } from "../store/flows.ts";
 import { findActiveClient } from "../store/clients.ts";
@@ -10,13 +11,6 @@ import { applicationOf } from "../organizations/applications.ts";
 import { newFlowState, type FlowState } from "./state.ts";
 import type { Device } from "./known-device.ts";
 import { StepEffects } from "./step-effects.ts";
-
-/** The first supported language of the app's `ui_locales` request, if it asked for one. */
-function requestedLocale(uiLocales: unknown): Locale | undefined {
-  if (typeof uiLocales !== "string") return undefined;
-  const tags = uiLocales.split(" ").map((tag) => tag.toLowerCase().split("-")[0] ?? "");
-  return tags.find((tag): tag is Locale => (locales as readonly string[]).includes(tag));
-}
 
 /** One request to a flow step: the flow, what the step will store with it, and who asks. */
 export interface StepRequest {

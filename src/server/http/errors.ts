@@ -1,6 +1,7 @@
 import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance } from "fastify";
 import type { ErrorBody, ErrorCode } from "../../common/api/errors.ts";
+import { asksForPage, sendWebPage, type RenderIndex } from "./web-page.ts";
 
 /** Which field of the request an error is about, and what it names there. */
 export type ErrorDetails = Pick<ErrorBody, "field" | "values">;
@@ -53,20 +54,31 @@ function bodyFor(error: FastifyError | HttpError, requestId: string): { status: 
   return { status: 500, body: { error: "unexpected", message: "Unexpected error.", requestId } };
 }
 
-/** Every error leaves as `{"error": code, "message": detail}`; only faults of ours are 500s, and logged. */
-export function registerErrorHandlers(app: FastifyInstance): void {
-  app.setErrorHandler<FastifyError | HttpError>((error, request, reply) => {
+/**
+ * Every error leaves as `{"error": code, "message": detail}`; only faults of ours are 500s, and logged.
+ * A browser loading a page gets the web app's error page instead, with the same status and code.
+ */
+export function registerErrorHandlers(app: FastifyInstance, renderIndex: RenderIndex): void {
+  app.setErrorHandler<FastifyError | HttpError>(async (error, request, reply) => {
     const { status, body } = bodyFor(error, request.id);
     if (error instanceof TooManyRequestsError) reply.header("retry-after", String(error.retryAfterSeconds));
     if (status >= 500 && !(error instanceof HttpError)) request.log.error({ err: error }, "request failed");
-    return reply.status(status).type("application/json").send(body);
+    reply.status(status);
+    if (asksForPage(request)) {
+      const pageError = { error: body.error, ...(body.requestId ? { requestId: body.requestId } : {}) };
+      return sendWebPage(request, reply, renderIndex, pageError);
+    }
+    return reply.type("application/json").send(body);
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({
+  app.setNotFoundHandler(async (request, reply) => {
+    // The same path answers a page or JSON by what the request accepts: caches must keep both apart.
+    reply.status(404).header("vary", "accept");
+    if (asksForPage(request)) return sendWebPage(request, reply, renderIndex, { error: "notFound" });
+    return reply.send({
       error: "notFound",
       message: `no route for ${request.method} ${request.url.split("?")[0] ?? ""}`,
-    }),
-  );
+    });
+  });
 }
 
 /**

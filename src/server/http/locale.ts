@@ -17,3 +17,10 @@ export function preferredLocale(acceptLanguage: string | undefined): Locale {
   const match = ranked.find((entry) => (locales as readonly string[]).includes(entry.language));
   return (match?.language as Locale | undefined) ?? defaultLocale;
 }
+
+/** The first supported language of an app's `ui_locales` request, if it asked for one. */
+export function requestedLocale(uiLocales: unknown): Locale | undefined {
+  if (typeof uiLocales !== "string") return undefined;
+  const tags = uiLocales.split(" ").map((tag) => tag.toLowerCase().split("-")[0] ?? "");
+  return tags.find((tag): tag is Locale => (locales as readonly string[]).includes(tag));
+}

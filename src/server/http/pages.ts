@@ -2,47 +2,68 @@ import fs from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
 import type { FastifyPluginAsync } from "fastify";
+import { z } from "zod";
 import type { Context } from "../../common/api/context.ts";
-import { routes } from "../../common/routes.ts";
+import type { About, DocumentText } from "../../common/api/documents.ts";
+import { apiPath, routes, type RouteName } from "../../common/routes.ts";
+import { asksForPage, sendWebPage, type RenderIndex } from "./web-page.ts";
 
 export const webRoot = fileURLToPath(new URL("../../../dist/web/", import.meta.url));
 const projectRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 export interface PagesOptions {
   context: Context;
-  /** Returns the SPA's HTML for a page URL (the built file, or Vite's in development). */
-  renderIndex: (url: string) => Promise<string>;
+  issuer: string;
+  renderIndex: RenderIndex;
   /** Serve the built assets from dist/web (not in development, where Vite serves them). */
   serveBuiltAssets: boolean;
 }
 
-/** The page routes: the SPA's views, the license documents, the context document and the assets. */
+const licenseDocuments: [RouteName, string][] = [
+  ["License", "LICENSE"],
+  ["Notice", "NOTICE"],
+];
+
+async function productVersion(): Promise<string> {
+  const manifest = JSON.parse(await fs.readFile(projectRoot + "package.json", "utf8")) as unknown;
+  return z.object({ version: z.string() }).parse(manifest).version;
+}
+
+/**
+ * The page routes: the SPA's views, the license documents, the context and about documents and the
+ * assets.
+ */
 export const pagesPlugin: FastifyPluginAsync<PagesOptions> = async (
   app,
-  { context, renderIndex, serveBuiltAssets },
+  { context, issuer, renderIndex, serveBuiltAssets },
 ) => {
   const contextBody = JSON.stringify(context);
   app.get(routes.Context.path, (_request, reply) =>
     reply.type("application/json").header("cache-control", "no-cache").send(contextBody),
   );
 
-  for (const [route, file] of [
-    [routes.License, "LICENSE"],
-    [routes.Notice, "NOTICE"],
-  ] as const) {
+  const about: About = { title: context.title, version: await productVersion(), issuer };
+  const aboutBody = JSON.stringify(about);
+  app.get(apiPath("About"), (_request, reply) => reply.type("application/json").send(aboutBody));
+
+  // Tools (curl, scripts) get the plain text; a browser gets the page that shows it, which reads the
+  // text from the API.
+  for (const [name, file] of licenseDocuments) {
     const text = await fs.readFile(projectRoot + file, "utf8");
-    app.get(route.path, (_request, reply) => reply.type("text/plain; charset=utf-8").send(text));
+    const document: DocumentText = { text };
+    const documentBody = JSON.stringify(document);
+    app.get(routes[name].path, async (request, reply) => {
+      reply.header("vary", "accept");
+      if (asksForPage(request)) return sendWebPage(request, reply, renderIndex);
+      return reply.type("text/plain; charset=utf-8").send(text);
+    });
+    app.get(apiPath(name), (_request, reply) => reply.type("application/json").send(documentBody));
   }
 
   for (const route of Object.values(routes)) {
     // A capability that registered the page itself (the flow page) keeps it.
     if (!route.view || app.hasRoute({ url: route.path, method: "GET" })) continue;
-    app.get(route.path, async (request, reply) =>
-      reply
-        .type("text/html; charset=utf-8")
-        .header("cache-control", "no-cache")
-        .send(await renderIndex(request.url)),
-    );
+    app.get(route.path, (request, reply) => sendWebPage(request, reply, renderIndex));
   }
 
   if (serveBuiltAssets) {
@@ -61,7 +82,7 @@ export const pagesPlugin: FastifyPluginAsync<PagesOptions> = async (
 };
 
 /** Reads the built SPA page once; a missing build is a start-up error with the fix in its message. */
-export async function builtIndex(): Promise<(url: string) => Promise<string>> {
+export async function builtIndex(): Promise<RenderIndex> {
   let html: string;
   try {
     html = await fs.readFile(webRoot + "index.html", "utf8");

@@ -2,9 +2,11 @@ import cors, { type FastifyCorsOptions } from "@fastify/cors";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods } from "fastify";
 import type Provider from "oidc-provider";
 import { corsMaxAgeSeconds } from "../../common/limits.ts";
+import type { RenderIndex } from "../http/web-page.ts";
 import { apiPrefix, routes, type RouteName } from "../../common/routes.ts";
 import { precompute } from "./documents.ts";
 import type { JwtAccessTokens } from "./jwt-access-tokens.ts";
+import { handedOverRequest, recordHandOver } from "./engine-pages.ts";
 import { engineRequest, InvalidRequest, type FormRewrite, type RawRequest } from "./engine-request.ts";
 import { withOpaqueTokenParameter } from "./token-parameter.ts";
 
@@ -61,7 +63,9 @@ declare module "fastify" {
 export const oidcPlugin: FastifyPluginAsync<{
   provider: Provider;
   jwtAccessTokens: JwtAccessTokens;
-}> = async (app, { provider, jwtAccessTokens }) => {
+  /** The web app's HTML, for the engine's error page. */
+  renderIndex: RenderIndex;
+}> = async (app, { provider, jwtAccessTokens, renderIndex }) => {
   // The engine parses its own bodies; Fastify must not consume or reject them.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", (_request, _payload, done) => done(null));
@@ -82,9 +86,11 @@ export const oidcPlugin: FastifyPluginAsync<{
     },
   });
 
-  // The engine answers its own faults with a 500 page; they are Vrata's to log.
-  provider.on("server_error", (_ctx: unknown, error: unknown) => {
-    app.log.error({ err: error }, "the OIDC engine failed");
+  // The engine answers its own faults with a 500 page naming the request's ID; they are Vrata's to
+  // log, under that ID.
+  provider.on("server_error", (ctx: { req: object }, error: unknown) => {
+    const log = handedOverRequest(ctx.req)?.request.log ?? app.log;
+    log.error({ err: error }, "the OIDC engine failed");
   });
   const engine = provider.callback();
   const handOver =
@@ -100,8 +106,14 @@ export const oidcPlugin: FastifyPluginAsync<{
           .send({ error: "invalid_request", error_description: error.message });
       }
       // Headers set by Fastify hooks (CORS, security headers) would be lost once the engine takes the
-      // raw response, so they are moved onto it first. The engine's own pages set their own policy.
+      // raw response, so they are moved onto it first. The engine's own pages set their own policy;
+      // its error page, being the web app's, takes the policy of the web app's pages.
       const headers = reply.getHeaders();
+      recordHandOver(raw, {
+        request,
+        pagePolicy: String(headers["content-security-policy"]),
+        renderIndex,
+      });
       for (const name in headers) {
         const value = headers[name];
         if (value !== undefined && name !== "content-security-policy") reply.raw.setHeader(name, value);

@@ -10,7 +10,7 @@ import { keepEngineClients } from "./clients.ts";
 import { mayIntrospect, mayRevoke } from "./token-policies.ts";
 import { interactionPolicyWithOrganizations } from "./interaction-policy.ts";
 import { extraClientProperties, lifespan, ownerOf } from "./client-extras.ts";
-import { protectEnginePages, renderErrorPage } from "./engine-pages.ts";
+import { engineErrorPage, protectEnginePages } from "./engine-pages.ts";
 import { answerWithJwtAccessTokens, type JwtAccessTokens } from "./jwt-access-tokens.ts";
 
 export interface ProviderOptions {
@@ -106,7 +106,7 @@ export function createProvider({
       Session: 14 * day,
       Grant: year,
     },
-    renderError: renderErrorPage,
+    renderError: engineErrorPage(db),
     findAccount: findAccountFor(db),
     // A service client's tokens are about its application: that is their subject (reference §5.3).
     extraTokenClaims: (ctx, token) =>

@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Outlet } from "react-router";
 import { contextQuery } from "../api.ts";
@@ -10,9 +11,9 @@ import { LanguageSwitch } from "./LanguageSwitch.tsx";
 /**
  * The layout of pages a person reaches from an app (the sign-in flow, error pages): one centred card
  * on a quiet background with only the instance's name, the language switch and the footer, light or
- * dark as the system prefers.
+ * dark as the system prefers. Its content is the matched view, or `children` when given.
  */
-export function CardLayout() {
+export function CardLayout({ children }: { readonly children?: ReactNode }) {
   const { t } = useTranslation();
   const context = useQuery(contextQuery);
   return (
@@ -34,7 +35,7 @@ export function CardLayout() {
         className="flex flex-1 items-start justify-center px-3 pb-10 focus:outline-none sm:items-center sm:px-6 sm:pb-16"
       >
         <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white px-5 py-7 shadow-sm sm:p-9 dark:border-slate-800 dark:bg-slate-900 dark:shadow-none">
-          {context.isError ? <Alert message={t("errors.loadingDataFailed")} /> : <Outlet />}
+          {context.isError ? <Alert message={t("errors.loadingDataFailed")} /> : (children ?? <Outlet />)}
         </div>
       </main>
       <Footer />

@@ -9,7 +9,7 @@ export function DetailList({ fields }: { readonly fields: [string, ReactNode][] 
         .map(([label, value]) => (
           <div key={label} className="contents">
             <dt className="font-medium">{label}</dt>
-            <dd className="break-words whitespace-pre-wrap text-slate-800">{value}</dd>
+            <dd className="break-words whitespace-pre-wrap text-slate-800 dark:text-slate-200">{value}</dd>
           </div>
         ))}
     </dl>

@@ -1,4 +1,5 @@
 import { Trans } from "react-i18next";
+import { Link } from "react-router";
 import { pathFor } from "../../common/routes.ts";
 
 export function Footer() {
@@ -8,10 +9,9 @@ export function Footer() {
         <Trans
           i18nKey="footer.poweredBy"
           components={{
-            // A server document, not a view: a plain link, not a router Link.
-            notice: (
-              <a
-                href={pathFor("Notice")}
+            about: (
+              <Link
+                to={pathFor("About")}
                 className="font-medium text-blue-800 underline underline-offset-4 dark:text-blue-300"
               />
             ),

@@ -2,9 +2,19 @@ import { useTranslation } from "react-i18next";
 import { ApiError, errorMessage } from "../api.ts";
 import { Alert } from "./Alert.tsx";
 
-/** Why data could not be loaded: the server's reason when it gave one (not found, ...), else the generic one. */
+/**
+ * Why data could not be loaded: the server's reason when it gave one (not found, ...), else the
+ * generic one, with the request ID of a server fault so the administrators can find it in the log.
+ */
 export function QueryError({ error }: { readonly error: unknown }) {
   const { t } = useTranslation();
-  const known = error instanceof ApiError && error.status >= 400 && error.status < 500;
-  return <Alert message={known ? errorMessage(t, error.code) : t("errors.loadingDataFailed")} />;
+  const apiError = error instanceof ApiError ? error : undefined;
+  const known = apiError !== undefined && apiError.status >= 400 && apiError.status < 500;
+  const message = known ? errorMessage(t, apiError.code) : t("errors.loadingDataFailed");
+  const requestId = apiError?.requestId;
+  return (
+    <Alert
+      message={requestId ? `${message} ${t("errorPages.requestIdInline", { id: requestId })}` : message}
+    />
+  );
 }

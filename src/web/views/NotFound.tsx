@@ -1,19 +1,15 @@
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 import { pathFor } from "../../common/routes.ts";
+import { ErrorAction, ErrorPanel } from "../components/ErrorPanel.tsx";
 import { useDocumentTitle } from "../documentTitle.ts";
 
+/** An address that names no page: said by the server (a 404) or by the web app's router. */
 export function NotFound() {
   const { t } = useTranslation();
-  useDocumentTitle(t("notFound.title"));
+  useDocumentTitle(t("errorPages.notFound.title"));
   return (
-    <>
-      <h1 className="text-3xl font-bold tracking-tight">{t("notFound.title")}</h1>
-      <p className="mt-4">
-        <Link to={pathFor("Home")} className="text-blue-800 underline underline-offset-4">
-          {t("notFound.backHome")}
-        </Link>
-      </p>
-    </>
+    <ErrorPanel title={t("errorPages.notFound.title")} message={t("errorPages.notFound.message")}>
+      <ErrorAction href={pathFor("Home")}>{t("errorPages.backHome")}</ErrorAction>
+    </ErrorPanel>
   );
 }

@@ -1,11 +1,24 @@
 import { useTranslation } from "react-i18next";
 import { useRouteError } from "react-router";
+import { pathFor } from "../../common/routes.ts";
 import { ApiError, errorMessage } from "../api.ts";
-import { Alert } from "../components/Alert.tsx";
+import { ErrorAction, ErrorPanel } from "../components/ErrorPanel.tsx";
 
-/** What a view shows when rendering it failed. */
+/** What a view shows when rendering it failed, with the server's request ID when a call failed there. */
 export function RouteError() {
   const { t } = useTranslation();
   const error = useRouteError();
-  return <Alert message={errorMessage(t, error instanceof ApiError ? error.code : "unexpected")} />;
+  const apiError = error instanceof ApiError ? error : undefined;
+  return (
+    <ErrorPanel
+      title={t("errorPages.fault.title")}
+      message={errorMessage(t, apiError?.code ?? "unexpected")}
+      requestId={apiError?.requestId}
+    >
+      <ErrorAction onClick={() => window.location.reload()}>{t("errorPages.tryAgain")}</ErrorAction>
+      <ErrorAction href={pathFor("Home")} variant="secondary">
+        {t("errorPages.backHome")}
+      </ErrorAction>
+    </ErrorPanel>
+  );
 }

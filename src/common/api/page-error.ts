@@ -1,0 +1,23 @@
+import { z } from "zod";
+import { locales } from "../limits.ts";
+
+/**
+ * Why the server answered a page request with an error page: the web app's HTML carrying this as an
+ * inert JSON data block, which the app reads at start and shows as a translated page instead of the
+ * view the address names.
+ */
+export const pageErrorSchema = z.object({
+  /** A stable code: `notFound`, `unexpected`, or the OIDC engine's error (`invalid_client`, ...). */
+  error: z.string(),
+  /** For a fault of the server: the ID its log names the request by. */
+  requestId: z.string().optional(),
+  /** The language the app asked for with `ui_locales`, used unless the person chose one. */
+  locale: z.enum(locales).optional(),
+  /** The app that sent the person here, when the server knows it and its homepage. */
+  app: z.object({ name: z.string(), homepage: z.url() }).optional(),
+});
+
+export type PageError = z.infer<typeof pageErrorSchema>;
+
+/** The `id` of the `<script type="application/json">` element holding the page error. */
+export const pageErrorElementId = "vrata-page-error";

@@ -1,0 +1,68 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { pageErrorElementId, type PageError } from "../../common/api/page-error.ts";
+import { apiPrefix, routes } from "../../common/routes.ts";
+
+/** Returns the web app's HTML for a page URL (the built file, or Vite's in development). */
+export type RenderIndex = (url: string) => Promise<string>;
+
+/** The bare paths of API-only routes (token, flow steps, ...), each `:param` matching one segment. */
+const apiOnlyPaths = Object.values(routes)
+  .filter((route) => route.api && !route.page)
+  .map((route) => {
+    const literal = route.path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    return new RegExp(`^${literal.replace(/:[A-Za-z]+/g, "[^/]*")}$`);
+  });
+
+/** Whether an Accept header lists `text/html` (browsers do when they load a page; `fetch` and curl do not). */
+export function acceptsHtml(accept: string | undefined): boolean {
+  return (accept ?? "").split(",").some((entry) => {
+    const [type = "", ...parameters] = entry.split(";").map((part) => part.trim().toLowerCase());
+    const quality = parameters.find((parameter) => parameter.startsWith("q="));
+    return type === "text/html" && (quality === undefined || Number(quality.slice(2)) > 0);
+  });
+}
+
+/**
+ * Whether the request is a browser loading a page: a GET for HTML of a path outside the API. Such a
+ * request gets its errors as pages; every other one gets them as JSON.
+ */
+export function asksForPage(request: FastifyRequest): boolean {
+  if (request.method !== "GET" && request.method !== "HEAD") return false;
+  const path = request.url.split("?")[0] ?? "";
+  if (path === apiPrefix || path.startsWith(apiPrefix + "/")) return false;
+  if (apiOnlyPaths.some((pattern) => pattern.test(path))) return false;
+  return acceptsHtml(request.headers.accept);
+}
+
+/** JSON that cannot end the `<script>` element holding it, nor open a comment in it. */
+function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}
+
+/**
+ * The web app's HTML carrying a page error as an inert data block: a `<script>` of type
+ * `application/json` is never run, so the page keeps its strict script policy.
+ */
+export function withPageError(html: string, pageError: PageError): string {
+  if (!html.includes("</head>")) throw new Error("the web app's HTML has no </head>");
+  const block = `<script type="application/json" id="${pageErrorElementId}">${scriptSafeJson(pageError)}</script>`;
+  // A function as the replacement: a `$` in the data must not be read as a replacement pattern.
+  return html.replace("</head>", () => `${block}</head>`);
+}
+
+/** Answers with the web app's page, or with its error page when a page error is given. */
+export async function sendWebPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  renderIndex: RenderIndex,
+  pageError?: PageError,
+): Promise<FastifyReply> {
+  const html = await renderIndex(request.url);
+  return reply
+    .type("text/html; charset=utf-8")
+    .header("cache-control", pageError ? "no-store" : "no-cache")
+    .send(pageError ? withPageError(html, pageError) : html);
+}

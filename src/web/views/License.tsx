@@ -1,0 +1,8 @@
+import { useTranslation } from "react-i18next";
+import { DocumentPage } from "../partials/about/DocumentPage.tsx";
+
+/** The product's license, as a page (tools get the plain text at the same address). */
+export function License() {
+  const { t } = useTranslation();
+  return <DocumentPage document="License" title={t("about.license")} />;
+}
