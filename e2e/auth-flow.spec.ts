@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { expect, seriousAccessibilityViolations, test } from "./fixtures.ts";
+import { accountMenu } from "./support/console.ts";
 
 // The console is an app of the built-in organization: its "Sign-in or sign-up" starts a real flow.
 
@@ -116,7 +117,7 @@ test.describe("auth flow in English", () => {
     await page.getByRole("button", { name: "Resume" }).click();
     await expect(countdown).toHaveText(/^Redirecting in [1-3] seconds?\.$/);
 
-    await expect(page.getByRole("button", { name: "Sign-out" })).toBeVisible({ timeout: 10_000 });
+    await expect(accountMenu(page)).toBeVisible({ timeout: 10_000 });
     expect(page.url()).toBe(`${baseURL}/`);
   });
 
@@ -146,7 +147,7 @@ test.describe("auth flow in English", () => {
     await expect(page.getByText("You signed in.")).toBeVisible();
     await identityItem(page, username).getByRole("button", { name: "Select" }).click();
     await page.getByRole("button", { name: "Redirect now" }).click();
-    await expect(page.getByRole("button", { name: "Sign-out" })).toBeVisible({ timeout: 10_000 });
+    await expect(accountMenu(page)).toBeVisible({ timeout: 10_000 });
     dropRefusedRequests(pageErrors);
   });
 

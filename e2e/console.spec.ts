@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Page, Request } from "@playwright/test";
 import { expect, seriousAccessibilityViolations, test } from "./fixtures.ts";
+import { accountMenu, navLink } from "./support/console.ts";
 import { identityItem } from "./support/flow.ts";
 
 // The console's identities and activity pages, silent sign-in after a reload, and sign-out, against the
@@ -18,7 +19,7 @@ interface Labels {
   readonly submit: string;
   readonly select: string;
   readonly redirectNow: string;
-  readonly signOut: string;
+  readonly accountMenu: string;
 }
 
 const english: Labels = {
@@ -29,7 +30,7 @@ const english: Labels = {
   submit: "Submit",
   select: "Select",
   redirectNow: "Redirect now",
-  signOut: "Sign-out",
+  accountMenu: "Account menu",
 };
 
 /**
@@ -44,7 +45,7 @@ async function signUp(page: Page, username: string, labels = english): Promise<v
   await page.getByRole("button", { name: labels.submit }).click();
   await identityItem(page, username).getByRole("button", { name: labels.select }).click();
   await page.getByRole("button", { name: labels.redirectNow }).click();
-  await expect(page.getByRole("button", { name: labels.signOut })).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByRole("button", { name: labels.accountMenu })).toBeVisible({ timeout: 10_000 });
 }
 
 const mainArea = (page: Page) => page.getByRole("main");
@@ -99,7 +100,7 @@ test.describe("console in English", () => {
     const username = newUsername();
     await page.goto("/");
     await signUp(page, username);
-    await page.getByRole("link", { name: "Identities" }).click();
+    await navLink(page, "Identities").click();
     await expect(page.getByRole("heading", { level: 1, name: "Identities" })).toBeVisible();
     await expect(page.getByText("You have 1 identity.")).toBeVisible();
     const own = identityItem(page, username);
@@ -174,8 +175,7 @@ test.describe("console in English", () => {
     await page.getByRole("button", { name: "Update", exact: true }).click();
     await expect(status(page, "Identity updated successfully.")).toBeVisible();
 
-    await page.getByRole("link", { name: "Home" }).click();
-    await page.getByRole("link", { name: "Activity" }).click();
+    await navLink(page, "Activity").click();
     await expect(page.getByRole("heading", { level: 1, name: "Activity" })).toBeVisible();
     const entries = mainArea(page).getByRole("listitem");
     // Newest first: the update here, then the sign-up (reference §8).
@@ -209,7 +209,7 @@ test.describe("console in English", () => {
     const silent = silentSignIns(page);
     const entryRequest = page.waitForRequest((request) => request.url().includes("/api/activity/"));
     await page.reload();
-    await expect(page.getByRole("button", { name: "Sign-out" })).toBeVisible();
+    await expect(accountMenu(page)).toBeVisible();
     await expect(page.getByRole("heading", { level: 1, name: "Sign-in" })).toBeVisible();
     expect(silent).toHaveLength(1);
     // The new token is in memory only.
@@ -222,6 +222,7 @@ test.describe("console in English", () => {
 
     // Signing out stays on the page, which now asks to sign in; the focus moves to the new button.
     await page.getByRole("link", { name: "All activity" }).click();
+    await accountMenu(page).click();
     await page.getByRole("button", { name: "Sign-out" }).click();
     const signIn = page.getByRole("navigation").getByRole("button", { name: "Sign-in or sign-up" });
     await expect(signIn).toBeFocused();
@@ -244,7 +245,7 @@ test.describe("console in English", () => {
 
     // The console's token, to make many entries quickly through the API.
     const listRequest = page.waitForRequest((candidate) => candidate.url().endsWith("/api/i"));
-    await page.getByRole("link", { name: "Identities" }).click();
+    await navLink(page, "Identities").click();
     const authorization = (await (await listRequest).allHeaders()).authorization ?? "";
     const list = (await (await request.get("/api/i", { headers: { authorization } })).json()) as {
       id: string;
@@ -259,8 +260,7 @@ test.describe("console in English", () => {
       expect(response.status()).toBe(200);
     }
 
-    await page.getByRole("link", { name: "Home" }).click();
-    await page.getByRole("link", { name: "Activity" }).click();
+    await navLink(page, "Activity").click();
     const links = mainArea(page).getByRole("listitem").getByRole("link");
     await expect(status(page, "20 entries shown.")).toBeVisible();
     await expect(links).toHaveCount(20);
@@ -285,7 +285,7 @@ test.describe("console in Slovenian", () => {
     submit: "Potrdi",
     select: "Izberi",
     redirectNow: "Preusmeri zdaj",
-    signOut: "Odjava",
+    accountMenu: "Meni računa",
   };
 
   test("the identities pages speak Slovenian, with its plural forms", async ({ page, baseURL }) => {

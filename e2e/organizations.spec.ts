@@ -214,7 +214,10 @@ test.describe("application templates and organizations", () => {
       .getByRole("region", { name: "Organization" })
       .getByLabel("Name", { exact: true })
       .inputValue();
-    await page.getByRole("link", { name: "All organizations" }).click();
+    await page
+      .getByRole("navigation", { name: "Breadcrumbs" })
+      .getByRole("link", { name: "Organizations" })
+      .click();
     await expect(
       page.getByRole("listitem").filter({ hasText: organizationName }).getByText("admin", { exact: true }),
     ).toBeVisible();

@@ -210,6 +210,8 @@ describe("organizations", () => {
     expect((await stranger.api(`/api/o/${organization.id}`).then((r) => r.json())) as object).toMatchObject({
       canUpdate: false,
       name: "Guarded",
+      // None of the stranger's identities administers it.
+      ownAdminIdentities: [],
     });
     expect((await update(stranger.api, organization, { name: "Mine" })).status).toBe(403);
     const listed = async (api: ConsoleApi) =>

@@ -95,6 +95,28 @@ describe("application templates", () => {
     });
   });
 
+  it("name, for a caller who is not an admin, which of the caller's own identities are", async () => {
+    const owner = await consoleSignUp(server.url, "yara");
+    const created = await postJson(owner.api, "/api/i/create", { username: "yara-work" });
+    const { id: workId } = (await created.json()) as { id: string };
+    const work = await consoleSignUp(server.url, "yara", workId);
+    const { id } = (await (await postJson(work.api, "/api/a/create", { name: "Wiki" })).json()) as {
+      id: string;
+    };
+
+    // Signed in with the first identity, the owner learns that their other identity administers it.
+    const asOwner = templateSchema.parse(await (await owner.api(`/api/a/${id}`)).json());
+    expect(asOwner).toMatchObject({ canUpdate: false, admins: [], ownAdminIdentities: [workId] });
+    // Its admin, somebody else and an anonymous visitor are told nothing of the kind.
+    const asAdmin = templateSchema.parse(await (await work.api(`/api/a/${id}`)).json());
+    expect(asAdmin.ownAdminIdentities).toBeUndefined();
+    const stranger = await consoleSignUp(server.url, "zeno");
+    const asStranger = templateSchema.parse(await (await stranger.api(`/api/a/${id}`)).json());
+    expect(asStranger.ownAdminIdentities).toEqual([]);
+    const anonymous = templateSchema.parse(await (await fetch(`${server.url}/api/a/${id}`)).json());
+    expect(anonymous.ownAdminIdentities).toBeUndefined();
+  });
+
   it("refuse invalid definitions with a stable code", async () => {
     const { api } = await consoleSignUp(server.url, "wanda");
     const https = "https://x.example/";

@@ -22,8 +22,16 @@ export async function passwordSteps(page: Page, username: string): Promise<void>
 export async function signUp(page: Page, username: string): Promise<void> {
   await page.getByRole("button", { name: "Sign-in or sign-up" }).first().click();
   await passwordSteps(page, username);
-  await expect(page.getByRole("button", { name: "Sign-out" })).toBeVisible({ timeout: 10_000 });
+  await expect(accountMenu(page)).toBeVisible({ timeout: 10_000 });
 }
+
+/** The header's button that opens the signed-in identity's menu: there once the console is signed in. */
+export const accountMenu = (page: Page) =>
+  page.getByRole("navigation", { name: "Main" }).getByRole("button", { name: "Account menu" });
+
+/** A link of the console's main navigation. */
+export const navLink = (page: Page, name: string) =>
+  page.getByRole("navigation", { name: "Main" }).getByRole("link", { name, exact: true });
 
 export const status = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text });
 

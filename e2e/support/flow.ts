@@ -25,9 +25,9 @@ export function dropRefusedRequests(pageErrors: string[]): void {
 export const identityItem = (page: Page, name: string) =>
   page.getByRole("listitem").filter({ hasText: name });
 
-/** Selects the identity and goes back to the console, which then is signed in. */
+/** Selects the identity and goes back to the console, which then is signed in (its account menu shows). */
 export async function selectIdentityAndReturn(page: Page, name: string): Promise<void> {
   await identityItem(page, name).getByRole("button", { name: "Select" }).click();
   await page.getByRole("button", { name: "Redirect now" }).click();
-  await expect(page.getByRole("button", { name: "Sign-out" })).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByRole("button", { name: "Account menu" })).toBeVisible({ timeout: 10_000 });
 }

@@ -44,12 +44,14 @@ export function safePath(path: string): string {
 
 /**
  * Sends the browser to the authorization endpoint; the person comes back to `redirectPath`. A silent
- * sign-in asks with prompt=none: the single sign-on session answers at once, without any page.
+ * sign-in asks with prompt=none: the single sign-on session answers at once, without any page. A
+ * sign-in to switch identity asks with prompt=login, since the single sign-on session would otherwise
+ * answer at once with the identity already chosen: the person signs in again and picks one.
  */
 export async function startSignIn(
   context: Context,
   redirectPath: string,
-  { silent = false }: { silent?: boolean } = {},
+  { silent = false, switchIdentity = false }: { silent?: boolean; switchIdentity?: boolean } = {},
 ): Promise<void> {
   const as = await discover();
   if (as.authorization_endpoint === undefined) throw new ApiError("invalidResponse", 0);
@@ -72,6 +74,8 @@ export async function startSignIn(
   if (silent) {
     url.searchParams.set("prompt", "none");
     markSilentSignInTried();
+  } else if (switchIdentity) {
+    url.searchParams.set("prompt", "login");
   }
   window.location.assign(url);
 }

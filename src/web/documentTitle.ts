@@ -1,7 +1,16 @@
+import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
+import { contextQuery } from "./api.ts";
 
-export function useDocumentTitle(title: string): void {
+/** The browser's title for a page: `<page> · <instance title>`, or the instance title alone. */
+function pageTitle(page: string | undefined, instanceTitle: string | undefined): string {
+  return [page, instanceTitle].filter(Boolean).join(" · ");
+}
+
+/** Sets the browser's title for the page shown; without `page`, the instance title alone (home). */
+export function useDocumentTitle(page?: string): void {
+  const instanceTitle = useQuery(contextQuery).data?.title;
   useEffect(() => {
-    document.title = title;
-  }, [title]);
+    document.title = pageTitle(page, instanceTitle);
+  }, [page, instanceTitle]);
 }

@@ -15,12 +15,15 @@ export async function consoleApp(base: string): Promise<TestApp> {
 
 export type ConsoleApi = (path: string, init?: RequestInit) => Promise<Response>;
 
-/** Signs a new person up to the console; returns their browser, tokens and an API caller with the token. */
-export async function consoleSignUp(base: string, username: string) {
+/**
+ * Signs a person up to the console, or in again with the same username, with the identity of that ID
+ * (by default the first one offered); returns their browser, tokens and an API caller with the token.
+ */
+export async function consoleSignUp(base: string, username: string, identityId?: string) {
   const driver = await FlowDriver.start(base, await consoleApp(base));
   await driver.step("passwordStart", { emailOrUsername: username });
   await driver.step("passwordComplete", { password: `${username}'s passphrase` });
-  const [identity] = await driver.identities();
+  const identity = identityId === undefined ? (await driver.identities())[0] : { id: identityId };
   await driver.step("chooseIdentity", { identity: { id: identity?.id } });
   await driver.step("redirect");
   const tokens = await driver.exchange(await driver.returnToApp());

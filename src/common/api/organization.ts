@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ownAdminIdentitiesSchema } from "./summary.ts";
 import { templateFieldsSchema } from "./template.ts";
 import { idText, typedText } from "./text.ts";
 
@@ -57,6 +58,7 @@ export const organizationSchema = organizationFieldsSchema.extend({
   id: z.string(),
   version: z.number().int(),
   canUpdate: z.boolean(),
+  ownAdminIdentities: ownAdminIdentitiesSchema,
   /** Admins only. */
   admins: z.array(z.string()).optional(),
   applications: z.array(organizationApplicationSchema).optional(),

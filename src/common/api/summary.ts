@@ -9,3 +9,9 @@ export const documentSummarySchema = z.object({
 });
 export type DocumentSummary = z.infer<typeof documentSummarySchema>;
 export const documentListSchema = z.array(documentSummarySchema);
+
+/**
+ * In the answer about one template or organization to a signed-in caller who is not among its admins:
+ * the IDs of the identities the caller administers that are (empty when none is).
+ */
+export const ownAdminIdentitiesSchema = z.array(z.string()).optional();

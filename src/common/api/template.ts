@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ownAdminIdentitiesSchema } from "./summary.ts";
 import { idText, typedText } from "./text.ts";
 
 // Application templates (spec §2-§3, reference §2.4 and §9): reusable app definitions that
@@ -73,5 +74,6 @@ export const templateSchema = templateFieldsSchema.extend({
   id: z.string(),
   version: z.number().int(),
   canUpdate: z.boolean(),
+  ownAdminIdentities: ownAdminIdentitiesSchema,
 });
 export type Template = z.infer<typeof templateSchema>;

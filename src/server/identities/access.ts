@@ -1,3 +1,4 @@
+import type { Caller } from "../http/caller.ts";
 import type { Database } from "../store/database.ts";
 import { findIdentities, identitiesWithMembers, identityIdsCreatedBy } from "../store/identities.ts";
 
@@ -28,4 +29,19 @@ export async function accessibleIdentities(db: Database, accountId: string): Pro
     frontier = next;
   }
   return access;
+}
+
+/**
+ * For a console caller whose identity is not among a document's `admins`: those of the identities its
+ * account administers that are. The caller may learn this without being an admin, since it could sign
+ * in with any of them and see the admins itself. Undefined for anybody else (nothing to say).
+ */
+export async function ownAdminIdentities(
+  db: Database,
+  caller: Caller | undefined,
+  admins: readonly string[],
+): Promise<string[] | undefined> {
+  if (caller?.identityId === undefined || admins.includes(caller.identityId)) return undefined;
+  const access = await accessibleIdentities(db, caller.accountId);
+  return admins.filter((admin) => access.get(admin) === "admin");
 }

@@ -4,6 +4,7 @@ import { apiPrefix, routes } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
 import { optionalCaller, requireCaller, summaries, type CallerDeps } from "../http/caller.ts";
 import { HttpError } from "../http/errors.ts";
+import { ownAdminIdentities } from "../identities/access.ts";
 import {
   createOrganization,
   findOrganization,
@@ -31,7 +32,10 @@ export const organizationPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app
     const { id } = request.params as { id: string };
     const stored = await findOrganization(db, id);
     if (!stored) throw new HttpError(404, "notFound", "no such organization");
-    return organizationView(id, stored.version, stored.document, await optionalCaller(deps, request));
+    const caller = await optionalCaller(deps, request);
+    const ownAdmins = await ownAdminIdentities(db, caller, stored.document.admins);
+    const view = organizationView(id, stored.version, stored.document, caller);
+    return ownAdmins ? { ...view, ownAdminIdentities: ownAdmins } : view;
   });
 
   app.get(apiPrefix + routes.OrganizationApp.path, async (request) => {

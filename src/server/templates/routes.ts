@@ -4,6 +4,7 @@ import { apiPrefix, routes } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
 import { optionalCaller, requireCaller, summaries, type CallerDeps } from "../http/caller.ts";
 import { HttpError } from "../http/errors.ts";
+import { ownAdminIdentities } from "../identities/access.ts";
 import { createTemplate, findTemplate, listTemplates, templateView, updateTemplate } from "./templates.ts";
 
 /** Application templates: public to read, created by anyone signed in, changed by their admins. */
@@ -24,7 +25,10 @@ export const templatePlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { 
     const { id } = request.params as { id: string };
     const stored = await findTemplate(db, id);
     if (!stored) throw new HttpError(404, "notFound", "no such application template");
-    return templateView(id, stored.version, stored.document, await optionalCaller(deps, request));
+    const caller = await optionalCaller(deps, request);
+    const ownAdmins = await ownAdminIdentities(db, caller, stored.document.admins);
+    const view = templateView(id, stored.version, stored.document, caller);
+    return ownAdmins ? { ...view, ownAdminIdentities: ownAdmins } : view;
   });
 
   const update = async (request: FastifyRequest) => {

@@ -14,6 +14,7 @@ const backgrounds = [
 
 const sizes = {
   small: "size-6 text-[0.625rem]",
+  compact: "size-8 text-xs",
   medium: "size-10 text-sm",
   large: "size-14 text-xl",
 } as const;

@@ -1,13 +1,18 @@
 import type { ComponentPropsWithRef, MouseEvent } from "react";
 import { Spinner } from "./Spinner.tsx";
 
+/** An entry of a drop-down menu, a button or a link. */
+export const menuItemClass =
+  "flex w-full items-center gap-2 rounded-md px-3 py-2 text-left text-sm font-medium text-slate-800 hover:bg-slate-100";
+
 const variants = {
-  primary: "bg-blue-700 text-white hover:bg-blue-800 dark:bg-blue-600 dark:hover:bg-blue-700",
+  primary: "shadow-sm bg-blue-700 text-white hover:bg-blue-800 dark:bg-blue-600 dark:hover:bg-blue-700",
   secondary:
-    "border border-slate-400 bg-white text-slate-900 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800",
-  danger: "bg-red-700 text-white hover:bg-red-800",
+    "shadow-sm border border-slate-400 bg-white text-slate-900 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800",
+  danger: "shadow-sm bg-red-700 text-white hover:bg-red-800",
   /** Looks like a link, in the size of the text around it. */
   link: "text-blue-800 underline underline-offset-4 hover:text-blue-900 dark:text-blue-300 dark:hover:text-blue-200",
+  menuItem: menuItemClass,
 } as const;
 
 const sizes = {
@@ -25,7 +30,9 @@ interface ButtonLook {
 /** The classes of a button, also for a link that leads where a button would (a way back to an app). */
 export function buttonClassName({ variant = "primary", size = "medium" }: ButtonLook): string {
   const layout =
-    variant === "link" ? "" : `inline-flex items-center justify-center gap-2 rounded-md ${sizes[size]}`;
+    variant === "link" || variant === "menuItem"
+      ? ""
+      : `inline-flex items-center justify-center gap-2 rounded-md ${sizes[size]}`;
   return `font-medium disabled:cursor-not-allowed disabled:opacity-60 aria-busy:cursor-progress aria-busy:opacity-80 ${layout} ${variants[variant]}`;
 }
 

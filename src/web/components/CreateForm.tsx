@@ -72,7 +72,7 @@ export function CreateForm({ labelledBy, withDescription = false, onSubmit, onCa
       )}
       {error !== null && error !== "nameRequired" && <Alert message={errorMessage(t, error)} />}
       <div className="flex flex-wrap items-center gap-3">
-        <Button type="submit" disabled={busy}>
+        <Button type="submit" busy={busy}>
           {t("common.create")}
         </Button>
         <Button variant="secondary" onClick={onCancel}>

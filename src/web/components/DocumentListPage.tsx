@@ -1,16 +1,25 @@
 import { useQuery, type UseQueryOptions } from "@tanstack/react-query";
+import type { ComponentType } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 import type { DocumentSummary } from "../../common/api/summary.ts";
 import { pathFor, type RouteName } from "../../common/routes.ts";
 import { useDocumentTitle } from "../documentTitle.ts";
 import { useSignedIn } from "../session.ts";
+import { EmptyState } from "./EmptyState.tsx";
+import { OrganizationIcon, TemplateIcon } from "./icons.tsx";
+import { CreateLink, PageHeader } from "./PageHeader.tsx";
 import { QueryError } from "./QueryError.tsx";
-import { SignInPrompt } from "./SignInPrompt.tsx";
+import { SignInButton } from "./SignInButton.tsx";
+import { ListSkeleton } from "./Skeleton.tsx";
 import { SummaryList } from "./SummaryList.tsx";
 
 /** The i18n key prefixes of documents listed by {@link DocumentListPage}. */
 export type DocumentListKeys = "templates" | "organizations";
+
+const icons: Record<DocumentListKeys, ComponentType<{ className?: string }>> = {
+  templates: TemplateIcon,
+  organizations: OrganizationIcon,
+};
 
 /** All documents of one kind (spec §2): public; signed-in people can create one. */
 export function DocumentListPage({
@@ -30,44 +39,37 @@ export function DocumentListPage({
   const signedIn = useSignedIn();
   const items = useQuery(query);
   useDocumentTitle(t(`${keys}.title`));
+  const create = <CreateLink to={pathFor(createRoute)}>{t(`${keys}.create`)}</CreateLink>;
 
   return (
-    <>
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <h1 className="text-3xl font-bold tracking-tight">{t(`${keys}.title`)}</h1>
-        {signedIn && (
-          <Link
-            to={pathFor(createRoute)}
-            className="rounded-md bg-blue-700 px-4 py-2 text-sm font-medium text-white hover:bg-blue-800"
-          >
-            {t(`${keys}.create`)}
-          </Link>
-        )}
-      </div>
-      <div className="mt-6">
-        {items.data !== undefined ? (
-          items.data.length === 0 ? (
-            signedIn ? (
-              <p>{t(`${keys}.empty`)}</p>
-            ) : (
-              <SignInPrompt message={t(`${keys}.emptySignedOut`)} />
-            )
-          ) : (
-            <>
-              <p className="mb-4 text-slate-700">{t(`${keys}.count`, { count: items.data.length })}</p>
-              <SummaryList
-                items={items.data}
-                link={(id) => pathFor(itemRoute, { id })}
-                labels={(item) => (item.canUpdate ? [t("common.labels.admin")] : [])}
-              />
-            </>
-          )
-        ) : items.isError ? (
-          <QueryError error={items.error} />
+    <div className="flex flex-col gap-6">
+      <PageHeader
+        title={t(`${keys}.title`)}
+        description={t(`nav.descriptions.${keys}`)}
+        action={signedIn && create}
+      />
+      {items.data !== undefined ? (
+        items.data.length === 0 ? (
+          <EmptyState
+            icon={icons[keys]}
+            message={signedIn ? t(`${keys}.empty`) : t(`${keys}.emptySignedOut`)}
+            action={signedIn ? create : <SignInButton />}
+          />
         ) : (
-          <p role="status">{t("app.loading")}</p>
-        )}
-      </div>
-    </>
+          <div>
+            <p className="mb-3 text-sm text-slate-700">{t(`${keys}.count`, { count: items.data.length })}</p>
+            <SummaryList
+              items={items.data}
+              link={(id) => pathFor(itemRoute, { id })}
+              labels={(item) => (item.canUpdate ? [t("common.labels.admin")] : [])}
+            />
+          </div>
+        )
+      ) : items.isError ? (
+        <QueryError error={items.error} />
+      ) : (
+        <ListSkeleton />
+      )}
+    </div>
   );
 }

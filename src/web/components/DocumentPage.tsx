@@ -4,26 +4,37 @@ import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import { pathFor, type RouteName } from "../../common/routes.ts";
 import { useDocumentTitle } from "../documentTitle.ts";
-import { BackLink } from "./BackLink.tsx";
+import { AdminNotice } from "./AdminNotice.tsx";
+import { Breadcrumbs } from "./Breadcrumbs.tsx";
 import { DetailList } from "./DetailList.tsx";
 import { Labels } from "./Labels.tsx";
 import { QueryError } from "./QueryError.tsx";
+import { TextSkeleton } from "./Skeleton.tsx";
 
 /** The i18n key prefixes of documents shown on a {@link DocumentPage}. */
 export type DocumentPageKeys = "templates" | "organizations";
 
+/** What a document page reads of every document, besides what its own view shows. */
+interface ShownDocument {
+  readonly name: string;
+  /** The viewer administers it. */
+  readonly canUpdate?: boolean;
+  /** The viewer's own identities that administer it, when the viewer's current one does not. */
+  readonly ownAdminIdentities?: readonly string[] | undefined;
+}
+
 /**
- * The page of the named document with the route's `id`: a link back to the list, then its
- * details once loaded (made anew for another id); until then a heading with the loading status
- * or the error.
+ * The page of the named document with the route's `id`: breadcrumbs up to the list, a notice when the
+ * signed-in identity cannot change it, then its details once loaded (made anew for another id); until
+ * then a heading with a skeleton or the error.
  */
-export function DocumentPage<Data extends { readonly name: string }>({
+export function DocumentPage<Data extends ShownDocument>({
   keys,
   listRoute,
   query,
   children,
 }: {
-  /** Prefix of the page's texts: `page.title` and `page.back`. */
+  /** Prefix of the page's texts: `title` (of the list) and `page.title`. */
   readonly keys: DocumentPageKeys;
   readonly listRoute: RouteName;
   /** The query of the document with the given id. */
@@ -33,17 +44,27 @@ export function DocumentPage<Data extends { readonly name: string }>({
   const { t } = useTranslation();
   const { id = "" } = useParams();
   const result = useQuery(query(id));
-  useDocumentTitle(result.data ? result.data.name : t(`${keys}.page.title`));
+  const name = result.data?.name;
+  useDocumentTitle(name ?? t(`${keys}.page.title`));
 
   return (
     <div className="flex max-w-3xl flex-col gap-6">
-      <BackLink to={pathFor(listRoute)}>{t(`${keys}.page.back`)}</BackLink>
+      <Breadcrumbs
+        trail={[{ label: t(`${keys}.title`), to: pathFor(listRoute) }]}
+        current={name ?? t(`${keys}.page.title`)}
+      />
       {result.data !== undefined ? (
-        <Fragment key={id}>{children(result.data)}</Fragment>
+        <Fragment key={id}>
+          <AdminNotice
+            canUpdate={result.data.canUpdate ?? false}
+            ownAdminIdentities={result.data.ownAdminIdentities}
+          />
+          {children(result.data)}
+        </Fragment>
       ) : (
         <>
           <h1 className="text-3xl font-bold tracking-tight">{t(`${keys}.page.title`)}</h1>
-          {result.isError ? <QueryError error={result.error} /> : <p role="status">{t("app.loading")}</p>}
+          {result.isError ? <QueryError error={result.error} /> : <TextSkeleton lines={4} />}
         </>
       )}
     </div>

@@ -4,13 +4,14 @@ import { locales } from "../../common/limits.ts";
 import { chooseLocale, isLocale } from "../i18n/index.ts";
 import { GlobeIcon } from "./icons.tsx";
 
-export function LanguageSwitch() {
+/** The language of the interface; `labelClassName` says when its label is only for screen readers. */
+export function LanguageSwitch({ labelClassName = "max-sm:sr-only" }: { readonly labelClassName?: string }) {
   const { t, i18n } = useTranslation();
   const id = useId();
   return (
     <div className="flex items-center gap-2 text-slate-700 dark:text-slate-300">
       <GlobeIcon />
-      <label htmlFor={id} className="text-sm max-sm:sr-only">
+      <label htmlFor={id} className={`text-sm ${labelClassName}`}>
         {t("language.label")}
       </label>
       <select

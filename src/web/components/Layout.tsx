@@ -6,6 +6,7 @@ import { setSignInError, useSignInError, useSigningIn } from "../session.ts";
 import { Alert } from "./Alert.tsx";
 import { Footer } from "./Footer.tsx";
 import { NavBar } from "./NavBar.tsx";
+import { PageSkeleton } from "./Skeleton.tsx";
 
 export function Layout() {
   const { t } = useTranslation();
@@ -25,7 +26,7 @@ export function Layout() {
       <main
         id="main"
         tabIndex={-1}
-        className="mx-auto w-full max-w-5xl flex-1 px-4 py-8 focus:outline-none sm:px-6 sm:py-12"
+        className="mx-auto w-full max-w-5xl flex-1 px-4 py-8 focus:outline-none sm:px-6 sm:py-10"
       >
         {signInError !== null && (
           <Alert message={errorMessage(t, signInError)} onDismiss={() => setSignInError(null)} />
@@ -33,11 +34,8 @@ export function Layout() {
         {context.isError ? (
           <Alert message={t("errors.loadingDataFailed")} />
         ) : context.isPending || signingIn ? (
-          // Views wait for the context document and the sign-in at start-up; only assistive
-          // technology hears about it.
-          <p role="status" className="sr-only">
-            {t("app.loading")}
-          </p>
+          // Views wait for the context document and the sign-in at start-up.
+          <PageSkeleton />
         ) : (
           <Outlet />
         )}

@@ -69,7 +69,7 @@ export function SectionForm({ title, children, submitLabel, savedMessage, onSubm
         {typeof children === "function" ? children(fieldError) : children}
         {error !== null && !error.atField && <Alert message={message(error.failure)} />}
         <div className="flex flex-wrap items-center gap-3">
-          <Button type="submit" disabled={busy}>
+          <Button type="submit" busy={busy}>
             {submitLabel}
           </Button>
           <p role="status" className="font-medium text-green-800">

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import type { Ref } from "react";
+import { useEffect, useState, type Ref } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation } from "react-router";
 import { contextQuery } from "../api.ts";
@@ -7,24 +7,44 @@ import { signInErrorCode, startSignIn } from "../auth.ts";
 import { setSignInError } from "../session.ts";
 import { Button } from "./Button.tsx";
 
-/** "Sign-in or sign-up": starts the console's sign-in; the person comes back to this page. */
-export function SignInButton({ ref }: { readonly ref?: Ref<HTMLButtonElement> }) {
-  const { t } = useTranslation();
+/**
+ * Starts the console's sign-in from this page, to which the person comes back; with `switchIdentity`
+ * the person signs in again and picks an identity. `starting` is true until the browser leaves.
+ */
+export function useSignIn(): { starting: boolean; signIn: (options?: { switchIdentity?: boolean }) => void } {
   const queryClient = useQueryClient();
   const location = useLocation();
+  const [starting, setStarting] = useState(false);
+  // Back from the sign-in page, the browser may show this page as it was left: busy no more.
+  useEffect(() => {
+    const reset = (event: PageTransitionEvent) => {
+      if (event.persisted) setStarting(false);
+    };
+    window.addEventListener("pageshow", reset);
+    return () => window.removeEventListener("pageshow", reset);
+  }, []);
 
-  async function signIn(): Promise<void> {
+  async function start(options: { switchIdentity?: boolean }): Promise<void> {
     setSignInError(null);
+    setStarting(true);
     try {
       const context = await queryClient.query(contextQuery);
-      await startSignIn(context, location.pathname + location.search + location.hash);
+      await startSignIn(context, location.pathname + location.search + location.hash, options);
     } catch (error) {
       setSignInError(signInErrorCode(error));
+      setStarting(false);
     }
   }
 
+  return { starting, signIn: (options = {}) => void start(options) };
+}
+
+/** "Sign-in or sign-up": starts the console's sign-in; the person comes back to this page. */
+export function SignInButton({ ref }: { readonly ref?: Ref<HTMLButtonElement> }) {
+  const { t } = useTranslation();
+  const { starting, signIn } = useSignIn();
   return (
-    <Button ref={ref} onClick={() => void signIn()}>
+    <Button ref={ref} busy={starting} onClick={() => signIn()}>
       {t("nav.signIn")}
     </Button>
   );

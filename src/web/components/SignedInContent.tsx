@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
 import { useSignedIn } from "../session.ts";
 import { QueryError } from "./QueryError.tsx";
 import { SignInPrompt } from "./SignInPrompt.tsx";
+import { TextSkeleton } from "./Skeleton.tsx";
 
 interface SignedInContentProps<T> {
   /** What a signed-out visitor is told, next to the sign-in button. */
@@ -14,11 +14,10 @@ interface SignedInContentProps<T> {
 
 /** A console page's content: for the signed-in person once loaded, else why there is none. */
 export function SignedInContent<T>({ signedOutMessage, query, children }: SignedInContentProps<T>) {
-  const { t } = useTranslation();
   const signedIn = useSignedIn();
   if (!signedIn) return <SignInPrompt message={signedOutMessage} />;
   // Data loaded before keeps showing when loading it again (or more of it) fails.
   if (query.data !== undefined) return children(query.data);
   if (query.isError) return <QueryError error={query.error} />;
-  return <p role="status">{t("app.loading")}</p>;
+  return <TextSkeleton />;
 }

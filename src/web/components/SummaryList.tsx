@@ -9,7 +9,7 @@ export interface Summary {
   readonly canUpdate?: boolean;
 }
 
-/** Entries by name, each linking to its page, with its description under it. */
+/** Entries as cards, by name, each linking to its page, with its description under it. */
 export function SummaryList({
   items,
   link,
@@ -20,20 +20,26 @@ export function SummaryList({
   readonly labels?: ((item: Summary) => string[]) | undefined;
 }) {
   return (
-    <ul className="flex flex-col gap-2">
+    <ul className="grid gap-3 sm:grid-cols-2">
       {items.map((item) => (
-        <li key={item.id} className="rounded-md border border-slate-200 px-4 py-3">
-          <p className="font-medium break-words">
+        <li
+          key={item.id}
+          className="relative flex flex-col gap-1 rounded-lg border border-slate-200 bg-white p-4 shadow-sm hover:border-blue-300 hover:shadow"
+        >
+          <p className="font-semibold break-words">
+            {/* The link covers the whole card, but its name is only the entry's name. */}
             <Link
               to={link(item.id)}
-              className="text-blue-800 underline underline-offset-4 hover:text-blue-900"
+              className="text-blue-800 underline underline-offset-4 after:absolute after:inset-0 after:rounded-lg hover:text-blue-900"
             >
               {item.name}
             </Link>
             {labels && <Labels labels={labels(item)} />}
           </p>
           {item.description && (
-            <p className="text-sm break-words whitespace-pre-wrap text-slate-700">{item.description}</p>
+            <p className="line-clamp-3 text-sm break-words whitespace-pre-wrap text-slate-700">
+              {item.description}
+            </p>
           )}
         </li>
       ))}

@@ -2,66 +2,159 @@ import type { ReactNode } from "react";
 
 // Decorative icons: always next to a text label, so hidden from assistive technology.
 
-function StrokeIcon({ children }: { readonly children: ReactNode }) {
+function StrokeIcon({
+  children,
+  className = "size-5",
+}: {
+  readonly children: ReactNode;
+  readonly className?: string;
+}) {
   return (
     <svg
       aria-hidden="true"
       viewBox="0 0 24 24"
-      className="size-5"
+      className={`shrink-0 ${className}`}
       fill="none"
       stroke="currentColor"
       strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
     >
       {children}
     </svg>
   );
 }
 
-export function HomeIcon() {
+type IconProps = { readonly className?: string };
+
+export function HomeIcon({ className }: IconProps) {
   return (
-    <StrokeIcon>
-      <path d="M3 10.5 12 3l9 7.5M5 9v11h5v-6h4v6h5V9" strokeLinecap="round" strokeLinejoin="round" />
+    <StrokeIcon className={className}>
+      <path d="M3 10.5 12 3l9 7.5M5 9v11h5v-6h4v6h5V9" />
     </StrokeIcon>
   );
 }
 
-export function GlobeIcon() {
+export function GlobeIcon({ className }: IconProps) {
   return (
-    <StrokeIcon>
+    <StrokeIcon className={className}>
       <circle cx="12" cy="12" r="9" />
       <path d="M3 12h18M12 3c2.5 2.7 3.75 5.7 3.75 9S14.5 18.3 12 21c-2.5-2.7-3.75-5.7-3.75-9S9.5 5.7 12 3Z" />
     </StrokeIcon>
   );
 }
 
-export function MailIcon() {
+export function IdentityIcon({ className }: IconProps) {
   return (
-    <StrokeIcon>
+    <StrokeIcon className={className}>
+      <circle cx="12" cy="8" r="4" />
+      <path d="M4 21c0-4 3.6-7 8-7s8 3 8 7" />
+    </StrokeIcon>
+  );
+}
+
+export function OrganizationIcon({ className }: IconProps) {
+  return (
+    <StrokeIcon className={className}>
+      <path d="M4 21V5a2 2 0 0 1 2-2h8a2 2 0 0 1 2 2v16M16 9h2a2 2 0 0 1 2 2v10M2 21h20M8 7h4M8 11h4M8 15h4" />
+    </StrokeIcon>
+  );
+}
+
+export function TemplateIcon({ className }: IconProps) {
+  return (
+    <StrokeIcon className={className}>
+      <path d="m12 3 9 5-9 5-9-5 9-5Z" />
+      <path d="m3 13 9 5 9-5" />
+    </StrokeIcon>
+  );
+}
+
+export function ActivityIcon({ className }: IconProps) {
+  return (
+    <StrokeIcon className={className}>
+      <path d="M3 12h4l3-8 4 16 3-8h4" />
+    </StrokeIcon>
+  );
+}
+
+export function MenuIcon({ className }: IconProps) {
+  return (
+    <StrokeIcon className={className}>
+      <path d="M4 6h16M4 12h16M4 18h16" />
+    </StrokeIcon>
+  );
+}
+
+export function CloseIcon({ className }: IconProps) {
+  return (
+    <StrokeIcon className={className}>
+      <path d="M6 6l12 12M18 6 6 18" />
+    </StrokeIcon>
+  );
+}
+
+export function ChevronDownIcon({ className = "size-4" }: IconProps) {
+  return (
+    <StrokeIcon className={className}>
+      <path d="m6 9 6 6 6-6" />
+    </StrokeIcon>
+  );
+}
+
+export function ChevronRightIcon({ className = "size-4" }: IconProps) {
+  return (
+    <StrokeIcon className={className}>
+      <path d="m9 6 6 6-6 6" />
+    </StrokeIcon>
+  );
+}
+
+export function ChevronLeftIcon({ className = "size-4" }: IconProps) {
+  return (
+    <StrokeIcon className={className}>
+      <path d="m15 6-6 6 6 6" />
+    </StrokeIcon>
+  );
+}
+
+export function PlusIcon({ className = "size-4" }: IconProps) {
+  return (
+    <StrokeIcon className={className}>
+      <path d="M12 5v14M5 12h14" />
+    </StrokeIcon>
+  );
+}
+
+export function InfoIcon({ className }: IconProps) {
+  return (
+    <StrokeIcon className={className}>
+      <circle cx="12" cy="12" r="9" />
+      <path d="M12 11v5M12 8h.01" />
+    </StrokeIcon>
+  );
+}
+
+export function MailIcon({ className }: IconProps) {
+  return (
+    <StrokeIcon className={className}>
       <rect x="3" y="5" width="18" height="14" rx="2" />
       <path d="m3.5 6.5 8.5 7 8.5-7" strokeLinecap="round" strokeLinejoin="round" />
     </StrokeIcon>
   );
 }
 
-export function CheckIcon() {
+export function CheckIcon({ className }: IconProps) {
   return (
-    <StrokeIcon>
+    <StrokeIcon className={className}>
       <path d="m5 12.5 4.5 4.5L19 7.5" strokeLinecap="round" strokeLinejoin="round" />
     </StrokeIcon>
   );
 }
 
-export function PlusIcon() {
+export function AlertIcon({ className }: IconProps) {
   return (
-    <StrokeIcon>
-      <path d="M12 5v14M5 12h14" strokeLinecap="round" />
-    </StrokeIcon>
-  );
-}
-
-export function AlertIcon() {
-  return (
-    <StrokeIcon>
+    <StrokeIcon className={className}>
       <path
         d="M12 8v5m0 3.5v.01M10.3 3.9 2.4 17.6A2 2 0 0 0 4.1 20.6h15.8a2 2 0 0 0 1.7-3L13.7 3.9a2 2 0 0 0-3.4 0Z"
         strokeLinecap="round"
@@ -71,9 +164,9 @@ export function AlertIcon() {
   );
 }
 
-export function LinkOffIcon() {
+export function LinkOffIcon({ className }: IconProps) {
   return (
-    <StrokeIcon>
+    <StrokeIcon className={className}>
       <path
         d="M9 15 15 9M10 6.5l1.3-1.3a4.2 4.2 0 0 1 6 6L16 12.5M14 17.5l-1.3 1.3a4.2 4.2 0 0 1-6-6L8 11.5M4 4l16 16"
         strokeLinecap="round"
@@ -84,9 +177,9 @@ export function LinkOffIcon() {
 }
 
 /** A door, for Vrata ("doors"). */
-export function DoorIcon() {
+export function DoorIcon({ className }: IconProps) {
   return (
-    <StrokeIcon>
+    <StrokeIcon className={className}>
       <path d="M4 21h16M6 21V4a1 1 0 0 1 1-1h10a1 1 0 0 1 1 1v17" strokeLinejoin="round" />
       <path d="M14 12v.01" strokeLinecap="round" strokeWidth="3" />
     </StrokeIcon>

@@ -1,47 +1,84 @@
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError, errorMessage } from "../api.ts";
 import { Alert } from "./Alert.tsx";
 
 export interface Action {
   readonly busy: boolean;
+  /** Which action runs (the `key` given to {@link Action.run}), for its button to show it is busy. */
+  readonly busyKey: string | null;
   readonly error: ApiError | null;
-  /** Announced after the last action succeeded. */
+  /** Announced after the last action succeeded; cleared by the next action or edit. */
   readonly message: string;
-  /** Runs one action at a time; a failure is kept for {@link ActionFeedback}, a success says `done`. */
-  readonly run: (action: () => Promise<void>, done: string) => Promise<void>;
+  /** Which action the message or error is about (its `key`). */
+  readonly doneKey: string | null;
+  /**
+   * Runs one action at a time; a failure is kept for {@link ActionFeedback}, a success says `done`.
+   * `key` names the action (e.g. the item it is about), so that its own button shows the busy state.
+   */
+  readonly run: (action: () => Promise<void>, done: string, key?: string) => Promise<void>;
+  /** Whether the action of this key runs. */
+  readonly isBusy: (key: string) => boolean;
+  /** Forgets the last outcome (the person changed something since). */
+  readonly clear: () => void;
 }
 
 /** The state of buttons that act at once (no form): busy while one runs, then its outcome. */
 export function useAction(): Action {
-  const [busy, setBusy] = useState(false);
+  const [busyKey, setBusyKey] = useState<string | null>(null);
   const [error, setError] = useState<ApiError | null>(null);
   const [message, setMessage] = useState("");
-  async function run(action: () => Promise<void>, done: string): Promise<void> {
-    if (busy) return;
-    setBusy(true);
+  const [doneKey, setDoneKey] = useState<string | null>(null);
+  const busy = busyKey !== null;
+
+  function clear(): void {
     setError(null);
     setMessage("");
+    setDoneKey(null);
+  }
+
+  async function run(action: () => Promise<void>, done: string, key = ""): Promise<void> {
+    if (busy) return;
+    setBusyKey(key);
+    clear();
     try {
       await action();
       setMessage(done);
     } catch (caught) {
       setError(caught instanceof ApiError ? caught : new ApiError("unexpected", 0));
     } finally {
-      setBusy(false);
+      setDoneKey(key);
+      setBusyKey(null);
     }
   }
-  return { busy, error, message, run };
+
+  return { busy, busyKey, error, message, doneKey, run, isBusy: (key) => busyKey === key, clear };
 }
 
-/** The outcome of the last action: its translated error, or its success message for screen readers too. */
-export function ActionFeedback({ action }: { readonly action: Action }) {
+/**
+ * The outcome of the last action: its translated error, or its success message for screen readers
+ * too. Put it next to the buttons it confirms; with `only`, it speaks of the action of that key
+ * alone. An edit in the surrounding section or form clears it, so it never confirms an older state.
+ */
+export function ActionFeedback({ action, only }: { readonly action: Action; readonly only?: string }) {
   const { t } = useTranslation();
+  const status = useRef<HTMLParagraphElement>(null);
+  const { clear } = action;
+  const shown = only === undefined || action.doneKey === only;
+  const hasOutcome = action.message !== "" || action.error !== null;
+
+  useEffect(() => {
+    const around = status.current?.closest("form, section");
+    if (!around || !hasOutcome) return;
+    around.addEventListener("input", clear);
+    return () => around.removeEventListener("input", clear);
+  }, [hasOutcome, clear]);
+
   return (
     <>
-      {action.error && <Alert message={errorMessage(t, action.error.code, action.error.values)} />}
-      <p role="status" className="font-medium text-green-800">
-        {action.message}
+      {shown && action.error && <Alert message={errorMessage(t, action.error.code, action.error.values)} />}
+      <p ref={status} role="status" className="font-medium text-green-800">
+        {shown ? action.message : ""}
       </p>
     </>
   );

@@ -1,7 +1,9 @@
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
 import { pathFor } from "../../common/routes.ts";
+import { EmptyState } from "../components/EmptyState.tsx";
+import { IdentityIcon } from "../components/icons.tsx";
+import { CreateLink, PageHeader } from "../components/PageHeader.tsx";
 import { SignedInContent } from "../components/SignedInContent.tsx";
 import { useDocumentTitle } from "../documentTitle.ts";
 import { IdentityCard } from "../partials/identity/IdentityCard.tsx";
@@ -16,42 +18,36 @@ export function IdentityList() {
   const identities = useQuery({ ...identitiesQuery, enabled: signedIn });
   useDocumentTitle(t("identities.title"));
 
+  const create = <CreateLink to={pathFor("IdentityCreate")}>{t("identities.create")}</CreateLink>;
+
   return (
-    <>
-      <div className="flex flex-wrap items-center justify-between gap-4">
-        <h1 className="text-3xl font-bold tracking-tight">{t("identities.title")}</h1>
-        {signedIn && (
-          <Link
-            to={pathFor("IdentityCreate")}
-            className="rounded-md bg-blue-700 px-4 py-2 text-sm font-medium text-white hover:bg-blue-800"
-          >
-            {t("identities.create")}
-          </Link>
-        )}
-      </div>
-      <div className="mt-6">
-        <SignedInContent signedOutMessage={t("identities.signedOut")} query={identities}>
-          {(list) =>
-            list.length === 0 ? (
-              <p>{t("identities.empty")}</p>
-            ) : (
-              <>
-                <p className="mb-4 text-slate-700">{t("identities.count", { count: list.length })}</p>
-                <ul className="flex flex-col gap-2">
-                  {list.map((identity) => (
-                    <IdentityCard
-                      key={identity.id}
-                      identity={identity}
-                      labels={identityLabels(t, identity)}
-                      link={pathFor("IdentityGet", { id: identity.id })}
-                    />
-                  ))}
-                </ul>
-              </>
-            )
-          }
-        </SignedInContent>
-      </div>
-    </>
+    <div className="flex flex-col gap-6">
+      <PageHeader
+        title={t("identities.title")}
+        description={t("nav.descriptions.identities")}
+        action={signedIn && create}
+      />
+      <SignedInContent signedOutMessage={t("identities.signedOut")} query={identities}>
+        {(list) =>
+          list.length === 0 ? (
+            <EmptyState icon={IdentityIcon} message={t("identities.empty")} action={create} />
+          ) : (
+            <div>
+              <p className="mb-3 text-sm text-slate-700">{t("identities.count", { count: list.length })}</p>
+              <ul className="flex flex-col gap-2">
+                {list.map((identity) => (
+                  <IdentityCard
+                    key={identity.id}
+                    identity={identity}
+                    labels={identityLabels(t, identity)}
+                    link={pathFor("IdentityGet", { id: identity.id })}
+                  />
+                ))}
+              </ul>
+            </div>
+          )
+        }
+      </SignedInContent>
+    </div>
   );
 }

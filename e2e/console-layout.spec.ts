@@ -1,0 +1,203 @@
+import type { Page } from "@playwright/test";
+import { expect, seriousAccessibilityViolations, test } from "./fixtures.ts";
+import { accountMenu, navLink, newName, password } from "./support/console.ts";
+import { identityItem } from "./support/flow.ts";
+
+// The console's frame: its navigation at phone and desktop widths, the signed-in identity's menu
+// (switching identity, signing out), the notice on documents another identity of the person
+// administers, breadcrumbs, page titles and busy buttons.
+
+const main = (page: Page) => page.getByRole("navigation", { name: "Main" });
+
+/** How far the page reaches beyond the window's width (0 when nothing overflows sideways). */
+const horizontalOverflow = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+/** The console's flow, from the page it opened, for a person with a password, choosing an identity. */
+async function signInChoosing(page: Page, username: string, identity: string): Promise<void> {
+  await page.getByLabel("Username or e-mail address", { exact: true }).fill(username);
+  await page.getByRole("button", { name: "Next" }).click();
+  await page.getByLabel("Password or passphrase", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Submit" }).click();
+  await identityItem(page, identity).getByRole("button", { name: "Select" }).click();
+  await page.getByRole("button", { name: "Redirect now" }).click();
+  await expect(accountMenu(page)).toBeVisible({ timeout: 10_000 });
+}
+
+test.describe("console layout in English", () => {
+  test.use({ locale: "en-US" });
+
+  for (const width of [390, 1280]) {
+    test(`the navigation leads to each section at ${width} px, marks it and never overflows`, async ({
+      page,
+      siteContext,
+    }) => {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto("/o");
+      // Start-up first tries a silent sign-in, a round trip to the server.
+      await expect(page.getByRole("heading", { level: 1, name: "Organizations" })).toBeVisible({
+        timeout: 10_000,
+      });
+      await expect(page).toHaveTitle(`Organizations · ${siteContext.title}`);
+      const menuButton = main(page).getByRole("button", { name: "Menu", exact: true });
+      if (width < 1024) {
+        // On a phone the sections are behind the menu button.
+        await expect(navLink(page, "Application templates")).toBeHidden();
+        await expect(menuButton).toHaveAttribute("aria-expanded", "false");
+        await menuButton.click();
+        await expect(menuButton).toHaveAttribute("aria-expanded", "true");
+      } else {
+        await expect(menuButton).toBeHidden();
+      }
+      await expect(navLink(page, "Organizations")).toHaveAttribute("aria-current", "page");
+      await expect(navLink(page, "Home")).not.toHaveAttribute("aria-current", "page");
+      // Only signed-in people have identities and activity.
+      await expect(navLink(page, "Identities")).toHaveCount(0);
+      expect(await horizontalOverflow(page)).toBe(0);
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+      await navLink(page, "Application templates").click();
+      await expect(page.getByRole("heading", { level: 1, name: "Application templates" })).toBeVisible();
+      await expect(page).toHaveTitle(`Application templates · ${siteContext.title}`);
+      if (width < 1024) {
+        // Choosing a section closes the menu.
+        await expect(menuButton).toHaveAttribute("aria-expanded", "false");
+        await menuButton.click();
+      }
+      await expect(navLink(page, "Application templates")).toHaveAttribute("aria-current", "page");
+      expect(await horizontalOverflow(page)).toBe(0);
+
+      await page.goto("/");
+      await expect(page).toHaveTitle(siteContext.title);
+      expect(await horizontalOverflow(page)).toBe(0);
+    });
+  }
+
+  test("the signed-in identity's menu switches identity and signs out; documents of the other identity say so", async ({
+    page,
+    siteContext,
+  }) => {
+    test.setTimeout(90_000);
+    const username = newName("layout");
+    const work = newName("work");
+    await page.goto("/");
+    await page.getByRole("button", { name: "Sign-in or sign-up" }).click();
+    await signInChoosing(page, username, username);
+    await expect(accountMenu(page)).toContainText(username);
+    await expect(navLink(page, "Identities")).toBeVisible();
+    await expect(navLink(page, "Activity")).toBeVisible();
+
+    // Creating shows the button busy until the answer comes.
+    await navLink(page, "Organizations").click();
+    await page.getByRole("link", { name: "Create organization" }).click();
+    await expect(page).toHaveTitle(`Create organization · ${siteContext.title}`);
+    const organization = newName("Layout organization");
+    await page.getByLabel("Name", { exact: true }).fill(organization);
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    await page.route("**/api/o/create", async (route) => {
+      await answered;
+      await route.continue();
+    });
+    const create = page.getByRole("button", { name: "Create", exact: true });
+    await create.click();
+    await expect(create).toHaveAttribute("aria-busy", "true");
+    await expect(create).toBeDisabled();
+    answer();
+    await expect(page.getByRole("heading", { level: 1, name: organization })).toBeVisible();
+    await expect(page).toHaveTitle(`${organization} · ${siteContext.title}`);
+    const organizationUrl = page.url();
+    const breadcrumbs = page.getByRole("navigation", { name: "Breadcrumbs" });
+    await expect(breadcrumbs.getByRole("link", { name: "Organizations" })).toHaveAttribute("href", "/o");
+    await expect(breadcrumbs.getByText(organization)).toHaveAttribute("aria-current", "page");
+    // Its admin is not told anything.
+    await expect(page.getByRole("note")).toHaveCount(0);
+
+    // A second identity of the same person.
+    await page.goto("/i/create");
+    await page.getByLabel("Username", { exact: true }).fill(work);
+    await page.getByRole("button", { name: "Create", exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1, name: work })).toBeVisible();
+
+    // The menu names the signed-in identity and closes with Escape, back on its button.
+    await accountMenu(page).click();
+    await expect(page.getByText("Signed in as")).toBeVisible();
+    await expect(accountMenu(page)).toHaveAttribute("aria-expanded", "true");
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    await page.keyboard.press("Escape");
+    await expect(page.getByText("Signed in as")).toBeHidden();
+    await expect(accountMenu(page)).toBeFocused();
+
+    // Switching identity asks the person again, so that the identity step is shown.
+    await accountMenu(page).click();
+    const authorize = page.waitForRequest((request) => request.url().includes("/auth/oidc/authorize"));
+    await page.getByRole("button", { name: "Switch identity" }).click();
+    expect(new URL((await authorize).url()).searchParams.get("prompt")).toBe("login");
+    await expect(page).toHaveURL(/\/auth\/[^/?#]+$/);
+    await signInChoosing(page, username, work);
+    await expect(accountMenu(page)).toContainText(work);
+
+    // The organization is read-only for this identity, and the page says which identity can change it.
+    await navLink(page, "Organizations").click();
+    await page.getByRole("link", { name: organization }).click();
+    await expect(page).toHaveURL(organizationUrl);
+    const notice = page.getByRole("note");
+    await expect(notice).toContainText(`You are viewing this as ${work}; only its admins can change it.`);
+    await expect(notice).toContainText(`Your identity ${username} is one of its admins`);
+    await expect(notice.getByRole("button", { name: "Switch identity" })).toBeVisible();
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    // Signing out from the menu: the sign-in button takes its place and gets the focus.
+    await accountMenu(page).click();
+    await page.getByRole("button", { name: "Sign-out" }).click();
+    const signIn = main(page).getByRole("button", { name: "Sign-in or sign-up" });
+    await expect(signIn).toBeFocused();
+    await expect(page.getByRole("note")).toHaveCount(0);
+    await expect(navLink(page, "Identities")).toHaveCount(0);
+  });
+
+  test("the identity's menu and the navigation fit a phone", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    const username = newName("phone-person-with-a-long-username");
+    await page.goto("/");
+    await page.getByRole("button", { name: "Sign-in or sign-up" }).click();
+    await signInChoosing(page, username, username);
+    // The name is in the button's name even where only the picture shows.
+    await expect(accountMenu(page)).toHaveAccessibleName(`${username} Account menu`);
+    await accountMenu(page).click();
+    const menu = page.locator(`[id="${await accountMenu(page).getAttribute("aria-controls")}"]`);
+    await expect(menu).toContainText(`Signed in as${username}`);
+    await expect(menu.getByRole("button", { name: "Sign-out" })).toBeVisible();
+    expect(await horizontalOverflow(page)).toBe(0);
+    await page.keyboard.press("Escape");
+    await main(page).getByRole("button", { name: "Menu", exact: true }).click();
+    await expect(navLink(page, "Activity")).toBeVisible();
+    expect(await horizontalOverflow(page)).toBe(0);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  });
+});
+
+test.describe("console layout in Slovenian", () => {
+  test.use({ locale: "sl-SI" });
+
+  for (const width of [390, 1280]) {
+    test(`the navigation speaks Slovenian at ${width} px`, async ({ page, siteContext }) => {
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto("/a");
+      await expect(page.getByRole("heading", { level: 1, name: "Predloge aplikacij" })).toBeVisible({
+        timeout: 10_000,
+      });
+      await expect(page).toHaveTitle(`Predloge aplikacij · ${siteContext.title}`);
+      const navigation = page.getByRole("navigation", { name: "Glavna" });
+      if (width < 1024) await navigation.getByRole("button", { name: "Meni" }).click();
+      await expect(navigation.getByRole("link", { name: "Predloge aplikacij" })).toHaveAttribute(
+        "aria-current",
+        "page",
+      );
+      await expect(navigation.getByRole("link", { name: "Organizacije" })).toBeVisible();
+      await expect(navigation.getByRole("button", { name: "Prijava ali registracija" })).toBeVisible();
+      expect(await horizontalOverflow(page)).toBe(0);
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+    });
+  }
+});

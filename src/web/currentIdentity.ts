@@ -1,0 +1,18 @@
+import { useQuery } from "@tanstack/react-query";
+import type { Identity } from "../common/api/identity.ts";
+import { identitiesQuery } from "./partials/identity/identityApi.ts";
+import { useSignedIn } from "./session.ts";
+
+/**
+ * The identities the signed-in person can use, loaded once for the whole console (the list marks the
+ * one the console is signed in with); nothing is asked while signed out.
+ */
+export function useOwnIdentities(): readonly Identity[] | undefined {
+  const signedIn = useSignedIn();
+  return useQuery({ ...identitiesQuery, enabled: signedIn }).data;
+}
+
+/** The identity the console is signed in with, once known. */
+export function useCurrentIdentity(): Identity | undefined {
+  return useOwnIdentities()?.find((identity) => identity.isCurrent);
+}
