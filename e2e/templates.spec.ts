@@ -1,6 +1,13 @@
 import type { Locator, Page } from "@playwright/test";
 import { expect, seriousAccessibilityViolations, test } from "./fixtures.ts";
-import { createEmptyTemplate, newName, saveTemplate, signUp, status } from "./support/console.ts";
+import {
+  createEmptyTemplate,
+  newName,
+  passwordSteps,
+  saveTemplate,
+  signUp,
+  status,
+} from "./support/console.ts";
 import { dropRefusedRequests } from "./support/flow.ts";
 
 // The application template page for its admin: one form for the template's data, saved at once,
@@ -45,7 +52,7 @@ test.describe("the application template page", () => {
     await general.getByLabel("Homepage template").fill("{uriBase}/{tenant}/home");
     await general.getByLabel("OpenID scopes").fill("openid profile email");
     await expect(saveButton(page)).toBeEnabled();
-    await expect(page.getByText("You have unsaved changes.")).toBeVisible();
+    await expect(page.getByText("Unsaved changes", { exact: true })).toBeVisible();
 
     const variables = page.getByRole("region", { name: "Variables" });
     for (const [index, variable] of ["uriBase", "tenant"].entries()) {
@@ -89,7 +96,7 @@ test.describe("the application template page", () => {
 
     await saveTemplate(page);
     await expect(saveButton(page)).toBeDisabled();
-    await expect(page.getByText("You have unsaved changes.")).toHaveCount(0);
+    await expect(page.getByText("Unsaved changes", { exact: true })).toHaveCount(0);
     // Saved clients get their IDs and fold into compact cards.
     await expect(publicClient.getByRole("button", { name: "Copy client template ID" })).toBeVisible();
     await expect(publicClient.getByLabel("Description")).toBeHidden();
@@ -201,11 +208,49 @@ test.describe("the application template page", () => {
     await expect(page.getByRole("heading", { level: 1, name: "Application templates" })).toBeVisible();
   });
 
+  test("a save over a newer one from elsewhere is refused, with a way to load that one", async ({
+    page,
+    browser,
+    pageErrors,
+  }) => {
+    await page.goto("/");
+    const username = newName("templates");
+    await signUp(page, username);
+    await createEmptyTemplate(page, newName("Template"));
+
+    // The same admin changes the template in another browser meanwhile.
+    const elsewhere = await browser.newContext({ ignoreHTTPSErrors: true, locale: "en-US" });
+    try {
+      const other = await elsewhere.newPage();
+      await other.goto(page.url());
+      await other.getByRole("button", { name: "Sign-in or sign-up" }).first().click();
+      await passwordSteps(other, username);
+      await other.getByRole("region", { name: "General" }).getByLabel("Description").fill("Theirs");
+      await saveTemplate(other);
+    } finally {
+      await elsewhere.close();
+    }
+
+    const description = page.getByRole("region", { name: "General" }).getByLabel("Description");
+    await description.fill("Mine");
+    await saveButton(page).click();
+    await expect(page.getByRole("alert")).toContainText(
+      "Someone else saved this template while you were editing it.",
+    );
+    const rest = pageErrors.filter((error) => !error.includes("status of 409"));
+    pageErrors.splice(0, pageErrors.length, ...rest);
+    await page.getByRole("button", { name: "Load the latest version" }).click();
+    await expect(description).toHaveValue("Theirs");
+    await expect(saveButton(page)).toBeDisabled();
+  });
+
   for (const [locale, edit, addPublic, addService] of [
     ["en", "Edit settings", "Add public client", "Add service client"],
     ["sl", "Uredi nastavitve", "Dodaj javnega odjemalca", "Dodaj storitvenega odjemalca"],
   ] as const) {
     test(`fits phones and desktops and passes the accessibility scan (${locale})`, async ({ page }) => {
+      // Four accessibility scans of a long page.
+      test.slow();
       await page.goto("/");
       await signUp(page, newName("templates"));
       await createEmptyTemplate(page, newName("A template with a rather long name to wrap"));

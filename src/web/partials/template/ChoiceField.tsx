@@ -26,29 +26,31 @@ export function ChoiceField<T extends string>({
 }) {
   const id = useId();
   return (
-    <fieldset className="flex min-w-0 flex-col gap-2">
+    <fieldset className="min-w-0">
       <legend className="mb-1 font-medium">{legend}</legend>
-      {choices.map((choice) => (
-        <label
-          key={choice.value}
-          htmlFor={`${id}-${choice.value}`}
-          className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-300 px-3 py-2 has-checked:border-blue-700 has-checked:bg-blue-50"
-        >
-          <input
-            id={`${id}-${choice.value}`}
-            type="radio"
-            name={name}
-            value={choice.value}
-            checked={value === choice.value}
-            onChange={() => onChange(choice.value)}
-            className="mt-1 accent-blue-700"
-          />
-          <span className="flex min-w-0 flex-col">
-            <span>{choice.label}</span>
-            <code className="text-sm break-words text-slate-700">{choice.value}</code>
-          </span>
-        </label>
-      ))}
+      <div className="grid gap-2 sm:grid-cols-2">
+        {choices.map((choice) => (
+          <label
+            key={choice.value}
+            htmlFor={`${id}-${choice.value}`}
+            className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-300 px-3 py-2 has-checked:border-blue-700 has-checked:bg-blue-50"
+          >
+            <input
+              id={`${id}-${choice.value}`}
+              type="radio"
+              name={name}
+              value={choice.value}
+              checked={value === choice.value}
+              onChange={() => onChange(choice.value)}
+              className="mt-1 accent-blue-700"
+            />
+            <span className="flex min-w-0 flex-col">
+              <span>{choice.label}</span>
+              <code className="text-sm break-words text-slate-700">{choice.value}</code>
+            </span>
+          </label>
+        ))}
+      </div>
     </fieldset>
   );
 }

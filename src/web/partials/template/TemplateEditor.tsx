@@ -137,7 +137,8 @@ export function TemplateEditor({ template }: { readonly template: Template }) {
           event.preventDefault();
           void save();
         }}
-        className="flex flex-col gap-8"
+        // Fields that get focus stay clear of the save bar kept at the bottom of the window.
+        className="flex flex-col gap-8 [&_:is(input,textarea,select)]:scroll-mb-48"
       >
         <Section title={t("templates.general.title")}>
           <TextField
@@ -226,7 +227,7 @@ function SaveBar({
         ? [...(outcome.fieldErrors.length > 0 ? [t("templates.save.fixFields")] : []), ...outcome.messages]
         : [];
   return (
-    <div className="sticky bottom-4 z-10 rounded-lg border border-slate-300 bg-white/95 px-4 py-3 shadow-lg backdrop-blur">
+    <div className="sticky bottom-4 z-10 rounded-lg border border-slate-300 bg-white px-4 py-3 shadow-lg">
       <div role="alert" className="flex flex-col gap-1 not-empty:mb-3">
         {problems.map((problem) => (
           <p key={problem} className="font-medium text-red-800">
@@ -243,10 +244,12 @@ function SaveBar({
             {t("templates.save.reload")}
           </Button>
         )}
-        <p role="status" className="font-medium text-green-800">
-          {outcome?.kind === "saved" ? t("templates.save.saved") : ""}
-        </p>
-        {dirty && outcome === null && <p className="text-slate-700">{t("templates.save.unsaved")}</p>}
+        <div>
+          <p role="status" className="font-medium text-green-800">
+            {outcome?.kind === "saved" ? t("templates.save.saved") : ""}
+          </p>
+          {dirty && outcome === null && <p className="text-slate-700">{t("templates.save.unsaved")}</p>}
+        </div>
       </div>
     </div>
   );
