@@ -61,3 +61,40 @@ export async function invite(page: Page, identityId: string, role: "Admin" | "Me
   await form.getByRole("button", { name: "Invite" }).click();
   await expect(status(page, "Invitation sent.")).toBeVisible();
 }
+
+/** On a template's page, saves its changes and waits for the confirmation. */
+export async function saveTemplate(page: Page): Promise<void> {
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(status(page, "Application template updated successfully.")).toBeVisible();
+}
+
+/** A new template, named by `name`, and its page left open; returns its ID. */
+export async function createEmptyTemplate(page: Page, name: string): Promise<string> {
+  await page.goto("/a");
+  await page.getByRole("link", { name: "Create application template" }).click();
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+  return new URL(page.url()).pathname.split("/").at(-1) ?? "";
+}
+
+/**
+ * A new template with a `uriBase` variable and one public client redirecting to `{uriBase}/callback`,
+ * saved at once; its page is left open. Returns its ID.
+ */
+export async function createTemplate(page: Page, name: string): Promise<string> {
+  const templateId = await createEmptyTemplate(page, name);
+  const variable = page.getByRole("region", { name: "Variables" }).getByRole("group", { name: "Variable 1" });
+  await page.getByRole("button", { name: "Add variable" }).click();
+  await variable.getByLabel("Name").fill("uriBase");
+  await variable.getByLabel("Description").fill("Where the app is");
+
+  await page.getByRole("button", { name: "Add public client" }).click();
+  const client = page.getByRole("group", { name: "Public client 1" });
+  // A uriBase variable gives new clients the default redirect of reference §9.2.
+  await expect(client.getByLabel("OIDC redirect URI templates")).toHaveValue("{uriBase}/oidc/redirect");
+  await client.getByLabel("OIDC redirect URI templates").fill("{uriBase}/callback");
+  await saveTemplate(page);
+  await expect(client.getByRole("button", { name: "Copy client template ID" })).toBeVisible();
+  return templateId;
+}

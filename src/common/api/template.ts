@@ -10,11 +10,9 @@ const scopeToken = z
   .string()
   .max(200)
   .regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, "invalid scope");
-const lifespan = z
-  .number()
-  .int()
-  .positive()
-  .max(10 * 365 * 24 * 3600);
+/** The longest token lifespan a client may have, in seconds: ten years. */
+export const maxLifespanSeconds = 10 * 365 * 24 * 3600;
+const lifespan = z.number().int().positive().max(maxLifespanSeconds);
 
 export const accessTokenTypes = ["hmac", "jwt"] as const;
 export type AccessTokenType = (typeof accessTokenTypes)[number];

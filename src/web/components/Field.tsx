@@ -1,6 +1,6 @@
 import { useId, type ComponentPropsWithRef, type ReactNode } from "react";
 
-interface FieldFrameProps {
+export interface FieldFrameProps {
   readonly label: string;
   readonly hint?: string | undefined;
   /** Shown under the field and linked to it, so it is read when the field gets focus. */
@@ -12,7 +12,7 @@ interface FieldFrameProps {
   }) => ReactNode;
 }
 
-function FieldFrame({ label, hint, error, children }: FieldFrameProps) {
+export function FieldFrame({ label, hint, error, children }: FieldFrameProps) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;

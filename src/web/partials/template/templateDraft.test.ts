@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import type { Template } from "../../../common/api/template.ts";
+import { changedFrom, newClient, newVariable, templateDraftOf, templateEditOf } from "./templateDraft.ts";
+
+const template: Template = {
+  id: "t1",
+  version: 3,
+  canUpdate: true,
+  name: "Wiki",
+  description: "",
+  homepageTemplate: "{uriBase}",
+  idScopes: ["openid", "profile"],
+  variables: [{ name: "uriBase", description: "Where the wiki is" }],
+  clientsPublic: [
+    {
+      id: "c1",
+      description: "web",
+      additionalScopes: ["a"],
+      accessTokenType: "jwt",
+      accessTokenLifespan: 900,
+      idTokenLifespan: 3600,
+      redirectUriTemplates: ["{uriBase}/one", "{uriBase}/two"],
+    },
+  ],
+  clientsBackend: [],
+  clientsService: [
+    {
+      id: "c2",
+      description: "",
+      additionalScopes: [],
+      accessTokenType: "hmac",
+      accessTokenLifespan: 3600,
+      idTokenLifespan: 3600,
+      refreshTokenLifespan: 7200,
+      tokenEndpointAuthMethod: "client_secret_basic",
+    },
+  ],
+  admins: ["i1"],
+};
+
+describe("template drafts", () => {
+  it("give back the template's fields unchanged when nothing was edited", () => {
+    const { edit, problems } = templateEditOf(templateDraftOf(template));
+    expect(problems).toEqual([]);
+    expect(edit.clientsPublic).toEqual([{ ...template.clientsPublic[0], refreshTokenLifespan: undefined }]);
+    expect(edit.variables).toEqual(template.variables);
+    expect(edit.idScopes).toEqual(["openid", "profile"]);
+    expect(changedFrom(template, templateDraftOf(template))).toBe(false);
+  });
+
+  it("leave out of service clients the lifespans of tokens they never get", () => {
+    const { edit } = templateEditOf(templateDraftOf(template));
+    expect(edit.clientsService).toEqual([
+      {
+        id: "c2",
+        description: "",
+        additionalScopes: [],
+        accessTokenType: "hmac",
+        accessTokenLifespan: 3600,
+        tokenEndpointAuthMethod: "client_secret_basic",
+      },
+    ]);
+  });
+
+  it("give new clients the defaults of reference §9.2", () => {
+    const variables = [{ ...newVariable(), name: "uriBase" }];
+    const draft = templateDraftOf({ ...template, clientsPublic: [], clientsService: [] });
+    const edited = {
+      ...draft,
+      clients: { ...draft.clients, backend: [newClient("backend", variables)] },
+    };
+    expect(templateEditOf(edited).edit.clientsBackend).toEqual([
+      {
+        description: "",
+        additionalScopes: [],
+        accessTokenType: "hmac",
+        accessTokenLifespan: 3600,
+        idTokenLifespan: 3600,
+        refreshTokenLifespan: 720 * 3600,
+        redirectUriTemplates: ["{uriBase}/oidc/redirect"],
+        tokenEndpointAuthMethod: "client_secret_post",
+      },
+    ]);
+    expect(newClient("public", []).redirectUriTemplates).toBe("");
+    expect(newClient("service", variables).redirectUriTemplates).toBe("");
+    expect(changedFrom(template, edited)).toBe(true);
+  });
+
+  it("turn texts into lists and name the fields people must correct", () => {
+    const draft = templateDraftOf(template);
+    const [client] = draft.clients.public;
+    if (!client) throw new Error("the template has a public client");
+    const edited = {
+      ...draft,
+      idScopes: " openid  email ",
+      variables: [...draft.variables, newVariable()],
+      clients: {
+        ...draft.clients,
+        public: [
+          {
+            ...client,
+            redirectUriTemplates: " x \n\n y ",
+            additionalScopes: " c  d ",
+            accessTokenLifespan: { amount: "0", unit: "hours" as const },
+            refreshTokenLifespan: { amount: "2", unit: "days" as const },
+          },
+        ],
+      },
+    };
+    const { edit, problems } = templateEditOf(edited);
+    expect(edit.idScopes).toEqual(["openid", "email"]);
+    expect(edit.clientsPublic?.[0]).toMatchObject({
+      redirectUriTemplates: ["x", "y"],
+      additionalScopes: ["c", "d"],
+      refreshTokenLifespan: 2 * 86_400,
+    });
+    expect(problems).toEqual([
+      { field: "variables.1.name", problem: "variableName" },
+      { field: "clientsPublic.0.accessTokenLifespan", problem: "lifespan" },
+    ]);
+  });
+});
