@@ -55,7 +55,9 @@ async function createOrganizationWithApp(page: Page, templateName: string, uriBa
   await available.getByRole("button", { name: `Add: ${templateName}` }).click();
   await available.getByLabel("uriBase").fill(uriBase);
   await available.getByRole("button", { name: "Add", exact: true }).click();
-  await expect(status(page, "Added applications updated successfully.").first()).toBeVisible();
+  await expect(
+    status(page, `${templateName} added. Its clients are under Added applications.`),
+  ).toBeVisible();
   await expect(
     available.getByRole("listitem").filter({ hasText: templateName }).getByText("added", { exact: true }),
   ).toBeVisible();
@@ -65,7 +67,8 @@ async function createOrganizationWithApp(page: Page, templateName: string, uriBa
     .getByRole("listitem")
     .filter({ hasText: templateName });
   await expect(application.getByText("Public client ID")).toBeVisible();
-  const clientId = (await application.getByRole("definition").first().textContent())?.trim() ?? "";
+  const clientId =
+    (await application.getByRole("definition").first().locator(".font-mono").textContent()) ?? "";
   expect(clientId).not.toBe("");
   return clientId;
 }
@@ -158,6 +161,10 @@ test.describe("application templates and organizations", () => {
     const first = await secret.inputValue();
     expect(first).not.toBe("");
     await application.getByRole("button", { name: /^Rotate secret: / }).click();
+    await page
+      .getByRole("dialog", { name: "Rotate the secret?" })
+      .getByRole("button", { name: "Rotate secret" })
+      .click();
     await expect(secret).not.toHaveValue(first);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
@@ -194,13 +201,18 @@ test.describe("application templates and organizations", () => {
     await expect(application.getByText("Backend client ID")).toBeVisible();
     await expect(secret).toHaveCount(0);
 
-    // Disable, then remove after confirming.
+    // Disable, then remove, each after confirming.
     await application.getByRole("button", { name: "Disable" }).click();
+    await page
+      .getByRole("dialog", { name: `Disable ${templateName}?` })
+      .getByRole("button", { name: "Disable" })
+      .click();
     await expect(application.getByText("disabled", { exact: true })).toBeVisible();
     await application.getByRole("button", { name: "Remove" }).click();
-    await expect(application.getByText(`Remove ${templateName}?`)).toBeVisible();
-    await application.getByRole("button", { name: "Remove" }).click();
-    await expect(status(page, "Added applications updated successfully.").first()).toBeVisible();
+    const removal = page.getByRole("dialog", { name: `Remove ${templateName}?` });
+    await expect(removal).toContainText("This cannot be undone.");
+    await removal.getByRole("button", { name: "Remove" }).click();
+    await expect(status(page, `${templateName} removed.`)).toBeVisible();
     await expect(application).toHaveCount(0);
     await expect(
       page
@@ -240,13 +252,14 @@ test.describe("application templates and organizations", () => {
       const clientId = await createOrganizationWithApp(page, templateName, relyingParty.base);
       await relyingParty.setClient(baseURL ?? "", clientId);
 
-      // The active application's public page.
+      // The active application's page: what anybody sees, and its set-up for the admin.
       await page
         .getByRole("region", { name: "Added applications" })
-        .getByRole("link", { name: templateName })
+        .getByRole("link", { name: /^Set-up details/ })
         .click();
       await expect(page.getByRole("heading", { level: 1, name: templateName })).toBeVisible();
-      await expect(page.getByText(relyingParty.base)).toBeVisible();
+      await expect(page.getByText(`uriBase: ${relyingParty.base}`)).toBeVisible();
+      await expect(page.getByRole("region", { name: "Set-up" })).toContainText(clientId);
       const applicationPage = page.url();
 
       const context = await browser.newContext({ ignoreHTTPSErrors: true, locale: "en-US" });
@@ -255,6 +268,9 @@ test.describe("application templates and organizations", () => {
         // Signed out, the application's page and the template's public view can be seen.
         await person.goto(applicationPage);
         await expect(person.getByRole("heading", { level: 1, name: templateName })).toBeVisible();
+        await expect(person.getByText(`uriBase: ${relyingParty.base}`)).toBeVisible();
+        await expect(person.getByRole("region", { name: "Set-up" })).toHaveCount(0);
+        await expect(person.getByText(clientId)).toHaveCount(0);
         await person.goto(`${baseURL}/a/${templateId}`);
         await expect(person.getByRole("heading", { level: 1, name: templateName })).toBeVisible();
         await expect(person.getByText("{uriBase}/callback")).toHaveCount(0);

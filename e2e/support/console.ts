@@ -45,11 +45,15 @@ export async function openIdentity(page: Page, username: string): Promise<string
   return new URL(page.url()).pathname.split("/").at(-1) ?? "";
 }
 
-/** On an organization's page, its admin invites the identity in the role. */
+/**
+ * On an organization's page, its admin invites the identity in the role, by the ID its person shared
+ * (or, for an identity of the admin's own, found by that ID).
+ */
 export async function invite(page: Page, identityId: string, role: "Admin" | "Member"): Promise<void> {
   const form = page.getByRole("region", { name: "Invite an identity" });
-  await form.getByLabel("Identity ID").fill(identityId);
+  await form.getByRole("combobox", { name: "Identity" }).fill(identityId);
+  await form.getByRole("option").first().click();
   await form.getByLabel("Role").selectOption({ label: role });
-  await form.getByRole("button", { name: "Invite" }).click();
+  await form.getByRole("button", { name: "Invite", exact: true }).click();
   await expect(status(page, "Invitation sent.")).toBeVisible();
 }

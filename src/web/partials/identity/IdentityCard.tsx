@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { displayName, type Identity } from "../../../common/api/identity.ts";
 import { Labels } from "../../components/Labels.tsx";
+import { Avatar, otherNames } from "./Person.tsx";
 
 interface IdentityCardProps {
   readonly identity: Identity;
@@ -15,29 +16,33 @@ interface IdentityCardProps {
   readonly children?: ReactNode;
 }
 
-/** An identity in a list: picture, display name (spec §3 fallback), labels and other names. */
+/**
+ * An identity in a list: picture or initials, display name (spec §3 fallback), labels and other names.
+ * The actions sit beside the name where there is room and wrap under it where there is not (a phone),
+ * so the name always keeps a readable width.
+ */
 export function IdentityCard({ identity, labels, link, nameId, children }: IdentityCardProps) {
   const name = displayName(identity);
-  const details = [identity.fullName, identity.email].filter((value) => value && value !== name);
+  const details = otherNames(identity);
   return (
-    <li className="flex flex-wrap items-center gap-3 rounded-md border border-slate-200 px-4 py-3">
-      {identity.pictureUrl && (
-        <img src={identity.pictureUrl} alt="" className="size-10 rounded-full object-cover" loading="lazy" />
-      )}
-      <div className="min-w-0 flex-1">
-        <p id={nameId} className="font-medium break-words">
-          {link ? (
-            <Link to={link} className="text-blue-800 underline underline-offset-4 hover:text-blue-900">
-              {name}
-            </Link>
-          ) : (
-            name
-          )}
-          <Labels labels={labels} />
-        </p>
-        {details.length > 0 && <p className="text-sm break-words text-slate-700">{details.join(" · ")}</p>}
+    <li className="flex flex-wrap items-center gap-x-4 gap-y-3 rounded-md border border-slate-200 px-4 py-3">
+      <div className="flex min-w-0 flex-1 basis-48 items-center gap-3">
+        <Avatar identity={identity} />
+        <div className="min-w-0 flex-1">
+          <p id={nameId} className="font-medium break-words">
+            {link ? (
+              <Link to={link} className="text-blue-800 underline underline-offset-4 hover:text-blue-900">
+                {name}
+              </Link>
+            ) : (
+              name
+            )}
+            <Labels labels={labels} />
+          </p>
+          {details && <p className="text-sm break-words text-slate-700">{details}</p>}
+        </div>
       </div>
-      {children}
+      {children && <div className="flex flex-wrap items-center gap-x-4 gap-y-2">{children}</div>}
     </li>
   );
 }
