@@ -1,7 +1,8 @@
 import type { Page } from "@playwright/test";
 import { expect, seriousAccessibilityViolations, test } from "./fixtures.ts";
 import {
-  createOrganization,
+  createOrganizationWithApp,
+  createTemplate,
   invite,
   newName,
   openIdentity,
@@ -14,64 +15,6 @@ import { startRelyingParty, type RelyingParty } from "./support/relyingParty.ts"
 
 // Application templates and organizations in the console, against the real server: a template with a
 // uriBase variable and a public client, an organization that adds it, and the client ID it gets.
-
-/** A template with a `uriBase` variable and one public client redirecting to `{uriBase}/callback`. */
-async function createTemplate(page: Page, name: string): Promise<string> {
-  await page.goto("/a");
-  await page.getByRole("link", { name: "Create application template" }).click();
-  await page.getByLabel("Name", { exact: true }).fill(name);
-  await page.getByRole("button", { name: "Create" }).click();
-  await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
-  const templateId = new URL(page.url()).pathname.split("/").at(-1) ?? "";
-
-  const variables = page.getByRole("region", { name: "Variables" });
-  await variables.getByRole("button", { name: "Add variable" }).click();
-  await variables.getByRole("group", { name: "Variable 1" }).getByLabel("Name").fill("uriBase");
-  await variables
-    .getByRole("group", { name: "Variable 1" })
-    .getByLabel("Description")
-    .fill("Where the app is");
-  await variables.getByRole("button", { name: "Update" }).click();
-  await expect(status(page, "Variables updated successfully.")).toBeVisible();
-
-  const clients = page.getByRole("region", { name: "Public clients" });
-  await clients.getByRole("button", { name: "Add public client" }).click();
-  const client = clients.getByRole("group", { name: "Public client 1" });
-  // A uriBase variable gives new clients the default redirect of reference §9.2.
-  await expect(client.getByLabel("OIDC redirect URI templates")).toHaveValue("{uriBase}/oidc/redirect");
-  await expect(client.getByLabel("Access token lifespan")).toHaveValue("3600");
-  await client.getByLabel("OIDC redirect URI templates").fill("{uriBase}/callback");
-  await clients.getByRole("button", { name: "Update" }).click();
-  await expect(status(page, "Public clients updated successfully.")).toBeVisible();
-  await expect(client.getByText("Client template ID")).toBeVisible();
-  return templateId;
-}
-
-/** A new organization that adds the template with the uriBase; returns the public client's ID. */
-async function createOrganizationWithApp(page: Page, templateName: string, uriBase: string): Promise<string> {
-  await createOrganization(page, newName("Organization"));
-
-  const available = page.getByRole("region", { name: "Available applications" });
-  await available.getByRole("button", { name: `Add: ${templateName}` }).click();
-  await available.getByLabel("uriBase").fill(uriBase);
-  await available.getByRole("button", { name: "Add", exact: true }).click();
-  await expect(
-    status(page, `${templateName} added. Its clients are under Added applications.`),
-  ).toBeVisible();
-  await expect(
-    available.getByRole("listitem").filter({ hasText: templateName }).getByText("added", { exact: true }),
-  ).toBeVisible();
-
-  const application = page
-    .getByRole("region", { name: "Added applications" })
-    .getByRole("listitem")
-    .filter({ hasText: templateName });
-  await expect(application.getByText("Public client ID")).toBeVisible();
-  const clientId =
-    (await application.getByRole("definition").first().locator(".font-mono").textContent()) ?? "";
-  expect(clientId).not.toBe("");
-  return clientId;
-}
 
 /** Signs in through the relying party's /login with the password; returns the ID token's claims it shows. */
 async function signInThrough(
