@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { expect, seriousAccessibilityViolations, test } from "./fixtures.ts";
 import {
-  createOrganization,
+  createOrganizationWithApp,
   createTemplate,
   invite,
   newName,
@@ -15,29 +15,6 @@ import { startRelyingParty, type RelyingParty } from "./support/relyingParty.ts"
 
 // Application templates and organizations in the console, against the real server: a template with a
 // uriBase variable and a public client, an organization that adds it, and the client ID it gets.
-
-/** A new organization that adds the template with the uriBase; returns the public client's ID. */
-async function createOrganizationWithApp(page: Page, templateName: string, uriBase: string): Promise<string> {
-  await createOrganization(page, newName("Organization"));
-
-  const available = page.getByRole("region", { name: "Available applications" });
-  await available.getByRole("button", { name: `Add: ${templateName}` }).click();
-  await available.getByLabel("uriBase").fill(uriBase);
-  await available.getByRole("button", { name: "Add", exact: true }).click();
-  await expect(status(page, "Added applications updated successfully.").first()).toBeVisible();
-  await expect(
-    available.getByRole("listitem").filter({ hasText: templateName }).getByText("added", { exact: true }),
-  ).toBeVisible();
-
-  const application = page
-    .getByRole("region", { name: "Added applications" })
-    .getByRole("listitem")
-    .filter({ hasText: templateName });
-  await expect(application.getByText("Public client ID")).toBeVisible();
-  const clientId = (await application.getByRole("definition").first().textContent())?.trim() ?? "";
-  expect(clientId).not.toBe("");
-  return clientId;
-}
 
 /** Signs in through the relying party's /login with the password; returns the ID token's claims it shows. */
 async function signInThrough(
@@ -92,6 +69,10 @@ test.describe("application templates and organizations", () => {
     const first = await secret.inputValue();
     expect(first).not.toBe("");
     await application.getByRole("button", { name: /^Rotate secret: / }).click();
+    await page
+      .getByRole("dialog", { name: "Rotate the secret?" })
+      .getByRole("button", { name: "Rotate secret" })
+      .click();
     await expect(secret).not.toHaveValue(first);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
@@ -128,13 +109,18 @@ test.describe("application templates and organizations", () => {
     await expect(application.getByText("Backend client ID")).toBeVisible();
     await expect(secret).toHaveCount(0);
 
-    // Disable, then remove after confirming.
+    // Disable, then remove, each after confirming.
     await application.getByRole("button", { name: "Disable" }).click();
+    await page
+      .getByRole("dialog", { name: `Disable ${templateName}?` })
+      .getByRole("button", { name: "Disable" })
+      .click();
     await expect(application.getByText("disabled", { exact: true })).toBeVisible();
     await application.getByRole("button", { name: "Remove" }).click();
-    await expect(application.getByText(`Remove ${templateName}?`)).toBeVisible();
-    await application.getByRole("button", { name: "Remove" }).click();
-    await expect(status(page, "Added applications updated successfully.").first()).toBeVisible();
+    const removal = page.getByRole("dialog", { name: `Remove ${templateName}?` });
+    await expect(removal).toContainText("This cannot be undone.");
+    await removal.getByRole("button", { name: "Remove" }).click();
+    await expect(status(page, `${templateName} removed.`)).toBeVisible();
     await expect(application).toHaveCount(0);
     await expect(
       page
@@ -177,13 +163,14 @@ test.describe("application templates and organizations", () => {
       const clientId = await createOrganizationWithApp(page, templateName, relyingParty.base);
       await relyingParty.setClient(baseURL ?? "", clientId);
 
-      // The active application's public page.
+      // The active application's page: what anybody sees, and its set-up for the admin.
       await page
         .getByRole("region", { name: "Added applications" })
-        .getByRole("link", { name: templateName })
+        .getByRole("link", { name: /^Set-up details/ })
         .click();
       await expect(page.getByRole("heading", { level: 1, name: templateName })).toBeVisible();
-      await expect(page.getByText(relyingParty.base)).toBeVisible();
+      await expect(page.getByText(`uriBase: ${relyingParty.base}`)).toBeVisible();
+      await expect(page.getByRole("region", { name: "Set-up" })).toContainText(clientId);
       const applicationPage = page.url();
 
       const context = await browser.newContext({ ignoreHTTPSErrors: true, locale: "en-US" });
@@ -192,6 +179,9 @@ test.describe("application templates and organizations", () => {
         // Signed out, the application's page and the template's public view can be seen.
         await person.goto(applicationPage);
         await expect(person.getByRole("heading", { level: 1, name: templateName })).toBeVisible();
+        await expect(person.getByText(`uriBase: ${relyingParty.base}`)).toBeVisible();
+        await expect(person.getByRole("region", { name: "Set-up" })).toHaveCount(0);
+        await expect(person.getByText(clientId)).toHaveCount(0);
         await person.goto(`${baseURL}/a/${templateId}`);
         await expect(person.getByRole("heading", { level: 1, name: templateName })).toBeVisible();
         await expect(person.getByText("{uriBase}/callback")).toHaveCount(0);

@@ -1,6 +1,10 @@
 import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { organizationSchema, type Organization } from "../src/common/api/organization.ts";
+import {
+  organizationSchema,
+  publicApplicationSchema,
+  type Organization,
+} from "../src/common/api/organization.ts";
 import { activityPageSchema } from "../src/common/api/activity.ts";
 import { identitySchema } from "../src/common/api/identity.ts";
 import { templateSchema } from "../src/common/api/template.ts";
@@ -117,9 +121,44 @@ describe("organizations", () => {
       ),
     );
     for (const { secret } of organization.secrets ?? []) expect(dump).not.toContain(secret);
-    expect((await fetch(`${server.url}/api/o/app/${organization.id}/${application?.id ?? ""}`)).status).toBe(
-      200,
-    );
+  });
+
+  it("an application's page shows its admins how to configure the app, and others what it is", async () => {
+    const organization = await addNotes(await createOrganization(owner.api, "Set-up"), "https://set.example");
+    const [application] = organization.applications ?? [];
+    const path = `/api/o/app/${organization.id}/${application?.id ?? ""}`;
+    const publicView = publicApplicationSchema.parse(await (await fetch(server.url + path)).json());
+    expect(publicView).toMatchObject({
+      active: true,
+      values: [{ name: "uriBase", value: "https://set.example" }],
+    });
+    expect(publicView.clients).toBeUndefined();
+
+    const adminView = publicApplicationSchema.parse(await (await owner.api(path)).json());
+    const { clientId } = await byDescription(organization, "basic");
+    expect(adminView.clients).toContainEqual({
+      kind: "backend",
+      id: clientId,
+      description: "basic",
+      redirectUris: ["https://set.example/basic"],
+      tokenEndpointAuthMethod: "client_secret_basic",
+    });
+    expect(adminView.clients?.map((configured) => configured.kind).sort()).toEqual([
+      "backend",
+      "backend",
+      "public",
+      "service",
+    ]);
+    expect(adminView.clients?.find((configured) => configured.kind === "public")?.redirectUris).toEqual([
+      "https://set.example/callback",
+    ]);
+    // A disabled application is shown to its admins only.
+    const disabled = await update(owner.api, organization, {
+      applications: [{ id: application?.id, active: false, values: application?.values }],
+    });
+    expect(disabled.status).toBe(200);
+    expect((await fetch(server.url + path)).status).toBe(404);
+    expect((await owner.api(path)).status).toBe(200);
   });
 
   it("sign people in through a backend client with the configured authentication method only", async () => {

@@ -53,12 +53,16 @@ export async function openIdentity(page: Page, username: string): Promise<string
   return new URL(page.url()).pathname.split("/").at(-1) ?? "";
 }
 
-/** On an organization's page, its admin invites the identity in the role. */
+/**
+ * On an organization's page, its admin invites the identity in the role, by the ID its person shared
+ * (or, for an identity of the admin's own, found by that ID).
+ */
 export async function invite(page: Page, identityId: string, role: "Admin" | "Member"): Promise<void> {
   const form = page.getByRole("region", { name: "Invite an identity" });
-  await form.getByLabel("Identity ID").fill(identityId);
+  await form.getByRole("combobox", { name: "Identity" }).fill(identityId);
+  await form.getByRole("option").first().click();
   await form.getByLabel("Role").selectOption({ label: role });
-  await form.getByRole("button", { name: "Invite" }).click();
+  await form.getByRole("button", { name: "Invite", exact: true }).click();
   await expect(status(page, "Invitation sent.")).toBeVisible();
 }
 
@@ -97,4 +101,34 @@ export async function createTemplate(page: Page, name: string): Promise<string> 
   await saveTemplate(page);
   await expect(client.getByRole("button", { name: "Copy client template ID" })).toBeVisible();
   return templateId;
+}
+
+/** A new organization that adds the template with the uriBase; returns the public client's ID. */
+export async function createOrganizationWithApp(
+  page: Page,
+  templateName: string,
+  uriBase: string,
+): Promise<string> {
+  await createOrganization(page, newName("Organization"));
+
+  const available = page.getByRole("region", { name: "Available applications" });
+  await available.getByRole("button", { name: `Add: ${templateName}` }).click();
+  await available.getByLabel("uriBase").fill(uriBase);
+  await available.getByRole("button", { name: "Add", exact: true }).click();
+  await expect(
+    status(page, `${templateName} added. Its clients are under Added applications.`),
+  ).toBeVisible();
+  await expect(
+    available.getByRole("listitem").filter({ hasText: templateName }).getByText("added", { exact: true }),
+  ).toBeVisible();
+
+  const application = page
+    .getByRole("region", { name: "Added applications" })
+    .getByRole("listitem")
+    .filter({ hasText: templateName });
+  await expect(application.getByText("Public client ID")).toBeVisible();
+  const clientId =
+    (await application.getByRole("definition").first().locator(".font-mono").textContent()) ?? "";
+  expect(clientId).not.toBe("");
+  return clientId;
 }

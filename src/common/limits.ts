@@ -25,6 +25,11 @@ export const usernameOrEmailMaxLength = 254;
  */
 export const clientCacheMs = 1000;
 
+/** Longest text an identity search looks for, in UTF-16 units. */
+export const identitySearchMaxLength = 100;
+/** Most identities one search answers with; the picker asks for fewer. */
+export const identitySearchMaxResults = 20;
+
 /** Largest request body the server reads, in bytes. */
 export const bodyLimitBytes = 64 * 1024;
 

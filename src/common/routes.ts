@@ -96,6 +96,8 @@ export const routes = {
 
   IdentityList: viewAndApi("/i"),
   IdentityCreate: viewAndApi("/i/create"),
+  /** Identities the caller may pick by name (admins, invitations): `?q=&limit=`. */
+  IdentitySearch: api("/i/search"),
   IdentityGet: viewAndApi("/i/:id"),
   IdentityUpdate: api("/i/update/:id"),
   IdentityInvitations: api("/i/invitations/:id"),

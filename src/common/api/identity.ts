@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { identitySearchMaxLength, identitySearchMaxResults } from "../limits.ts";
 import { idText, typedText } from "./text.ts";
 
 const optionalText = (max: number) => typedText(max).optional();
@@ -67,3 +68,22 @@ export function displayName(
 ): string {
   return identity.username || identity.email || identity.givenName || identity.fullName || identity.id;
 }
+
+/**
+ * `GET /api/i/search`: `q` is matched against usernames, e-mail addresses and names (every word of it
+ * must occur); an empty `q` lists the first identities. `limit` caps the answer.
+ */
+export const identitySearchQuerySchema = z.strictObject({
+  q: typedText(identitySearchMaxLength).default(""),
+  limit: z.coerce.number().int().min(1).max(identitySearchMaxResults).default(identitySearchMaxResults),
+});
+
+/** A found identity: what a picker shows of it (no description, no memberships). */
+export const identityMatchSchema = identityFieldsSchema.omit({ description: true }).extend({ id: z.string() });
+export type IdentityMatch = z.infer<typeof identityMatchSchema>;
+
+export const identitySearchSchema = z.object({
+  identities: z.array(identityMatchSchema),
+  /** More identities match than were answered: a longer `q` narrows them down. */
+  more: z.boolean(),
+});

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ownAdminIdentitiesSchema } from "./summary.ts";
-import { templateFieldsSchema } from "./template.ts";
+import { templateFieldsSchema, tokenEndpointAuthMethods } from "./template.ts";
 import { idText, typedText } from "./text.ts";
 
 // Organizations (spec §2-§3, reference §2.3, §7.4, §9.4): admins add application templates, which
@@ -67,13 +67,31 @@ export const organizationSchema = organizationFieldsSchema.extend({
 });
 export type Organization = z.infer<typeof organizationSchema>;
 
-/** `GET /api/o/app/{id}/{appId}`: an active application as anybody may see it. */
-export const publicApplicationSchema = organizationApplicationSchema.pick({
-  id: true,
-  active: true,
-  applicationTemplate: true,
-  values: true,
+export const clientKinds = ["public", "backend", "service"] as const;
+
+/** A client of an application with what its app is configured with: the template's URIs filled in. */
+export const configuredClientSchema = z.object({
+  kind: z.enum(clientKinds),
+  /** The OAuth client_id. */
+  id: z.string(),
+  description: z.string(),
+  /** The redirect URI templates with the organization's values; none for service clients. */
+  redirectUris: z.array(z.string()),
+  /** How a backend or service client authenticates at the token endpoint. */
+  tokenEndpointAuthMethod: z.enum(tokenEndpointAuthMethods).optional(),
 });
+export type ConfiguredClient = z.infer<typeof configuredClientSchema>;
+
+/**
+ * `GET /api/o/app/{id}/{appId}`: an active application as anybody may see it, with its homepage filled
+ * in; for the organization's admins also a disabled one, and its clients as the app is configured.
+ */
+export const publicApplicationSchema = organizationApplicationSchema
+  .pick({ id: true, active: true, applicationTemplate: true, values: true })
+  .extend({
+    homepage: z.string().optional(),
+    clients: z.array(configuredClientSchema).optional(),
+  });
 
 /** `GET /api/o/identity/{id}/{identityId}`: an identity as the organization sees it. */
 export const organizationIdentitySchema = z.object({

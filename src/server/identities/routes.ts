@@ -1,5 +1,10 @@
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
-import { identityFieldsSchema, identityUpdateSchema, type Identity } from "../../common/api/identity.ts";
+import {
+  identityFieldsSchema,
+  identitySearchQuerySchema,
+  identityUpdateSchema,
+  type Identity,
+} from "../../common/api/identity.ts";
 import { apiPrefix, routes } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
 import { requireCaller, type Caller, type CallerDeps } from "../http/caller.ts";
@@ -9,6 +14,7 @@ import { applicationsUsed, findIdentities, membershipsIn, type IdentityRow } fro
 import { accessibleIdentities, type Access } from "./access.ts";
 import { createIdentity, updateIdentity } from "./identities.ts";
 import { membershipViews } from "./memberships.ts";
+import { searchIdentities } from "./search.ts";
 
 function view(identity: IdentityRow, access: Access, caller: Caller): Identity {
   const { admins: _admins, users: _users, ...fields } = identity.document;
@@ -49,7 +55,7 @@ async function withMemberships(db: Database, caller: Caller, identities: Identit
   });
 }
 
-/** The identities console API: one's own identities, listed, created, read and changed. */
+/** The identities console API: one's own identities, listed, searched, created, read and changed. */
 export const identityPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { deps }) => {
   const { db } = deps;
 
@@ -60,6 +66,13 @@ export const identityPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { 
     const views = identities.map((identity) => view(identity, access.get(identity.id) ?? "user", caller));
     return withMemberships(db, caller, views);
   });
+
+  const search = async (request: FastifyRequest) => {
+    const caller = await requireCaller(deps, request);
+    const { q, limit } = parseBody(identitySearchQuerySchema, request.query);
+    return searchIdentities(db, caller.accountId, q, limit);
+  };
+  for (const url of [routes.IdentitySearch.path, apiPrefix + routes.IdentitySearch.path]) app.get(url, search);
 
   app.post(apiPrefix + routes.IdentityCreate.path, async (request, reply) => {
     const caller = await requireCaller(deps, request);

@@ -1,4 +1,4 @@
-import type { OrganizationApplication } from "../../common/api/organization.ts";
+import type { ConfiguredClient, OrganizationApplication } from "../../common/api/organization.ts";
 import type { AccessTokenType } from "../../common/api/template.ts";
 import type { Database } from "../store/database.ts";
 import { syncOrganizationClients, type SyncedClient } from "../store/clients.ts";
@@ -13,6 +13,12 @@ function valuesOf(application: OrganizationApplication): Map<string, string> {
   return new Map(application.values.map(({ name, value }) => [name, value]));
 }
 
+/** The redirect URI templates with the application's values, each URI once. */
+function redirectUris(application: OrganizationApplication, templates: readonly string[]): string[] {
+  const values = valuesOf(application);
+  return unique(templates.map((uri) => interpolate(uri, values)));
+}
+
 export function homepageOf(application: OrganizationApplication): string | undefined {
   const template = application.applicationTemplate.homepageTemplate;
   return template ? interpolate(template, valuesOf(application)) : undefined;
@@ -21,7 +27,6 @@ export function homepageOf(application: OrganizationApplication): string | undef
 /** Every client of the application with the metadata oidc-provider needs. */
 export function clientsOf(application: OrganizationApplication): SyncedClient[] {
   const template = application.applicationTemplate;
-  const values = valuesOf(application);
   const homepage = homepageOf(application);
   const common = (client: {
     additionalScopes: string[];
@@ -44,7 +49,7 @@ export function clientsOf(application: OrganizationApplication): SyncedClient[] 
     if (!client) throw new Error(`template client ${id} is missing from the application's copy`);
     return client;
   };
-  const redirects = (templates: string[]) => unique(templates.map((uri) => interpolate(uri, values)));
+  const redirects = (templates: string[]) => redirectUris(application, templates);
 
   return [
     ...application.clientsPublic.map(({ id, templateClientId }) => {
@@ -90,6 +95,53 @@ export function clientsOf(application: OrganizationApplication): SyncedClient[] 
       };
     }),
   ].map((client) => ({ ...client, applicationId: application.id, active: application.active }));
+}
+
+/** The application's clients as its admins configure the app: IDs, redirect URIs, authentication. */
+export function configuredClients(application: OrganizationApplication): ConfiguredClient[] {
+  const template = application.applicationTemplate;
+  const byTemplateId = <C extends { id?: string | undefined }>(clients: C[], id: string) =>
+    clients.find((candidate) => candidate.id === id);
+  return [
+    ...application.clientsPublic.flatMap(({ id, templateClientId }) => {
+      const client = byTemplateId(template.clientsPublic, templateClientId);
+      if (!client) return [];
+      return [
+        {
+          kind: "public" as const,
+          id,
+          description: client.description,
+          redirectUris: redirectUris(application, client.redirectUriTemplates),
+        },
+      ];
+    }),
+    ...application.clientsBackend.flatMap(({ id, templateClientId }) => {
+      const client = byTemplateId(template.clientsBackend, templateClientId);
+      if (!client) return [];
+      return [
+        {
+          kind: "backend" as const,
+          id,
+          description: client.description,
+          redirectUris: redirectUris(application, client.redirectUriTemplates),
+          tokenEndpointAuthMethod: client.tokenEndpointAuthMethod,
+        },
+      ];
+    }),
+    ...application.clientsService.flatMap(({ id, templateClientId }) => {
+      const client = byTemplateId(template.clientsService, templateClientId);
+      if (!client) return [];
+      return [
+        {
+          kind: "service" as const,
+          id,
+          description: client.description,
+          redirectUris: [],
+          tokenEndpointAuthMethod: client.tokenEndpointAuthMethod,
+        },
+      ];
+    }),
+  ];
 }
 
 /** Makes the stored clients match the organization's applications: added, changed, disabled, removed. */

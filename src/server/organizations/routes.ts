@@ -2,9 +2,10 @@ import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { organizationFieldsSchema, organizationUpdateSchema } from "../../common/api/organization.ts";
 import { apiPrefix, routes } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
-import { optionalCaller, requireCaller, summaries, type CallerDeps } from "../http/caller.ts";
+import { isAdmin, optionalCaller, requireCaller, summaries, type CallerDeps } from "../http/caller.ts";
 import { HttpError } from "../http/errors.ts";
 import { ownAdminIdentities } from "../identities/access.ts";
+import { configuredClients, homepageOf } from "./clients.ts";
 import {
   createOrganization,
   findOrganization,
@@ -40,12 +41,23 @@ export const organizationPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app
 
   app.get(apiPrefix + routes.OrganizationApp.path, async (request) => {
     const { id, appId } = request.params as { id: string; appId: string };
-    const application = (await findOrganization(db, id))?.document.applications.find(
-      (candidate) => candidate.id === appId && candidate.active,
+    const organization = await findOrganization(db, id);
+    const admin = isAdmin(await optionalCaller(deps, request), organization?.document.admins ?? []);
+    const application = organization?.document.applications.find(
+      (candidate) => candidate.id === appId && (candidate.active || admin),
     );
     if (!application) throw new HttpError(404, "notFound", "no such active application");
     const { applicationTemplate, values, active } = application;
-    return { id: appId, active, applicationTemplate, values };
+    const homepage = homepageOf(application);
+    return {
+      id: appId,
+      active,
+      applicationTemplate,
+      values,
+      ...(homepage ? { homepage } : {}),
+      // What the admins configure the app with; client IDs need not be published to everybody.
+      ...(admin ? { clients: configuredClients(application) } : {}),
+    };
   });
 
   app.get(apiPrefix + routes.OrganizationIdentity.path, async (request) => {

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { IdList } from "./IdList.tsx";
+import { IdentityPicker } from "../partials/identity/IdentityPicker.tsx";
+import { useCurrentIdentity } from "../currentIdentity.ts";
 import { SectionForm } from "./SectionForm.tsx";
 
 /** The admins of a document, for its admins: `save` stores the list and answers the stored one. */
@@ -13,21 +14,27 @@ export function AdminsSection({
 }) {
   const { t } = useTranslation();
   const [admins, setAdmins] = useState(initial);
+  const current = useCurrentIdentity()?.id;
   return (
     <SectionForm
       title={t("common.admins.title")}
       submitLabel={t("common.update")}
       savedMessage={t("common.admins.updated")}
       onSubmit={async () => {
-        setAdmins(await save(admins.map((admin) => admin.trim()).filter(Boolean)));
+        setAdmins(await save(admins));
       }}
     >
-      <IdList
-        label={t("common.admins.item")}
-        addLabel={t("common.admins.add")}
-        values={admins}
-        onChange={setAdmins}
-      />
+      {(fieldError) => (
+        <IdentityPicker
+          label={t("common.admins.pick")}
+          hint={t("common.admins.hint")}
+          name="admins"
+          selected={admins}
+          current={current}
+          error={fieldError("admins")}
+          onChange={setAdmins}
+        />
+      )}
     </SectionForm>
   );
 }

@@ -1,14 +1,22 @@
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
+import type { ConfiguredClient } from "../../common/api/organization.ts";
 import { pathFor } from "../../common/routes.ts";
 import { BackLink } from "../components/BackLink.tsx";
+import { CopyButton } from "../components/CopyButton.tsx";
 import { DetailList } from "../components/DetailList.tsx";
+import { Identifier } from "../components/Identifier.tsx";
+import { Labels } from "../components/Labels.tsx";
 import { QueryError } from "../components/QueryError.tsx";
+import { Section } from "../components/Section.tsx";
 import { useDocumentTitle } from "../documentTitle.ts";
-import { applicationQuery } from "../partials/organization/organizationApi.ts";
+import { applicationQuery, issuerQuery } from "../partials/organization/organizationApi.ts";
 
-/** An active application of an organization, as anybody may see it. */
+/**
+ * An application of an organization: what anybody may see of it, and for the organization's admins
+ * what they configure the app with (issuer, client IDs, redirect URIs as the values resolve them).
+ */
 export function OrganizationApp() {
   const { t } = useTranslation();
   const { id = "", appId = "" } = useParams();
@@ -19,32 +27,137 @@ export function OrganizationApp() {
   return (
     <div className="flex max-w-3xl flex-col gap-6">
       <BackLink to={pathFor("OrganizationGet", { id })}>{t("organizations.app.back")}</BackLink>
-      <h1 className="text-3xl font-bold tracking-tight break-words">
-        {template ? template.name : t("organizations.app.title")}
+      <h1 className="text-3xl font-bold tracking-tight">
+        <span className="break-words">{template ? template.name : t("organizations.app.title")}</span>
+        {application.data?.clients && (
+          <Labels
+            labels={[application.data.active ? t("common.labels.active") : t("common.labels.disabled")]}
+          />
+        )}
       </h1>
       {application.data !== undefined && template ? (
-        <DetailList
-          fields={[
-            [t("common.description"), template.description],
-            [
-              t("organizations.apps.configuration"),
-              application.data.values.length > 0 && (
-                <ul>
-                  {application.data.values.map((value) => (
-                    <li key={value.name}>
-                      <span className="font-mono">{value.name}</span>: {value.value}
-                    </li>
-                  ))}
-                </ul>
-              ),
-            ],
-          ]}
-        />
+        <>
+          <DetailList
+            fields={[
+              [t("common.description"), template.description],
+              [
+                t("organizations.app.homepage"),
+                application.data.homepage && (
+                  <a
+                    href={application.data.homepage}
+                    className="break-all text-blue-800 underline underline-offset-4 hover:text-blue-900"
+                  >
+                    {application.data.homepage}
+                  </a>
+                ),
+              ],
+              [
+                t("organizations.apps.configuration"),
+                application.data.values.length > 0 && (
+                  <ul>
+                    {application.data.values.map((value) => (
+                      <li key={value.name} className="break-all">
+                        <span className="font-mono">{value.name}</span>: {value.value}
+                      </li>
+                    ))}
+                  </ul>
+                ),
+              ],
+            ]}
+          />
+          {application.data.clients && <SetUp clients={application.data.clients} />}
+        </>
       ) : application.isError ? (
         <QueryError error={application.error} />
       ) : (
         <p role="status">{t("app.loading")}</p>
       )}
     </div>
+  );
+}
+
+/** For the organization's admins: the issuer and each client as the app is to be configured. */
+function SetUp({ clients }: { readonly clients: readonly ConfiguredClient[] }) {
+  const { t } = useTranslation();
+  const issuer = useQuery(issuerQuery);
+  return (
+    <Section title={t("organizations.app.setupTitle")}>
+      <p className="text-slate-700">{t("organizations.app.setupHint")}</p>
+      <dl className="flex flex-col gap-1">
+        <dt className="font-medium">{t("organizations.app.issuer")}</dt>
+        <dd>
+          {issuer.data !== undefined ? (
+            <CopyableValue value={issuer.data} copyLabel={t("organizations.app.copyIssuer")} />
+          ) : issuer.isError ? (
+            <QueryError error={issuer.error} />
+          ) : (
+            <span role="status">{t("app.loading")}</span>
+          )}
+        </dd>
+      </dl>
+      <ul className="flex flex-col gap-4">
+        {clients.map((client) => (
+          <ClientSetUp key={client.id} client={client} />
+        ))}
+      </ul>
+    </Section>
+  );
+}
+
+function ClientSetUp({ client }: { readonly client: ConfiguredClient }) {
+  const { t } = useTranslation();
+  const authentication = client.tokenEndpointAuthMethod ?? "none";
+  return (
+    <li className="flex flex-col gap-3 rounded-md border border-slate-200 p-4">
+      <div>
+        <h3 className="text-lg font-semibold break-words">
+          {t(`organizations.app.kinds.${client.kind}`)}
+          {client.description && <span className="font-normal text-slate-700"> · {client.description}</span>}
+        </h3>
+        <p className="text-sm text-slate-700">{t(`organizations.app.kindHints.${client.kind}`)}</p>
+      </div>
+      <dl className="flex flex-col gap-3">
+        <div className="flex flex-col gap-1">
+          <dt className="font-medium">{t("organizations.app.clientId")}</dt>
+          <dd>
+            <CopyableValue value={client.id} copyLabel={t("organizations.apps.copyClientId")} />
+          </dd>
+        </div>
+        {client.redirectUris.length > 0 && (
+          <div className="flex flex-col gap-1">
+            <dt className="font-medium">{t("organizations.app.redirectUris")}</dt>
+            <dd>
+              <ul className="flex flex-col gap-2">
+                {client.redirectUris.map((uri) => (
+                  <li key={uri}>
+                    <CopyableValue value={uri} copyLabel={t("organizations.app.copyRedirectUri")} />
+                  </li>
+                ))}
+              </ul>
+            </dd>
+          </div>
+        )}
+        <div className="flex flex-col gap-1">
+          <dt className="font-medium">{t("organizations.app.authentication")}</dt>
+          <dd>
+            {t(`organizations.app.authMethods.${authentication}`)}{" "}
+            <code className="text-sm text-slate-700">({authentication})</code>
+            {client.kind !== "public" && (
+              <p className="text-sm text-slate-700">{t("organizations.app.secretHint")}</p>
+            )}
+          </dd>
+        </div>
+      </dl>
+    </li>
+  );
+}
+
+/** A value to paste into the app's configuration, with its copy button beside it or under it. */
+function CopyableValue({ value, copyLabel }: { readonly value: string; readonly copyLabel: string }) {
+  return (
+    <span className="flex flex-wrap items-center gap-x-3 gap-y-1">
+      <Identifier value={value} />
+      <CopyButton value={value} label={copyLabel} />
+    </span>
   );
 }

@@ -6,7 +6,7 @@ import { DocumentPage, DocumentSummary } from "../components/DocumentPage.tsx";
 import { TextAreaField, TextField } from "../components/Field.tsx";
 import { Identifier } from "../components/Identifier.tsx";
 import { SectionForm } from "../components/SectionForm.tsx";
-import { AddedApplications, useOrganizationSave } from "../partials/organization/AddedApplications.tsx";
+import { AddedApplications } from "../partials/organization/AddedApplications.tsx";
 import { AvailableApplications } from "../partials/organization/AvailableApplications.tsx";
 import { updateOf, updateOrganization } from "../partials/organization/organizationApi.ts";
 import { organizationQuery } from "../partials/organization/organizationApi.ts";
@@ -33,8 +33,6 @@ function OrganizationDetails({ organization }: { readonly organization: Organiza
   // Secrets are in one answer only: kept here until the page is left.
   const [secrets, setSecrets] = useState<Record<string, string>>({});
   const addSecrets = (made: Record<string, string>) => setSecrets((old) => ({ ...old, ...made }));
-  const addedState = useOrganizationSave(organization, addSecrets);
-  const availableState = useOrganizationSave(organization, addSecrets);
 
   return (
     <>
@@ -45,8 +43,8 @@ function OrganizationDetails({ organization }: { readonly organization: Organiza
       {organization.canUpdate && (
         <>
           <BasicSection organization={organization} />
-          <AddedApplications organization={organization} state={addedState} secrets={secrets} />
-          <AvailableApplications organization={organization} state={availableState} />
+          <AddedApplications organization={organization} secrets={secrets} onSecrets={addSecrets} />
+          <AvailableApplications organization={organization} onSecrets={addSecrets} />
         </>
       )}
       {signedIn && <OrganizationIdentities organizationId={organization.id} />}

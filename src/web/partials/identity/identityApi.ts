@@ -4,6 +4,7 @@ import {
   createdSchema,
   identityListSchema,
   identitySchema,
+  identitySearchSchema,
   type Identity,
   type IdentityFields,
   type identityUpdateSchema,
@@ -25,6 +26,19 @@ export function identityQuery(id: string) {
   return queryOptions({
     queryKey: [...identitiesKey, "one", id],
     queryFn: ({ signal }) => getJson(apiPrefix + pathFor("IdentityGet", { id }), identitySchema, signal),
+  });
+}
+
+/** The identities the signed-in person may pick, whose names contain the words of `text`. */
+export function identitySearchQuery(text: string, limit: number) {
+  return queryOptions({
+    queryKey: [...identitiesKey, "search", text, limit],
+    queryFn: ({ signal }) =>
+      getJson(
+        `${apiPath("IdentitySearch")}?${new URLSearchParams({ q: text, limit: String(limit) }).toString()}`,
+        identitySearchSchema,
+        signal,
+      ),
   });
 }
 

@@ -1,4 +1,3 @@
-import { useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
@@ -8,84 +7,34 @@ import type {
   OrganizationUpdate,
 } from "../../../common/api/organization.ts";
 import { pathFor } from "../../../common/routes.ts";
-import { ApiError, errorMessage } from "../../api.ts";
-import { Alert } from "../../components/Alert.tsx";
 import { Button } from "../../components/Button.tsx";
+import { CopyButton } from "../../components/CopyButton.tsx";
+import { Identifier } from "../../components/Identifier.tsx";
 import { Labels } from "../../components/Labels.tsx";
+import { Section } from "../../components/Section.tsx";
 import { SecretField } from "./SecretField.tsx";
-import { updateOf, updateOrganization } from "./organizationApi.ts";
+import { useConfirmation } from "./useConfirmation.tsx";
+import { SaveOutcome, useOrganizationSave, type Secrets } from "./useOrganizationSave.tsx";
 import { ValueFields } from "./ValueFields.tsx";
 
-type Secrets = Record<string, string>;
 type ExistingApplication = Extract<OrganizationUpdate["applications"][number], { id: string }>;
 
-/** Runs an organization update for a section: the shared success message, error and new secrets. */
-export function useOrganizationSave(organization: Organization, onSecrets: (secrets: Secrets) => void) {
-  const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
-
-  async function save(change: (update: OrganizationUpdate) => OrganizationUpdate): Promise<boolean> {
-    if (busy) return false;
-    setBusy(true);
-    setError(null);
-    setSaved(false);
-    try {
-      const updated = await updateOrganization(queryClient, organization.id, change(updateOf(organization)));
-      if (updated.secrets && updated.secrets.length > 0)
-        onSecrets(Object.fromEntries(updated.secrets.map(({ clientId, secret }) => [clientId, secret])));
-      setSaved(true);
-      return true;
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught.code : "unexpected");
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  }
-  return { busy, error, saved, save, clearSaved: () => setSaved(false) };
-}
-
-export type OrganizationSave = ReturnType<typeof useOrganizationSave>;
-
-/** The outcome of a section's last save. */
-export function SaveOutcome({
-  state,
-  savedMessage,
-}: {
-  readonly state: OrganizationSave;
-  readonly savedMessage: string;
-}) {
-  const { t } = useTranslation();
-  return (
-    <>
-      {state.error !== null && <Alert message={errorMessage(t, state.error)} />}
-      <p role="status" className="font-medium text-green-800">
-        {state.saved ? savedMessage : ""}
-      </p>
-    </>
-  );
-}
-
-/** The organization's applications, each with its configuration, clients and status. */
+/** The organization's applications, each with its clients, configuration and status. */
 export function AddedApplications({
   organization,
-  state,
   secrets,
+  onSecrets,
 }: {
   readonly organization: Organization;
-  readonly state: OrganizationSave;
   readonly secrets: Secrets;
+  readonly onSecrets: (secrets: Secrets) => void;
 }) {
   const { t } = useTranslation();
-  const headingId = useId();
   const applications = organization.applications ?? [];
+  // Said here: the removed application's card is gone.
+  const [removed, setRemoved] = useState("");
   return (
-    <section aria-labelledby={headingId} className="flex flex-col gap-4 border-t border-slate-200 pt-6">
-      <h2 id={headingId} className="text-xl font-semibold">
-        {t("organizations.apps.added")}
-      </h2>
+    <Section title={t("organizations.apps.added")}>
       {applications.length === 0 && <p className="text-slate-700">{t("organizations.apps.none")}</p>}
       <ul className="flex flex-col gap-4">
         {applications.map((application) => (
@@ -93,94 +42,112 @@ export function AddedApplications({
             key={application.id}
             organization={organization}
             application={application}
-            state={state}
             secrets={secrets}
+            onSecrets={onSecrets}
+            onRemoved={setRemoved}
           />
         ))}
       </ul>
-      <SaveOutcome state={state} savedMessage={t("organizations.apps.updated")} />
-    </section>
+      <p role="status" className="font-medium text-green-800">
+        {removed && t("organizations.apps.removed", { name: removed })}
+      </p>
+    </Section>
   );
 }
 
 function AddedApplication({
   organization,
   application,
-  state,
   secrets,
+  onSecrets,
+  onRemoved,
 }: {
   readonly organization: Organization;
   readonly application: OrganizationApplication;
-  readonly state: OrganizationSave;
   readonly secrets: Secrets;
+  readonly onSecrets: (secrets: Secrets) => void;
+  readonly onRemoved: (name: string) => void;
 }) {
   const { t } = useTranslation();
   const nameId = useId();
+  const state = useOrganizationSave(organization, onSecrets);
+  const confirmation = useConfirmation();
   const [values, setValues] = useState(() =>
     Object.fromEntries(application.values.map(({ name, value }) => [name, value])),
   );
   const template = application.applicationTemplate;
   const name = template.name;
-  // Removing deletes the application's clients: asked once more.
-  const [confirmingRemoval, setConfirmingRemoval] = useState(false);
 
   /** Saves a change of this application; `null` removes it. */
-  const changeThis = (change: (app: ExistingApplication) => ExistingApplication | null) =>
-    state.save((update) => ({
-      ...update,
-      applications: update.applications.flatMap((app) => {
-        if (!("id" in app) || app.id !== application.id) return [app];
-        const changed = change(app);
-        return changed === null ? [] : [changed];
+  const changeThis = (change: (app: ExistingApplication) => ExistingApplication | null, done: string) =>
+    state.save(
+      (update) => ({
+        ...update,
+        applications: update.applications.flatMap((app) => {
+          if (!("id" in app) || app.id !== application.id) return [app];
+          const changed = change(app);
+          return changed === null ? [] : [changed];
+        }),
       }),
-    }));
+      done,
+    );
 
-  const clients: [string, string, boolean][] = [
-    ...application.clientsPublic.map(({ id }): [string, string, boolean] => [
-      t("organizations.apps.publicClientId"),
+  const toggle = () =>
+    void changeThis(
+      (app) => ({ ...app, active: !app.active }),
+      t(application.active ? "organizations.apps.disabled" : "organizations.apps.activated", { name }),
+    );
+
+  const clients: { label: string; id: string; confidential: boolean }[] = [
+    ...application.clientsPublic.map(({ id }) => ({
+      label: t("organizations.apps.publicClientId"),
       id,
-      false,
-    ]),
-    ...application.clientsBackend.map(({ id }): [string, string, boolean] => [
-      t("organizations.apps.backendClientId"),
+      confidential: false,
+    })),
+    ...application.clientsBackend.map(({ id }) => ({
+      label: t("organizations.apps.backendClientId"),
       id,
-      true,
-    ]),
-    ...application.clientsService.map(({ id }): [string, string, boolean] => [
-      t("organizations.apps.serviceClientId"),
+      confidential: true,
+    })),
+    ...application.clientsService.map(({ id }) => ({
+      label: t("organizations.apps.serviceClientId"),
       id,
-      true,
-    ]),
+      confidential: true,
+    })),
   ];
 
   return (
     <li aria-labelledby={nameId} className="flex flex-col gap-4 rounded-md border border-slate-200 p-4">
       <h3 id={nameId} className="text-lg font-semibold break-words">
-        {application.active ? (
-          <Link
-            to={pathFor("OrganizationApp", { id: organization.id, appId: application.id })}
-            className="text-blue-800 underline underline-offset-4 hover:text-blue-900"
-          >
-            {name}
-          </Link>
-        ) : (
-          name
-        )}
+        {name}
         <Labels labels={[application.active ? t("common.labels.active") : t("common.labels.disabled")]} />
       </h3>
       <dl className="flex flex-col gap-3">
-        {clients.map(([label, id, secret]) => (
+        {clients.map(({ label, id, confidential }) => (
           <div key={id} className="flex flex-col gap-1">
             <dt className="font-medium">{label}</dt>
             <dd className="flex flex-col gap-2">
-              <div className="flex flex-wrap items-center gap-3">
-                <span className="font-mono break-all">{id}</span>
-                {secret && (
+              <div className="flex flex-wrap items-center gap-x-3 gap-y-2">
+                <Identifier value={id} />
+                <CopyButton value={id} label={t("organizations.apps.copyClientId")} />
+                {confidential && (
                   <Button
                     variant="secondary"
                     disabled={state.busy}
                     aria-label={`${t("organizations.apps.rotateSecret")}: ${id}`}
-                    onClick={() => void state.save((update) => ({ ...update, rotateSecrets: [id] }))}
+                    onClick={() =>
+                      confirmation.ask({
+                        title: t("organizations.apps.rotateConfirm.title"),
+                        message: t("organizations.apps.rotateConfirm.message", { clientId: id }),
+                        confirmLabel: t("organizations.apps.rotateSecret"),
+                        destructive: true,
+                        onConfirm: () =>
+                          void state.save(
+                            (update) => ({ ...update, rotateSecrets: [id] }),
+                            t("organizations.apps.rotated"),
+                          ),
+                      })
+                    }
                   >
                     {t("organizations.apps.rotateSecret")}
                   </Button>
@@ -191,19 +158,31 @@ function AddedApplication({
           </div>
         ))}
       </dl>
+      <p>
+        <Link
+          to={pathFor("OrganizationApp", { id: organization.id, appId: application.id })}
+          aria-describedby={nameId}
+          className="text-blue-800 underline underline-offset-4 hover:text-blue-900"
+        >
+          {t("organizations.apps.setup")}
+        </Link>
+      </p>
       <form
         noValidate
         aria-labelledby={nameId}
-        onChange={state.clearSaved}
+        onChange={state.clearMessage}
         onSubmit={(event) => {
           event.preventDefault();
-          void changeThis((app) => ({
-            ...app,
-            values: template.variables.map((variable) => ({
-              name: variable.name,
-              value: values[variable.name] ?? "",
-            })),
-          }));
+          void changeThis(
+            (app) => ({
+              ...app,
+              values: template.variables.map((variable) => ({
+                name: variable.name,
+                value: values[variable.name] ?? "",
+              })),
+            }),
+            t("organizations.apps.configurationSaved"),
+          );
         }}
         className="flex flex-col gap-4"
       >
@@ -216,46 +195,49 @@ function AddedApplication({
         <div className="flex flex-wrap gap-3">
           {template.variables.length > 0 && (
             <Button type="submit" disabled={state.busy}>
-              {t("common.update")}
+              {t("organizations.apps.saveConfiguration")}
             </Button>
           )}
           <Button
             variant="secondary"
             disabled={state.busy}
             aria-describedby={nameId}
-            onClick={() => void changeThis((app) => ({ ...app, active: !app.active }))}
+            onClick={() =>
+              application.active
+                ? confirmation.ask({
+                    title: t("organizations.apps.disableConfirm.title", { name }),
+                    message: t("organizations.apps.disableConfirm.message"),
+                    confirmLabel: t("organizations.disable"),
+                    onConfirm: toggle,
+                  })
+                : toggle()
+            }
           >
             {application.active ? t("organizations.disable") : t("organizations.activate")}
           </Button>
-          {!confirmingRemoval && (
-            <Button
-              variant="secondary"
-              disabled={state.busy}
-              aria-describedby={nameId}
-              onClick={() => setConfirmingRemoval(true)}
-            >
-              {t("common.remove")}
-            </Button>
-          )}
-        </div>
-        {confirmingRemoval && (
-          <div
-            role="group"
-            aria-labelledby={`${nameId}-confirm`}
-            className="flex flex-wrap items-center gap-3"
+          <Button
+            variant="secondary"
+            disabled={state.busy}
+            aria-describedby={nameId}
+            onClick={() =>
+              confirmation.ask({
+                title: t("organizations.apps.removeConfirm.title", { name }),
+                message: t("organizations.apps.removeConfirm.message"),
+                confirmLabel: t("common.remove"),
+                destructive: true,
+                onConfirm: () =>
+                  void changeThis(() => null, "").then((removed) => {
+                    if (removed) onRemoved(name);
+                  }),
+              })
+            }
           >
-            <p id={`${nameId}-confirm`} className="font-medium">
-              {t("organizations.apps.confirmRemove", { name })}
-            </p>
-            <Button autoFocus disabled={state.busy} onClick={() => void changeThis(() => null)}>
-              {t("common.remove")}
-            </Button>
-            <Button variant="secondary" onClick={() => setConfirmingRemoval(false)}>
-              {t("common.cancel")}
-            </Button>
-          </div>
-        )}
+            {t("common.remove")}
+          </Button>
+        </div>
+        <SaveOutcome state={state} />
       </form>
+      {confirmation.dialog}
     </li>
   );
 }

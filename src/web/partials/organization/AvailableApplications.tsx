@@ -3,35 +3,35 @@ import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { Organization } from "../../../common/api/organization.ts";
+import type { DocumentSummary } from "../../../common/api/summary.ts";
 import { pathFor } from "../../../common/routes.ts";
 import { Button } from "../../components/Button.tsx";
 import { Labels } from "../../components/Labels.tsx";
 import { QueryError } from "../../components/QueryError.tsx";
+import { Section } from "../../components/Section.tsx";
 import { templateQuery, templatesQuery } from "../template/templateApi.ts";
-import { SaveOutcome, type OrganizationSave } from "./AddedApplications.tsx";
+import { useConfirmation } from "./useConfirmation.tsx";
+import {
+  SaveOutcome,
+  useOrganizationSave,
+  type OrganizationSave,
+  type Secrets,
+} from "./useOrganizationSave.tsx";
 import { ValueFields } from "./ValueFields.tsx";
 
 /** All application templates; Add asks for the values of the template's variables. */
 export function AvailableApplications({
   organization,
-  state,
+  onSecrets,
 }: {
   readonly organization: Organization;
-  readonly state: OrganizationSave;
+  readonly onSecrets: (secrets: Secrets) => void;
 }) {
   const { t } = useTranslation();
-  const headingId = useId();
   const templates = useQuery(templatesQuery);
-  const [adding, setAdding] = useState<string | null>(null);
-  // Focus returns to the Add button when its form closes.
-  const [closed, setClosed] = useState<string | null>(null);
-  const added = new Set((organization.applications ?? []).map((application) => application.templateId));
 
   return (
-    <section aria-labelledby={headingId} className="flex flex-col gap-4 border-t border-slate-200 pt-6">
-      <h2 id={headingId} className="text-xl font-semibold">
-        {t("organizations.apps.available")}
-      </h2>
+    <Section title={t("organizations.apps.available")}>
       {templates.data === undefined ? (
         templates.isError ? (
           <QueryError error={templates.error} />
@@ -43,47 +43,94 @@ export function AvailableApplications({
       ) : (
         <ul className="flex flex-col gap-2">
           {templates.data.map((template) => (
-            <li
+            <AvailableApplication
               key={template.id}
-              className="flex flex-col gap-3 rounded-md border border-slate-200 px-4 py-3"
-            >
-              <div className="flex flex-wrap items-center gap-3">
-                <p className="min-w-0 flex-1 font-medium break-words">
-                  <Link
-                    to={pathFor("ApplicationTemplateGet", { id: template.id })}
-                    className="text-blue-800 underline underline-offset-4 hover:text-blue-900"
-                  >
-                    {template.name}
-                  </Link>
-                  <Labels labels={added.has(template.id) ? [t("common.labels.added")] : []} />
-                </p>
-                {adding !== template.id && (
-                  <Button
-                    variant="secondary"
-                    aria-label={`${t("organizations.apps.add")}: ${template.name}`}
-                    autoFocus={closed === template.id}
-                    onClick={() => setAdding(template.id)}
-                  >
-                    {t("organizations.apps.add")}
-                  </Button>
-                )}
-              </div>
-              {adding === template.id && (
-                <AddApplicationForm
-                  templateId={template.id}
-                  state={state}
-                  onDone={() => {
-                    setAdding(null);
-                    setClosed(template.id);
-                  }}
-                />
-              )}
-            </li>
+              organization={organization}
+              template={template}
+              onSecrets={onSecrets}
+            />
           ))}
         </ul>
       )}
-      <SaveOutcome state={state} savedMessage={t("organizations.apps.updated")} />
-    </section>
+    </Section>
+  );
+}
+
+/**
+ * A template to add. One the organization has already is added again only after a confirmation
+ * naming it: a second instance is legitimate (a second site of the same app) but usually a mistake.
+ */
+function AvailableApplication({
+  organization,
+  template,
+  onSecrets,
+}: {
+  readonly organization: Organization;
+  readonly template: DocumentSummary;
+  readonly onSecrets: (secrets: Secrets) => void;
+}) {
+  const { t } = useTranslation();
+  const state = useOrganizationSave(organization, onSecrets);
+  const confirmation = useConfirmation();
+  const [adding, setAdding] = useState(false);
+  // Focus returns to the Add button when its form closes.
+  const [closed, setClosed] = useState(false);
+  const instances = (organization.applications ?? []).filter(
+    (application) => application.templateId === template.id,
+  ).length;
+  const open = () => {
+    state.clearMessage();
+    setAdding(true);
+  };
+
+  return (
+    <li className="flex flex-col gap-3 rounded-md border border-slate-200 px-4 py-3">
+      <div className="flex flex-wrap items-center gap-3">
+        <p className="min-w-0 flex-1 basis-48 font-medium break-words">
+          <Link
+            to={pathFor("ApplicationTemplateGet", { id: template.id })}
+            className="text-blue-800 underline underline-offset-4 hover:text-blue-900"
+          >
+            {template.name}
+          </Link>
+          <Labels labels={instances > 0 ? [t("common.labels.added")] : []} />
+        </p>
+        {!adding && (
+          <Button
+            variant="secondary"
+            aria-label={`${t("organizations.apps.add")}: ${template.name}`}
+            autoFocus={closed}
+            onClick={() =>
+              instances > 0
+                ? confirmation.ask({
+                    title: t("organizations.apps.duplicateConfirm.title", { name: template.name }),
+                    message: t("organizations.apps.duplicateConfirm.message", {
+                      name: template.name,
+                      count: instances,
+                    }),
+                    confirmLabel: t("organizations.apps.duplicateConfirm.confirm"),
+                    onConfirm: open,
+                  })
+                : open()
+            }
+          >
+            {t("organizations.apps.add")}
+          </Button>
+        )}
+      </div>
+      {adding && (
+        <AddApplicationForm
+          templateId={template.id}
+          state={state}
+          onDone={() => {
+            setAdding(false);
+            setClosed(true);
+          }}
+        />
+      )}
+      {!adding && <SaveOutcome state={state} />}
+      {confirmation.dialog}
+    </li>
   );
 }
 
@@ -102,7 +149,7 @@ function AddApplicationForm({
   const [values, setValues] = useState<Record<string, string>>({});
   if (template.data === undefined)
     return template.isError ? <QueryError error={template.error} /> : <p role="status">{t("app.loading")}</p>;
-  const variables = template.data.variables;
+  const { variables, name } = template.data;
 
   return (
     <form
@@ -111,20 +158,23 @@ function AddApplicationForm({
       onSubmit={(event) => {
         event.preventDefault();
         void state
-          .save((update) => ({
-            ...update,
-            applications: [
-              ...update.applications,
-              {
-                templateId,
-                active: true,
-                values: variables.map((variable) => ({
-                  name: variable.name,
-                  value: values[variable.name] ?? "",
-                })),
-              },
-            ],
-          }))
+          .save(
+            (update) => ({
+              ...update,
+              applications: [
+                ...update.applications,
+                {
+                  templateId,
+                  active: true,
+                  values: variables.map((variable) => ({
+                    name: variable.name,
+                    value: values[variable.name] ?? "",
+                  })),
+                },
+              ],
+            }),
+            t("organizations.apps.addedMessage", { name }),
+          )
           .then((saved) => {
             if (saved) onDone();
           });
@@ -132,7 +182,7 @@ function AddApplicationForm({
       className="flex flex-col gap-3"
     >
       <h3 id={headingId} className="font-semibold">
-        {t("organizations.apps.addTitle", { name: template.data.name })}
+        {t("organizations.apps.addTitle", { name })}
       </h3>
       {variables.length === 0 && (
         <p className="text-sm text-slate-700">{t("organizations.apps.noVariables")}</p>
@@ -146,6 +196,7 @@ function AddApplicationForm({
           {t("common.cancel")}
         </Button>
       </div>
+      <SaveOutcome state={state} />
     </form>
   );
 }

@@ -1,9 +1,9 @@
 import { useQueries, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId } from "react";
 import { useTranslation } from "react-i18next";
-import { pathFor } from "../../../common/routes.ts";
 import { Link } from "react-router";
-import type { Identity } from "../../../common/api/identity.ts";
+import { displayName, type Identity } from "../../../common/api/identity.ts";
+import { pathFor } from "../../../common/routes.ts";
 import { Button } from "../../components/Button.tsx";
 import { QueryError } from "../../components/QueryError.tsx";
 import { Section } from "../../components/Section.tsx";
@@ -15,6 +15,7 @@ import {
   invalidateAfterIdentityChange,
   updateIdentity,
 } from "../identity/identityApi.ts";
+import { useConfirmation } from "./useConfirmation.tsx";
 
 /**
  * The signed-in person's identities in this organization, to disable, activate or take out of it.
@@ -32,6 +33,7 @@ export function OrganizationIdentities({ organizationId }: { readonly organizati
       .map((identity) => identityQuery(identity.id)),
   });
   const action = useAction();
+  const confirmation = useConfirmation();
 
   const loaded = identities.flatMap((query) => (query.data ? [query.data] : []));
   const membership = (identity: Identity) =>
@@ -39,7 +41,7 @@ export function OrganizationIdentities({ organizationId }: { readonly organizati
   const added = loaded.filter((identity) => membership(identity) !== undefined);
 
   /** Saves the identity with this organization's membership set active or, with null, left. */
-  const save = (identity: Identity, active: boolean | null) =>
+  const save = (identity: Identity, active: boolean | null, done: string) =>
     action.run(async () => {
       const { username, email, givenName, fullName, pictureUrl, description } = identity;
       const fields = Object.fromEntries(
@@ -59,7 +61,7 @@ export function OrganizationIdentities({ organizationId }: { readonly organizati
       });
       queryClient.setQueryData(identityQuery(identity.id).queryKey, updated);
       await invalidateAfterIdentityChange(queryClient);
-    }, t("identities.form.updated"));
+    }, done);
 
   if (list.isError) return <QueryError error={list.error} />;
 
@@ -72,6 +74,7 @@ export function OrganizationIdentities({ organizationId }: { readonly organizati
           {added.map((identity) => {
             const active = membership(identity)?.active ?? false;
             const scopedId = membership(identity)?.id ?? "";
+            const name = displayName(identity);
             return (
               <IdentityCard
                 key={identity.id}
@@ -82,7 +85,7 @@ export function OrganizationIdentities({ organizationId }: { readonly organizati
                 <Link
                   to={pathFor("OrganizationIdentity", { id: organizationId, identityId: scopedId })}
                   aria-describedby={`${addedId}-${identity.id}`}
-                  className="self-center text-sm text-blue-700 underline hover:text-blue-900"
+                  className="text-sm text-blue-800 underline underline-offset-4 hover:text-blue-900"
                 >
                   {t("organizations.identity.view")}
                 </Link>
@@ -90,7 +93,17 @@ export function OrganizationIdentities({ organizationId }: { readonly organizati
                   variant="secondary"
                   disabled={action.busy}
                   aria-describedby={`${addedId}-${identity.id}`}
-                  onClick={() => void save(identity, !active)}
+                  onClick={() =>
+                    active
+                      ? confirmation.ask({
+                          title: t("organizations.identities.disableConfirm.title", { name }),
+                          message: t("organizations.identities.disableConfirm.message"),
+                          confirmLabel: t("organizations.disable"),
+                          onConfirm: () =>
+                            void save(identity, false, t("organizations.identities.disabled", { name })),
+                        })
+                      : void save(identity, true, t("organizations.identities.activated", { name }))
+                  }
                 >
                   {active ? t("organizations.disable") : t("organizations.activate")}
                 </Button>
@@ -98,7 +111,16 @@ export function OrganizationIdentities({ organizationId }: { readonly organizati
                   variant="secondary"
                   disabled={action.busy}
                   aria-describedby={`${addedId}-${identity.id}`}
-                  onClick={() => void save(identity, null)}
+                  onClick={() =>
+                    confirmation.ask({
+                      title: t("organizations.identities.removeConfirm.title", { name }),
+                      message: t("organizations.identities.removeConfirm.message"),
+                      confirmLabel: t("organizations.identities.removeConfirm.confirm"),
+                      destructive: true,
+                      onConfirm: () =>
+                        void save(identity, null, t("organizations.identities.removed", { name })),
+                    })
+                  }
                 >
                   {t("common.remove")}
                 </Button>
@@ -109,6 +131,7 @@ export function OrganizationIdentities({ organizationId }: { readonly organizati
       )}
       <p className="text-sm text-slate-700">{t("organizations.identities.howToJoin")}</p>
       <ActionFeedback action={action} />
+      {confirmation.dialog}
     </Section>
   );
 }

@@ -1,12 +1,11 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
+import { displayName } from "../../../common/api/identity.ts";
 import type { InvitationRole } from "../../../common/api/invitation.ts";
 import { invitationLifetimeMs } from "../../../common/limits.ts";
 import { Button } from "../../components/Button.tsx";
 import { CardItem, CardList } from "../../components/Cards.tsx";
-import { TextField } from "../../components/Field.tsx";
-import { Identifier } from "../../components/Identifier.tsx";
 import { Labels } from "../../components/Labels.tsx";
 import { LoadedList } from "../../components/LoadedList.tsx";
 import { Section } from "../../components/Section.tsx";
@@ -14,7 +13,10 @@ import { SectionForm } from "../../components/SectionForm.tsx";
 import { SelectField } from "../../components/SelectField.tsx";
 import { ActionFeedback, useAction } from "../../components/useAction.tsx";
 import { toTheMinute, useFormatTimestamp } from "../../format.ts";
+import { IdentityPicker } from "../identity/IdentityPicker.tsx";
+import { PersonSummary, useKnownIdentity } from "../identity/Person.tsx";
 import { invite, organizationInvitationsQuery, withdraw } from "../invitation/invitationApi.ts";
+import { useConfirmation } from "./useConfirmation.tsx";
 
 const dayMs = 24 * 60 * 60 * 1000;
 
@@ -22,7 +24,7 @@ const dayMs = 24 * 60 * 60 * 1000;
 export function OrganizationInvitations({ organizationId }: { readonly organizationId: string }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const [identityId, setIdentityId] = useState("");
+  const [invited, setInvited] = useState<string[]>([]);
   const [role, setRole] = useState<InvitationRole>("member");
 
   return (
@@ -32,8 +34,8 @@ export function OrganizationInvitations({ organizationId }: { readonly organizat
         submitLabel={t("organizations.invitations.invite")}
         savedMessage={t("organizations.invitations.sent")}
         onSubmit={async () => {
-          await invite(queryClient, organizationId, { identityId: identityId.trim(), role });
-          setIdentityId("");
+          await invite(queryClient, organizationId, { identityId: invited[0] ?? "", role });
+          setInvited([]);
         }}
       >
         {(fieldError) => (
@@ -41,16 +43,14 @@ export function OrganizationInvitations({ organizationId }: { readonly organizat
             <p className="text-sm text-slate-700">
               {t("organizations.invitations.hint", { count: invitationLifetimeMs / dayMs })}
             </p>
-            <TextField
-              label={t("organizations.invitations.identityId")}
+            <IdentityPicker
+              label={t("organizations.invitations.identity")}
+              hint={t("organizations.invitations.identityHint")}
               name="identityId"
-              required
-              autoComplete="off"
-              spellCheck={false}
-              className="font-mono"
-              value={identityId}
+              single
+              selected={invited}
               error={fieldError("identityId")}
-              onChange={(event) => setIdentityId(event.target.value)}
+              onChange={setInvited}
             />
             <SelectField
               label={t("organizations.invitations.role")}
@@ -74,46 +74,60 @@ function PendingInvitations({ organizationId }: { readonly organizationId: strin
   const queryClient = useQueryClient();
   const formatTimestamp = useFormatTimestamp(toTheMinute);
   const invitations = useQuery(organizationInvitationsQuery(organizationId));
+  const known = useKnownIdentity();
   const action = useAction();
-  const listId = useId();
+  const confirmation = useConfirmation();
 
   return (
     <Section title={t("organizations.invitations.pending")}>
       <LoadedList query={invitations} empty={t("organizations.invitations.none")}>
         {(items) => (
           <CardList>
-            {items.map((invitation) => (
-              <CardItem
-                key={invitation.id}
-                actions={
-                  <Button
-                    variant="secondary"
-                    disabled={action.busy}
-                    aria-describedby={`${listId}-${invitation.id}`}
-                    onClick={() =>
-                      void action.run(
-                        () => withdraw(queryClient, organizationId, invitation),
-                        t("organizations.invitations.withdrawn"),
-                      )
-                    }
-                  >
-                    {t("organizations.invitations.withdraw")}
-                  </Button>
-                }
-              >
-                <p id={`${listId}-${invitation.id}`}>
-                  <Identifier value={invitation.identityId} />
-                  <Labels labels={[t(`common.labels.${invitation.role}`)]} />
-                </p>
-                <p className="text-sm text-slate-700">
-                  {t("organizations.invitations.expires", { date: formatTimestamp(invitation.expiresAt) })}
-                </p>
-              </CardItem>
-            ))}
+            {items.map((invitation) => {
+              const identity = known(invitation.identityId);
+              const name = identity ? displayName(identity) : invitation.identityId;
+              return (
+                <CardItem
+                  key={invitation.id}
+                  actions={
+                    <Button
+                      variant="secondary"
+                      disabled={action.busy}
+                      aria-label={t("organizations.invitations.withdrawLabel", { name })}
+                      onClick={() =>
+                        confirmation.ask({
+                          title: t("organizations.invitations.withdrawConfirm.title"),
+                          message: t("organizations.invitations.withdrawConfirm.message", { name }),
+                          confirmLabel: t("organizations.invitations.withdraw"),
+                          destructive: true,
+                          onConfirm: () =>
+                            void action.run(
+                              () => withdraw(queryClient, organizationId, invitation),
+                              t("organizations.invitations.withdrawn"),
+                            ),
+                        })
+                      }
+                    >
+                      {t("organizations.invitations.withdraw")}
+                    </Button>
+                  }
+                >
+                  <PersonSummary
+                    id={invitation.identityId}
+                    identity={identity}
+                    labels={<Labels labels={[t(`common.labels.${invitation.role}`)]} />}
+                  />
+                  <p className="mt-1 text-sm text-slate-700">
+                    {t("organizations.invitations.expires", { date: formatTimestamp(invitation.expiresAt) })}
+                  </p>
+                </CardItem>
+              );
+            })}
           </CardList>
         )}
       </LoadedList>
       <ActionFeedback action={action} />
+      {confirmation.dialog}
     </Section>
   );
 }

@@ -1,4 +1,5 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
+import { z } from "zod";
 import { createdSchema } from "../../../common/api/identity.ts";
 import {
   organizationIdentitySchema,
@@ -8,7 +9,7 @@ import {
   type OrganizationUpdate,
 } from "../../../common/api/organization.ts";
 import { documentListSchema } from "../../../common/api/summary.ts";
-import { apiPath, apiPrefix, pathFor } from "../../../common/routes.ts";
+import { apiPath, apiPrefix, pathFor, routes } from "../../../common/routes.ts";
 import { getJson, postJson } from "../../api.ts";
 
 export const organizationsKey = ["organizations"] as const;
@@ -33,6 +34,14 @@ export function applicationQuery(id: string, appId: string) {
       getJson(apiPrefix + pathFor("OrganizationApp", { id, appId }), publicApplicationSchema, signal),
   });
 }
+
+/** This server's issuer, as OpenID discovery announces it: what apps are configured with. */
+export const issuerQuery = queryOptions({
+  queryKey: ["discovery", "issuer"],
+  staleTime: Infinity,
+  queryFn: async ({ signal }) =>
+    (await getJson(routes.OIDCDiscovery.path, z.object({ issuer: z.string() }), signal)).issuer,
+});
 
 export function organizationIdentityQuery(id: string, identityId: string) {
   return queryOptions({

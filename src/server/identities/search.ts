@@ -1,0 +1,54 @@
+import { displayName, type IdentityMatch } from "../../common/api/identity.ts";
+import type { Database } from "../store/database.ts";
+import { findIdentities, type IdentityRow } from "../store/identities.ts";
+import { accessibleIdentities } from "./access.ts";
+
+/** Text compared without regard to case, width or composed forms ("Ž" and "Z\u030C" are one). */
+const folded = (text: string) => text.normalize("NFKC").toLocaleLowerCase();
+
+const searchedFields = ["username", "email", "givenName", "fullName"] as const;
+
+function match(identity: IdentityRow): IdentityMatch {
+  const { username, email, givenName, fullName, pictureUrl } = identity.document;
+  return { id: identity.id, username, email, givenName, fullName, pictureUrl };
+}
+
+/** Whether every word of the query occurs in one of the identity's names, or the query is its ID. */
+function matches(identity: IdentityRow, words: readonly string[], query: string): boolean {
+  if (identity.id === query) return true;
+  const names = searchedFields.flatMap((field) => {
+    const value = identity.document[field];
+    return value ? [folded(value)] : [];
+  });
+  return words.every((word) => names.some((name) => name.includes(word)));
+}
+
+/**
+ * The identities a person may pick by name, as admins of a document or to invite to an organization:
+ * exactly the identities their account reaches (the ones it lists at `/i`), so a search tells nobody
+ * anything they could not see already. Members of organizations the person administers are not among
+ * them: an organization knows its members only by IDs of its own, and handing out their identity IDs
+ * would let organizations correlate people. Someone else's identity is picked by the ID its person
+ * shares.
+ *
+ * Names starting with the query come first, then the others, each by display name.
+ */
+export async function searchIdentities(
+  db: Database,
+  accountId: string,
+  query: string,
+  limit: number,
+): Promise<{ identities: IdentityMatch[]; more: boolean }> {
+  const wanted = folded(query);
+  const words = wanted.split(/\s+/).filter(Boolean);
+  const reachable = await findIdentities(db, [...(await accessibleIdentities(db, accountId)).keys()]);
+  const found = reachable
+    .filter((identity) => matches(identity, words, query))
+    .map((identity) => {
+      const view = match(identity);
+      const name = folded(displayName(view));
+      return { view, name, prefix: wanted !== "" && name.startsWith(wanted) };
+    })
+    .sort((a, b) => Number(b.prefix) - Number(a.prefix) || a.name.localeCompare(b.name));
+  return { identities: found.slice(0, limit).map(({ view }) => view), more: found.length > limit };
+}
