@@ -22,7 +22,7 @@ test.describe("home in English", () => {
 
     const footer = page.getByRole("contentinfo");
     await expect(footer).toHaveText("Powered by Vrata");
-    await expect(footer.getByRole("link", { name: "Vrata" })).toHaveAttribute("href", "/NOTICE");
+    await expect(footer.getByRole("link", { name: "Vrata" })).toHaveAttribute("href", "/about");
   });
 
   test("has no serious accessibility violations", async ({ page, siteContext }) => {
@@ -33,7 +33,7 @@ test.describe("home in English", () => {
 
   test("shows Page not found for a view that has no page yet", async ({ page }) => {
     await page.goto("/o/block/an-organization/an-identity");
-    await expect(page.getByRole("heading", { level: 1, name: "Page not found." })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
     await page.getByRole("link", { name: "Go to the home page" }).click();
     await expect(page).toHaveURL("/");
   });
@@ -50,7 +50,7 @@ test.describe("home in Slovenian", () => {
     await expect(page.getByRole("contentinfo")).toHaveText("Poganja sistem Vrata");
     await expect(page.getByRole("contentinfo").getByRole("link", { name: "Vrata" })).toHaveAttribute(
       "href",
-      "/NOTICE",
+      "/about",
     );
   });
 

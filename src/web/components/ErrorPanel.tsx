@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import { CopyButton } from "./CopyButton.tsx";
 
 const actionStyles = {
@@ -9,29 +10,60 @@ const actionStyles = {
 } as const;
 
 /**
- * A way back from an error page, drawn as a button. A plain link, not a router Link: it leaves the
- * page the server answered with the error, and may lead to an app elsewhere.
+ * A way back from an error page, drawn as a button: `to` a page of this site (the router takes it
+ * there; the error belongs to the address the server answered with, not to the next page), `href`
+ * to an app elsewhere, or an action.
  */
 export function ErrorAction({
+  to,
   href,
   onClick,
   variant = "primary",
   children,
 }: {
+  readonly to?: string;
   readonly href?: string;
   readonly onClick?: () => void;
   readonly variant?: keyof typeof actionStyles;
   readonly children: ReactNode;
 }) {
   const className = `inline-flex items-center justify-center rounded-md px-4 py-2 text-center text-sm font-medium ${actionStyles[variant]}`;
-  return href === undefined ? (
+  if (to !== undefined)
+    return (
+      <Link to={to} className={className}>
+        {children}
+      </Link>
+    );
+  if (href !== undefined)
+    return (
+      <a href={href} className={className}>
+        {children}
+      </a>
+    );
+  return (
     <button type="button" onClick={onClick} className={className}>
       {children}
     </button>
-  ) : (
-    <a href={href} className={className}>
-      {children}
-    </a>
+  );
+}
+
+/** Decorative: the heading says what happened. */
+function WarningBadge() {
+  return (
+    <span className="flex size-11 items-center justify-center rounded-full bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-300">
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 24 24"
+        className="size-6"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+      >
+        <circle cx="12" cy="12" r="9" />
+        <path d="M12 7.5v5.5M12 16.5v.01" />
+      </svg>
+    </span>
   );
 }
 
@@ -52,7 +84,8 @@ export function ErrorPanel({ title, message, requestId, detail, children }: Erro
   return (
     <div className="flex flex-col gap-6">
       <header className="flex flex-col gap-3">
-        <h1 className="text-2xl font-bold tracking-tight text-balance sm:text-3xl">{title}</h1>
+        <WarningBadge />
+        <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
         <p className="text-slate-700 dark:text-slate-300">{message}</p>
       </header>
       {requestId !== undefined && (
@@ -65,7 +98,7 @@ export function ErrorPanel({ title, message, requestId, detail, children }: Erro
       )}
       <div className="flex flex-wrap gap-3">{children}</div>
       {detail !== undefined && (
-        <p className="text-sm break-words text-slate-600 dark:text-slate-400">{detail}</p>
+        <p className="font-mono text-xs break-words text-slate-600 dark:text-slate-400">{detail}</p>
       )}
     </div>
   );

@@ -9,7 +9,7 @@ export function NotFound() {
   useDocumentTitle(t("errorPages.notFound.title"));
   return (
     <ErrorPanel title={t("errorPages.notFound.title")} message={t("errorPages.notFound.message")}>
-      <ErrorAction href={pathFor("Home")}>{t("errorPages.backHome")}</ErrorAction>
+      <ErrorAction to={pathFor("Home")}>{t("errorPages.backHome")}</ErrorAction>
     </ErrorPanel>
   );
 }

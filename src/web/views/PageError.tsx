@@ -51,7 +51,7 @@ function ServerFault({
   return (
     <ErrorPanel title={t("errorPages.fault.title")} message={errorMessage(t, code)} requestId={requestId}>
       <ErrorAction onClick={() => window.location.reload()}>{t("errorPages.tryAgain")}</ErrorAction>
-      <ErrorAction href={pathFor("Home")} variant="secondary">
+      <ErrorAction to={pathFor("Home")} variant="secondary">
         {t("errorPages.backHome")}
       </ErrorAction>
     </ErrorPanel>
@@ -82,7 +82,7 @@ function EngineRefusal({
       {app ? (
         <ErrorAction href={app.homepage}>{t("errorPages.backToApp", { app: app.name })}</ErrorAction>
       ) : (
-        <ErrorAction href={pathFor("Home")}>{t("errorPages.backHome")}</ErrorAction>
+        <ErrorAction to={pathFor("Home")}>{t("errorPages.backHome")}</ErrorAction>
       )}
     </ErrorPanel>
   );

@@ -16,7 +16,7 @@ export function RouteError() {
       requestId={apiError?.requestId}
     >
       <ErrorAction onClick={() => window.location.reload()}>{t("errorPages.tryAgain")}</ErrorAction>
-      <ErrorAction href={pathFor("Home")} variant="secondary">
+      <ErrorAction to={pathFor("Home")} variant="secondary">
         {t("errorPages.backHome")}
       </ErrorAction>
     </ErrorPanel>

@@ -18,7 +18,7 @@ export function DocumentPage({
   readonly document: "License" | "Notice";
   readonly title: string;
 }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const text = useQuery(documentTextQuery(document));
   useDocumentTitle(title);
   return (
@@ -29,12 +29,14 @@ export function DocumentPage({
         </Link>
       </p>
       <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{title}</h1>
+      {i18n.resolvedLanguage !== "en" && (
+        <p className="text-sm text-slate-700 dark:text-slate-300">{t("about.inEnglish")}</p>
+      )}
       {text.isPending ? (
         <p role="status">{t("app.loading")}</p>
       ) : text.isError ? (
         <QueryError error={text.error} />
       ) : (
-        // The documents are in English, as their legal text must stay.
         <div
           lang="en"
           className="flex flex-col gap-3 text-sm leading-relaxed text-slate-800 dark:text-slate-200"
