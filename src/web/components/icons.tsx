@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 
 // Decorative icons: always next to a text label, so hidden from assistive technology.
 
-function StrokeIcon({ children }: { readonly children: ReactNode }) {
+export function StrokeIcon({ children }: { readonly children: ReactNode }) {
   return (
     <svg
       aria-hidden="true"

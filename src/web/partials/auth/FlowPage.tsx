@@ -3,6 +3,7 @@ import { Trans, useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
 import type { FlowResponse } from "../../../common/api/flow.ts";
 import { codeLength } from "../../../common/limits.ts";
+import { useBuiltInNames } from "../../builtInNames.ts";
 import { Alert } from "../../components/Alert.tsx";
 import { CodeStep } from "./CodeStep.tsx";
 import { finishFlow, postStep } from "./flowApi.ts";
@@ -32,6 +33,7 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
   const [step, setStep] = useState<Step | "finish">(() => stepFor(initial, codeFromLink !== null));
   const [emailOrUsername, setEmailOrUsername] = useState(initial.emailOrUsername ?? "");
   const restart = useStepAction(apply);
+  const names = useBuiltInNames();
 
   const beforeAuth = flow.completed.length === 0;
 
@@ -98,7 +100,10 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
         <p className="text-lg text-slate-700">
           <Trans
             i18nKey="authFlow.asks"
-            values={{ appName: flow.appName, organizationName: flow.organizationName }}
+            values={{
+              appName: names.application(flow.appId, flow.appName),
+              organizationName: names.organization(flow.organizationId, flow.organizationName),
+            }}
             components={{ strong: <strong className="text-slate-900" /> }}
           />
         </p>
