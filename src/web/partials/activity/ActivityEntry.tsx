@@ -131,26 +131,27 @@ export function ActivityRow({
   return (
     <li className="flex gap-3 rounded-lg border border-slate-200 bg-white p-4">
       <ActivityIcon type={entry.type} />
-      <div className="flex min-w-0 flex-1 flex-col gap-1">
-        <div className="flex flex-col gap-x-4 gap-y-0.5 sm:flex-row sm:items-baseline sm:justify-between">
+      {/* When: beside what happened on wide screens, below it on narrow ones. */}
+      <div className="flex min-w-0 flex-1 flex-col gap-1 sm:flex-row sm:justify-between sm:gap-4">
+        <div className="flex min-w-0 flex-col gap-1">
           <p className="font-medium break-words text-slate-900">
             <SentenceView sentence={headline(words, entry)} />
           </p>
-          <Link
-            ref={linkRef}
-            to={pathFor("ActivityGet", { id: entry.id })}
-            aria-label={t("activity.details", { time: when })}
-            className="shrink-0 text-sm text-slate-700 underline underline-offset-4 hover:text-slate-900"
-          >
-            <time dateTime={entry.timestamp} title={formatTimestamp(entry.timestamp)}>
-              {when}
-            </time>
-          </Link>
+          {entry.type === "signIn" && <SignInContext entry={entry} />}
+          <div className="text-sm">
+            <ChangeSentences entry={entry} />
+          </div>
         </div>
-        {entry.type === "signIn" && <SignInContext entry={entry} />}
-        <div className="text-sm">
-          <ChangeSentences entry={entry} />
-        </div>
+        <Link
+          ref={linkRef}
+          to={pathFor("ActivityGet", { id: entry.id })}
+          aria-label={t("activity.details", { time: when })}
+          className="shrink-0 self-start text-sm text-slate-700 underline underline-offset-4 hover:text-slate-900 sm:mt-0.5"
+        >
+          <time dateTime={entry.timestamp} title={formatTimestamp(entry.timestamp)}>
+            {when}
+          </time>
+        </Link>
       </div>
     </li>
   );
