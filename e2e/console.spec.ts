@@ -49,6 +49,8 @@ async function signUp(page: Page, username: string, labels = english): Promise<v
 }
 
 const mainArea = (page: Page) => page.getByRole("main");
+/** The rows of the activity list (each may hold a list of its changes). */
+const activityEntries = (page: Page) => mainArea(page).locator("ol > li");
 const status = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text });
 
 /** Requests to the authorization endpoint with prompt=none: start-up's silent sign-ins. */
@@ -177,28 +179,29 @@ test.describe("console in English", () => {
 
     await navLink(page, "Activity").click();
     await expect(page.getByRole("heading", { level: 1, name: "Activity" })).toBeVisible();
-    const entries = mainArea(page).getByRole("listitem");
-    // Newest first: the update here, then the sign-up (reference §8).
-    await expect(entries.getByRole("link")).toHaveText([
-      "Identity updated",
-      "Sign-in",
-      "Identity updated",
-      "Identity created",
-    ]);
-    await expect(entries.nth(0)).toContainText("Other data");
-    await expect(entries.nth(2)).toContainText("Organizations added");
+    const entries = activityEntries(page);
+    // Newest first: the update here, then the sign-up (reference §8), in words.
+    await expect(entries).toHaveCount(4);
+    await expect(entries.nth(0)).toContainText(`Changed the identity ${username}`);
+    await expect(entries.nth(1)).toContainText("Signed in to Console");
+    await expect(entries.nth(2)).toContainText(`Changed the identity ${username}`);
+    await expect(entries.nth(3)).toContainText(`Created the identity ${username}`);
+    await expect(entries.nth(0)).toContainText("Changed the given name.");
+    await expect(entries.nth(2)).toContainText("Joined the organization Vrata.");
     await expect(status(page, "4 entries shown.")).toBeVisible();
     await expect(page.getByRole("button", { name: "Load more" })).toHaveCount(0);
-    // The timestamp in the language of the page.
+    // How long ago, with the date and time in the language of the page.
     const time = entries.nth(0).locator("time");
     const timestamp = (await time.getAttribute("datetime")) ?? "";
-    await expect(time).toHaveText(
+    await expect(time).toHaveText("now");
+    await expect(time).toHaveAttribute(
+      "title",
       new Intl.DateTimeFormat("en", { dateStyle: "long", timeStyle: "medium" }).format(new Date(timestamp)),
     );
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
-    await entries.nth(1).getByRole("link").click();
-    await expect(page.getByRole("heading", { level: 1, name: "Sign-in" })).toBeVisible();
+    await entries.nth(1).getByRole("link", { name: "Details of the entry from now" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Signed in to Console" })).toBeVisible();
     await expect(page.getByRole("definition").filter({ hasText: "Password or passphrase" })).toBeVisible();
     await expect(page.getByRole("definition").getByRole("link", { name: username })).toHaveAttribute(
       "href",
@@ -210,7 +213,7 @@ test.describe("console in English", () => {
     const entryRequest = page.waitForRequest((request) => request.url().includes("/api/activity/"));
     await page.reload();
     await expect(accountMenu(page)).toBeVisible();
-    await expect(page.getByRole("heading", { level: 1, name: "Sign-in" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Signed in to Console" })).toBeVisible();
     expect(silent).toHaveLength(1);
     // The new token is in memory only.
     const token = ((await (await entryRequest).allHeaders()).authorization ?? "").replace(/^Bearer /, "");
@@ -261,15 +264,17 @@ test.describe("console in English", () => {
     }
 
     await navLink(page, "Activity").click();
-    const links = mainArea(page).getByRole("listitem").getByRole("link");
+    const entries = activityEntries(page);
+    const links = entries.getByRole("link", { name: /^Details of the entry/ });
     await expect(status(page, "20 entries shown.")).toBeVisible();
     await expect(links).toHaveCount(20);
     await page.getByRole("button", { name: "Load more" }).click();
     await expect(status(page, "23 entries shown.")).toBeVisible();
     await expect(links.nth(20)).toBeFocused();
-    await expect(links.nth(19)).toHaveText("Identity updated");
-    await expect(links.nth(20)).toHaveText("Sign-in");
-    await expect(links.nth(22)).toHaveText("Identity created");
+    await expect(entries.nth(19)).toContainText(`Changed the identity ${username}`);
+    await expect(entries.nth(19)).toContainText("Changed the description.");
+    await expect(entries.nth(20)).toContainText("Signed in to Console");
+    await expect(entries.nth(22)).toContainText(`Created the identity ${username}`);
     await expect(page.getByRole("button", { name: "Load more" })).toHaveCount(0);
   });
 });

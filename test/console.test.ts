@@ -82,7 +82,12 @@ describe("console APIs with the console's access token", () => {
     const { api } = await consoleSignUp("rita");
     const page = activityPageSchema.parse(await (await api("/api/activity")).json());
     expect(page.items.map((item) => item.type)).toEqual(["signIn", "identityUpdate", "identityCreate"]);
-    expect(page.items[1]?.changes).toEqual(["membershipAdded"]);
+    // Joining the built-in organization, named with a link to its page.
+    const [joined] = page.items[1]?.changes ?? [];
+    expect(joined?.kind).toBe("membershipAdded");
+    expect(joined?.organizations).toEqual([
+      { id: consoleClient.organizationId, name: "Vrata", path: `/o/${consoleClient.organizationId}` },
+    ]);
     const entry = await api(`/api/activity/${page.items[0]?.id ?? ""}`);
     expect(await entry.json()).toMatchObject({ type: "signIn", providers: ["password"] });
   });

@@ -133,12 +133,15 @@ describe.each([
 
     const recorded = {
       type: "organizationUpdate",
-      organizations: [{ id: organization.id }],
-      identities: [{ id: invitee.identityId }],
-      changes: ["permissionsAdded"],
+      organizations: [{ id: organization.id, name: "Admins wanted" }],
+      changes: [{ kind: "permissionsAdded", identities: [{ id: invitee.identityId }] }],
     };
     expect(await latestActivity(invitee)).toMatchObject(recorded);
     expect(await latestActivity(owner)).toMatchObject(recorded);
+    // The invitee's own identity is named to the invitee; to the owner, it is another person's, and an
+    // admin who is no member of the organization is not shown to its other admins by name.
+    expect((await latestActivity(invitee))?.changes?.[0]?.identities?.[0]?.name).toBe("pavel");
+    expect((await latestActivity(owner))?.changes?.[0]?.identities).toEqual([{ id: invitee.identityId }]);
 
     // Once an admin, the identity can be removed again by an update, as admins always could.
     const removed = await updateAdmins(owner.api, await read(owner.api, organization.id), [owner.identityId]);
@@ -165,14 +168,27 @@ describe.each([
 
     expect(await latestActivity(invitee)).toMatchObject({
       type: "identityUpdate",
-      organizations: [{ id: organization.id }],
-      changes: ["membershipAdded"],
+      identities: [{ id: invitee.identityId, name: "pavel" }],
+      changes: [
+        { kind: "membershipAdded", organizations: [{ id: organization.id, name: "Members wanted" }] },
+      ],
     });
+    // The organization's admin sees the new member by name, linked as the organization sees it.
     expect(await latestActivity(owner)).toMatchObject({
       type: "organizationUpdate",
       organizations: [{ id: organization.id }],
-      identities: [{ id: invitee.identityId }],
-      changes: ["identitiesAdded"],
+      changes: [
+        {
+          kind: "identitiesAdded",
+          identities: [
+            {
+              id: invitee.identityId,
+              name: "pavel",
+              path: `/o/identity/${organization.id}/${membership?.id ?? ""}`,
+            },
+          ],
+        },
+      ],
     });
   });
 

@@ -339,10 +339,11 @@ describe("identities in organizations", () => {
     expect(current.organizations?.some((m) => m.organizationId === organization.id)).toBe(false);
 
     const activity = activityPageSchema.parse(await (await member.api("/api/activity")).json());
+    const joined = [{ id: organization.id, name: organization.name, path: `/o/${organization.id}` }];
     expect(activity.items.slice(0, 3).map((item) => item.changes)).toEqual([
-      ["membershipRemoved"],
-      ["membershipDisabled"],
-      ["membershipAdded"],
+      [{ kind: "membershipRemoved", organizations: joined }],
+      [{ kind: "membershipDisabled", organizations: joined }],
+      [{ kind: "membershipAdded", organizations: joined }],
     ]);
 
     // Having left, the identity cannot come back on its own.

@@ -91,7 +91,11 @@ describe("application templates", () => {
     const activity = activityPageSchema.parse(await (await owner.api("/api/activity")).json());
     expect(activity.items[0]).toMatchObject({
       type: "applicationTemplateUpdate",
-      changes: ["otherData", "permissionsAdded"],
+      applicationTemplates: [{ id, name: "Chat 4", path: `/a/${id}` }],
+      changes: [
+        { kind: "otherData", fields: ["name"] },
+        { kind: "permissionsAdded", identities: [{ id: other.identityId }] },
+      ],
     });
   });
 

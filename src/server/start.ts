@@ -72,6 +72,7 @@ export async function startVrata(
         clientId: consoleClient.clientId,
         redirectUri: consoleClient.redirectUri,
         organizationId: consoleClient.organizationId,
+        applicationId: consoleClient.applicationId,
         title: config.title,
         providers: [],
         locales: [...locales],

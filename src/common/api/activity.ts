@@ -15,6 +15,10 @@ export const activityTypes = [
   "identityUnblocked",
 ] as const;
 
+/**
+ * The kinds of change (spec §3). A membership change is about an organization's applications when the
+ * entry is about an organization, and about an identity's organizations when it is about an identity.
+ */
 export const activityChanges = [
   "otherData",
   "permissionsAdded",
@@ -27,25 +31,90 @@ export const activityChanges = [
   "identitiesAdded",
 ] as const;
 
+/** The fields of identities, organizations and templates whose change an "other data" change names. */
+export const changedFields = [
+  "username",
+  "email",
+  "givenName",
+  "fullName",
+  "pictureUrl",
+  "name",
+  "description",
+  "homepageTemplate",
+  "idScopes",
+  "variables",
+  "clientsPublic",
+  "clientsBackend",
+  "clientsService",
+] as const;
+
+/**
+ * Groups of types a person can narrow the list to. Each is one condition on the stored type, so
+ * filtering costs the list nothing.
+ */
+export const activityCategories = {
+  signIns: ["signIn", "signOut"],
+  identities: ["identityCreate", "identityUpdate", "identityBlocked", "identityUnblocked", "accountBlocked"],
+  organizations: ["organizationCreate", "organizationUpdate"],
+  applicationTemplates: ["applicationTemplateCreate", "applicationTemplateUpdate"],
+} as const satisfies Record<string, readonly ActivityType[]>;
+export type ActivityCategory = keyof typeof activityCategories;
+export const activityCategoryNames = Object.keys(activityCategories) as ActivityCategory[];
+
+/**
+ * What an entry refers to. Recorded with its ID only; the activity answer adds the name, and the page
+ * where the reader can open it, when the reader may see it (see server/activity/names.ts).
+ */
+const named = {
+  name: z.string().optional(),
+  /** A path of this site; absent when the reader cannot open the item's page. */
+  path: z.string().optional(),
+};
+export const referenceSchema = z.object({ id: z.string(), ...named });
+export const applicationReferenceSchema = z.object({
+  organizationId: z.string(),
+  applicationId: z.string(),
+  ...named,
+});
+export type Reference = z.infer<typeof referenceSchema>;
+export type ApplicationReference = z.infer<typeof applicationReferenceSchema>;
+
+/** One kind of change, with what it changed when that was recorded (entries before that have none). */
+export const changeSchema = z.object({
+  kind: z.enum(activityChanges),
+  fields: z.array(z.enum(changedFields)).optional(),
+  identities: z.array(referenceSchema).optional(),
+  organizations: z.array(referenceSchema).optional(),
+  applications: z.array(applicationReferenceSchema).optional(),
+});
+export type Change = z.infer<typeof changeSchema>;
+
 export const activitySchema = z.object({
   id: z.string(),
   timestamp: z.string(),
   type: z.enum(activityTypes),
-  identities: z.array(z.object({ id: z.string() })).optional(),
-  organizations: z.array(z.object({ id: z.string() })).optional(),
-  applicationTemplates: z.array(z.object({ id: z.string() })).optional(),
-  applications: z.array(z.object({ organizationId: z.string(), applicationId: z.string() })).optional(),
+  identities: z.array(referenceSchema).optional(),
+  organizations: z.array(referenceSchema).optional(),
+  applicationTemplates: z.array(referenceSchema).optional(),
+  applications: z.array(applicationReferenceSchema).optional(),
   providers: z.array(z.string()).optional(),
-  changes: z.array(z.enum(activityChanges)).optional(),
+  changes: z.array(changeSchema).optional(),
 });
 export type Activity = z.infer<typeof activitySchema>;
 export type ActivityType = (typeof activityTypes)[number];
 export type ActivityChange = (typeof activityChanges)[number];
+export type ChangedField = (typeof changedFields)[number];
 
 /** A page of activity, newest first; `next` is the cursor of the following page. */
 export const activityPageSchema = z.object({
   items: z.array(activitySchema),
   next: z.string().optional(),
+});
+
+/** The list's query: the cursor of the page and, optionally, one category of types. */
+export const activityQuerySchema = z.object({
+  cursor: z.string().optional(),
+  category: z.enum(activityCategoryNames as [ActivityCategory, ...ActivityCategory[]]).optional(),
 });
 
 /** What the opaque `next` cursor holds: the time and ID of the page's last entry. */

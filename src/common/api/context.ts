@@ -5,7 +5,9 @@ import { locales } from "../limits.ts";
 export const contextSchema = z.object({
   clientId: z.string(),
   redirectUri: z.url(),
+  /** The built-in organization and its console application: the web app names them in the reader's language. */
   organizationId: z.string(),
+  applicationId: z.string(),
   title: z.string(),
   providers: z.array(z.object({ key: z.string(), name: z.string(), type: z.enum(["oidc", "saml"]) })),
   locales: z.array(z.enum(locales)),

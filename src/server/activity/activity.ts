@@ -1,9 +1,19 @@
-import { activityCursorSchema, type Activity } from "../../common/api/activity.ts";
+import {
+  activityCategories,
+  activityCursorSchema,
+  type Activity,
+  type ActivityCategory,
+  type ActivityChange,
+  type Change,
+} from "../../common/api/activity.ts";
+import type { Caller } from "../http/caller.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
 import { activitiesOf, insertActivity } from "../store/activities.ts";
+import { withNames } from "./names.ts";
 
+/** An entry as it is recorded: what it refers to by ID only; names are looked up when it is read. */
 export type ActivityEntry = Omit<Activity, "id" | "timestamp">;
 
 /** Records what an account did (or what happened to it); the account sees it in its activity. */
@@ -36,33 +46,60 @@ function parsedJson(text: string): unknown {
 }
 
 /** The position a cursor of ours stands for; any other value is refused before the query is made. */
-function decodeCursor(cursor: unknown): { createdAt: number; id: string } | undefined {
+function decodeCursor(cursor: string | undefined): { createdAt: number; id: string } | undefined {
   if (cursor === undefined) return undefined;
-  const decoded =
-    typeof cursor === "string"
-      ? activityCursorSchema.safeParse(parsedJson(Buffer.from(cursor, "base64url").toString()))
-      : undefined;
-  if (!decoded?.success)
+  const decoded = activityCursorSchema.safeParse(parsedJson(Buffer.from(cursor, "base64url").toString()));
+  if (!decoded.success)
     throw new HttpError(400, "badRequest", "cursor: not a cursor of this list", { field: "cursor" });
   const [createdAt, id] = decoded.data;
   return { createdAt, id };
 }
 
+/** How entries recorded before changes carried their details were stored. */
+type StoredEntry = Omit<ActivityEntry, "changes"> & { changes?: (Change | ActivityChange)[] };
+
+/**
+ * Entries recorded before changes carried details hold bare change kinds, and an invitation's
+ * identity or a joined organization beside the entry's subject. They read as the newer form: the
+ * one change of such an entry gets what stood beside the subject.
+ */
+function currentForm(stored: StoredEntry): ActivityEntry {
+  const { changes, ...entry } = stored;
+  if (!changes) return entry;
+  const legacy = changes.length === 1 && typeof changes[0] === "string" ? changes[0] : undefined;
+  if (legacy && entry.type === "organizationUpdate" && entry.identities) {
+    const { identities, ...rest } = entry;
+    return { ...rest, changes: [{ kind: legacy, identities }] };
+  }
+  if (legacy && entry.type === "identityUpdate" && entry.organizations) {
+    const { organizations, ...rest } = entry;
+    return { ...rest, changes: [{ kind: legacy, organizations }] };
+  }
+  return {
+    ...entry,
+    changes: changes.map((change) => (typeof change === "string" ? { kind: change } : change)),
+  };
+}
+
 export function toActivity(row: { id: string; document: string; createdAt: number }): Activity {
   return {
-    ...(JSON.parse(row.document) as ActivityEntry),
+    ...currentForm(JSON.parse(row.document) as StoredEntry),
     id: row.id,
     timestamp: new Date(row.createdAt).toISOString(),
   };
 }
 
+/** A page of the caller's activity, newest first, with names as the caller may see them. */
 export async function activityPage(
   db: Database,
-  accountId: string,
-  cursor: unknown,
+  caller: Caller,
+  query: { cursor?: string | undefined; category?: ActivityCategory | undefined },
 ): Promise<{ items: Activity[]; next?: string }> {
-  const rows = await activitiesOf(db, accountId, activityPageSize + 1, decodeCursor(cursor));
-  const items = rows.slice(0, activityPageSize).map(toActivity);
+  const rows = await activitiesOf(db, caller.accountId, activityPageSize + 1, {
+    before: decodeCursor(query.cursor),
+    types: query.category && activityCategories[query.category],
+  });
+  const items = await withNames(db, caller, rows.slice(0, activityPageSize).map(toActivity));
   const last = rows[activityPageSize - 1];
   return rows.length > activityPageSize && last
     ? { items, next: encodeCursor(last.createdAt, last.id) }

@@ -1,4 +1,4 @@
-import type { ActivityChange } from "../../common/api/activity.ts";
+import type { Change } from "../../common/api/activity.ts";
 import type { IdentityFields, identityUpdateSchema } from "../../common/api/identity.ts";
 import type { z } from "zod";
 import { usernameOrEmailMinLength } from "../../common/limits.ts";
@@ -6,6 +6,7 @@ import { characterCount } from "../../common/text.ts";
 import { isHighlyRestrictive } from "../../common/scripts.ts";
 import { isSecureUri } from "../../common/uris.ts";
 import { recordActivity } from "../activity/activity.ts";
+import { fieldChanges } from "../activity/changes.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
@@ -92,11 +93,8 @@ export async function updateIdentity(
   if (!(await updateIdentityDocument(db, id, version, document, Date.now()))) {
     throw new HttpError(409, "conflict", "the identity was changed meanwhile; reload and try again");
   }
-  const fieldsChanged =
-    profileFields.some((field) => identity.document[field] !== document[field]) ||
-    identity.document.description !== document.description;
-  const changes: ActivityChange[] = [
-    ...(fieldsChanged ? (["otherData"] as const) : []),
+  const changes: Change[] = [
+    ...fieldChanges(identity.document, document, [...profileFields, "description"]),
     ...(organizations && memberships ? await applyMemberships(db, memberships, organizations) : []),
   ];
   if (changes.length > 0) {

@@ -1,6 +1,7 @@
-import type { ActivityChange } from "../../common/api/activity.ts";
+import type { ActivityChange, Change } from "../../common/api/activity.ts";
 import type { IdentityUpdate } from "./identities.ts";
 import { recordActivity } from "../activity/activity.ts";
+import { groupedChanges } from "../activity/changes.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
@@ -35,8 +36,7 @@ export async function joinOrganization(
     await recordActivity(db, accountId, {
       type: "identityUpdate",
       identities: [{ id: identityId }],
-      organizations: [{ id: organizationId }],
-      changes: ["membershipAdded"],
+      changes: [{ kind: "membershipAdded", organizations: [{ id: organizationId }] }],
     });
   }
   return joined;
@@ -72,21 +72,21 @@ export async function applyMemberships(
   db: Database,
   current: readonly MembershipRow[],
   wanted: Changes,
-): Promise<ActivityChange[]> {
-  const changes = new Set<ActivityChange>();
+): Promise<Change[]> {
+  const changed: { kind: ActivityChange; item: string }[] = [];
   for (const { organizationId, active } of wanted) {
     const existing = current.find((membership) => membership.organizationId === organizationId);
     if (existing && existing.active !== active) {
       await setMembershipActive(db, existing.id, active);
-      changes.add(active ? "membershipActivated" : "membershipDisabled");
+      changed.push({ kind: active ? "membershipActivated" : "membershipDisabled", item: organizationId });
     }
   }
   for (const membership of current) {
     if (wanted.some((change) => change.organizationId === membership.organizationId)) continue;
     await deleteMembership(db, membership.id);
-    changes.add("membershipRemoved");
+    changed.push({ kind: "membershipRemoved", item: membership.organizationId });
   }
-  return [...changes];
+  return groupedChanges(changed, (kind, ids) => ({ kind, organizations: ids.map((id) => ({ id })) }));
 }
 
 /** The identity's memberships with the applications it used in each. */

@@ -175,8 +175,12 @@ export async function accept(
       await recordActivity(trx, account, {
         type: "organizationUpdate",
         organizations: [{ id: organizationId }],
-        identities: [{ id: identityId }],
-        changes: [role === "admin" ? "permissionsAdded" : "identitiesAdded"],
+        changes: [
+          {
+            kind: role === "admin" ? "permissionsAdded" : "identitiesAdded",
+            identities: [{ id: identityId }],
+          },
+        ],
       });
     }
   });

@@ -1,4 +1,4 @@
-import type { ActivityChange } from "../../common/api/activity.ts";
+import type { ActivityChange, Change } from "../../common/api/activity.ts";
 import type {
   Organization,
   OrganizationApplication,
@@ -6,6 +6,7 @@ import type {
 } from "../../common/api/organization.ts";
 import { isSecureUri } from "../../common/uris.ts";
 import { recordActivity } from "../activity/activity.ts";
+import { adminChanges, fieldChanges, groupedChanges } from "../activity/changes.ts";
 import { isAdmin, type Caller } from "../http/caller.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
@@ -108,24 +109,32 @@ async function addedApplication(
 }
 
 function applicationChanges(
+  organizationId: string,
   before: OrganizationApplication[],
   after: OrganizationApplication[],
-): ActivityChange[] {
-  const changes = new Set<ActivityChange>();
+): Change[] {
+  const changed: { kind: ActivityChange; item: string }[] = [];
   for (const application of after) {
     const previous = before.find((candidate) => candidate.id === application.id);
-    if (!previous) changes.add("membershipAdded");
+    if (!previous) changed.push({ kind: "membershipAdded", item: application.id });
     else {
       if (JSON.stringify(previous.values) !== JSON.stringify(application.values))
-        changes.add("membershipChanged");
+        changed.push({ kind: "membershipChanged", item: application.id });
       if (previous.active !== application.active)
-        changes.add(application.active ? "membershipActivated" : "membershipDisabled");
+        changed.push({
+          kind: application.active ? "membershipActivated" : "membershipDisabled",
+          item: application.id,
+        });
     }
   }
-  if (before.some((application) => !after.some((candidate) => candidate.id === application.id))) {
-    changes.add("membershipRemoved");
+  for (const application of before) {
+    if (!after.some((candidate) => candidate.id === application.id))
+      changed.push({ kind: "membershipRemoved", item: application.id });
   }
-  return [...changes];
+  return groupedChanges(changed, (kind, ids) => ({
+    kind,
+    applications: ids.map((applicationId) => ({ organizationId, applicationId })),
+  }));
 }
 
 /** The organization with the identity the caller acts as, when that identity is one of its admins. */
@@ -212,14 +221,10 @@ export async function updateOrganization(
     secrets.push({ clientId, secret });
   }
 
-  const changes: ActivityChange[] = [
-    ...(stored.document.name !== document.name || stored.document.description !== document.description
-      ? (["otherData"] as const)
-      : []),
-    ...(stored.document.admins.some((admin) => !document.admins.includes(admin))
-      ? (["permissionsRemoved"] as const)
-      : []),
-    ...applicationChanges(stored.document.applications, applications),
+  const changes: Change[] = [
+    ...fieldChanges(stored.document, document, ["name", "description"]),
+    ...adminChanges(stored.document.admins, document.admins),
+    ...applicationChanges(id, stored.document.applications, applications),
   ];
   if (changes.length > 0) {
     await recordActivity(db, caller.accountId, {

@@ -21,17 +21,21 @@ export async function insertActivity(db: Database, activity: ActivityRow): Promi
     .execute();
 }
 
-/** One page of an account's activity, newest first, starting after the `before` cursor. */
+/** One page of an account's activity, newest first, starting after the `before` cursor, of some types only. */
 export async function activitiesOf(
   db: Database,
   accountId: string,
   limit: number,
-  before?: { createdAt: number; id: string },
+  {
+    before,
+    types,
+  }: { before?: { createdAt: number; id: string } | undefined; types?: readonly string[] | undefined },
 ): Promise<ActivityRow[]> {
   let query = db
     .selectFrom("activities")
     .select(["id", "account_id", "type", "document", "created_at"])
     .where("account_id", "=", accountId);
+  if (types) query = query.where("type", "in", types);
   if (before) {
     query = query.where((eb) =>
       eb.or([

@@ -24,6 +24,21 @@ export async function findDocument<T>(
   return row && { id: row.id, version: row.version, document: JSON.parse(row.document) as T };
 }
 
+/** The documents with the given IDs that exist, in one query. */
+export async function findDocuments<T>(
+  db: Database,
+  table: DocumentTableName,
+  ids: readonly string[],
+): Promise<StoredDocument<T>[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom(table)
+    .select(["id", "version", "document"])
+    .where("id", "in", ids)
+    .execute();
+  return rows.map((row) => ({ id: row.id, version: row.version, document: JSON.parse(row.document) as T }));
+}
+
 /** All documents of a table, newest first. */
 export async function listDocuments<T>(db: Database, table: DocumentTableName): Promise<StoredDocument<T>[]> {
   const rows = await db

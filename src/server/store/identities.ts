@@ -165,6 +165,22 @@ export async function membershipsIn(
   return rows.map(toMembership);
 }
 
+/** The memberships any of the identities has in any of the organizations, in one query. */
+export async function membershipsAmong(
+  db: Database,
+  identityIds: readonly string[],
+  organizationIds: readonly string[],
+): Promise<MembershipRow[]> {
+  if (identityIds.length === 0 || organizationIds.length === 0) return [];
+  const rows = await db
+    .selectFrom("identity_organizations")
+    .select(membershipColumns)
+    .where("identity_id", "in", identityIds)
+    .where("organization_id", "in", organizationIds)
+    .execute();
+  return rows.map(toMembership);
+}
+
 /** The identity's membership in the organization, created (active, with a fresh scoped ID) if missing. */
 export async function ensureMembership(
   db: Database,

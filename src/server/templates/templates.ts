@@ -1,6 +1,7 @@
-import type { ActivityChange } from "../../common/api/activity.ts";
+import type { Change } from "../../common/api/activity.ts";
 import type { Template, TemplateFields } from "../../common/api/template.ts";
 import { recordActivity } from "../activity/activity.ts";
+import { adminChanges, fieldChanges } from "../activity/changes.ts";
 import { isAdmin, type Caller } from "../http/caller.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
@@ -86,14 +87,19 @@ export async function findTemplate(db: Database, id: string) {
 
 export const listTemplates = (db: Database) => listDocuments<TemplateDocument>(db, table);
 
-function changesBetween(before: TemplateDocument, after: TemplateDocument): ActivityChange[] {
-  const { admins: adminsBefore, ...restBefore } = before;
-  const { admins: adminsAfter, ...restAfter } = after;
-  const changes: ActivityChange[] = [];
-  if (JSON.stringify(restBefore) !== JSON.stringify(restAfter)) changes.push("otherData");
-  if (adminsAfter.some((id) => !adminsBefore.includes(id))) changes.push("permissionsAdded");
-  if (adminsBefore.some((id) => !adminsAfter.includes(id))) changes.push("permissionsRemoved");
-  return changes;
+const recordedFields = [
+  "name",
+  "description",
+  "homepageTemplate",
+  "idScopes",
+  "variables",
+  "clientsPublic",
+  "clientsBackend",
+  "clientsService",
+] as const satisfies readonly Exclude<keyof TemplateDocument, "admins">[];
+
+function changesBetween(before: TemplateDocument, after: TemplateDocument): Change[] {
+  return [...fieldChanges(before, after, recordedFields), ...adminChanges(before.admins, after.admins)];
 }
 
 export async function updateTemplate(

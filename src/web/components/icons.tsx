@@ -2,7 +2,7 @@ import type { ReactNode } from "react";
 
 // Decorative icons: always next to a text label, so hidden from assistive technology.
 
-function StrokeIcon({
+export function StrokeIcon({
   children,
   className = "size-5",
 }: {

@@ -1,40 +1,207 @@
-import type { TFunction } from "i18next";
-import { describe, expect, it } from "vitest";
-import { activityChanges, activityTypes } from "../../../common/api/activity.ts";
-import type { Context } from "../../../common/api/context.ts";
+import i18next, { type TFunction } from "i18next";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  activityChanges,
+  activityTypes,
+  type Activity,
+  type ActivityType,
+  type Change,
+} from "../../../common/api/activity.ts";
 import en from "../../i18n/en.json" with { type: "json" };
-import { changeText, providerText, typeText } from "./activityText.ts";
+import sl from "../../i18n/sl.json" with { type: "json" };
+import { changeSentence, headline, namer, providerText, sentenceText, type Namer } from "./activityText.ts";
 
-const t = ((key: string) => key) as TFunction;
+const context = { organizationId: "builtInOrganization", applicationId: "console" };
+const translations: Record<string, TFunction> = {};
 
-/** Whether the English catalog has a text at a dotted key. */
-function hasText(key: string): boolean {
-  let value: unknown = en;
-  for (const part of key.split(".")) value = (value as Record<string, unknown> | undefined)?.[part];
-  return typeof value === "string";
+beforeAll(async () => {
+  for (const language of ["en", "sl"]) {
+    const instance = i18next.createInstance();
+    await instance.init({
+      resources: { en: { translation: en }, sl: { translation: sl } },
+      lng: language,
+      fallbackLng: false,
+      interpolation: { escapeValue: false },
+    });
+    translations[language] = instance.t;
+  }
+});
+
+function words(language: "en" | "sl") {
+  const t = translations[language] as TFunction;
+  return { t, language, name: namer(t, context) };
 }
 
-describe("activity in words", () => {
-  it("words a membership change by what the entry is about", () => {
-    expect(changeText(t, "identityUpdate", "membershipAdded")).toBe("activity.changes.organizationsAdded");
-    expect(changeText(t, "organizationUpdate", "membershipDisabled")).toBe(
-      "activity.changes.applicationsDisabled",
-    );
-    expect(changeText(t, "organizationCreate", "membershipAdded")).toBe("activity.changes.applicationsAdded");
-    expect(changeText(t, "identityUpdate", "otherData")).toBe("activity.changes.otherData");
+const entry = (type: ActivityType, rest: Partial<Activity> = {}): Activity => ({
+  id: "entry",
+  timestamp: "2025-01-01T00:00:00.000Z",
+  type,
+  ...rest,
+});
+
+const application = (applicationId: string, name?: string) => ({
+  organizationId: "acme",
+  applicationId,
+  ...(name === undefined ? {} : { name, path: `/o/app/acme/${applicationId}` }),
+});
+
+const inBoth = (build: (language: "en" | "sl") => string) => [build("en"), build("sl")];
+const changeIn = (type: ActivityType, change: Change) =>
+  inBoth((language) => sentenceText(changeSentence(words(language), type, change)));
+const headlineIn = (activity: Activity) =>
+  inBoth((language) => sentenceText(headline(words(language), activity)));
+
+describe("activity headlines", () => {
+  it("name what the entry is about, as a link when the reader can open it", () => {
+    const created = entry("organizationCreate", {
+      organizations: [{ id: "acme", name: "Acme", path: "/o/acme" }],
+    });
+    expect(headlineIn(created)).toEqual(["Created the organization Acme", "Ustvarjena organizacija Acme"]);
+    expect(headline(words("en"), created)).toEqual([
+      "Created the organization ",
+      { name: "Acme", path: "/o/acme" },
+    ]);
   });
 
-  it("has a text for every type and every change of every type", () => {
-    for (const type of activityTypes) {
-      expect(hasText(typeText(t, type)), type).toBe(true);
-      for (const change of activityChanges) expect(hasText(changeText(t, type, change)), change).toBe(true);
+  it("leave unnamed what the reader may not see", () => {
+    expect(headlineIn(entry("identityUpdate", { identities: [{ id: "someone" }] }))).toEqual([
+      "Changed an identity",
+      "Spremenjena identiteta",
+    ]);
+    expect(headline(words("en"), entry("identityUpdate", { identities: [{ id: "someone" }] }))).toEqual([
+      "Changed an identity",
+    ]);
+  });
+
+  it("name the built-in console and organization in the reader's language", () => {
+    const signIn = entry("signIn", {
+      applications: [{ ...application("console", "Console"), organizationId: "x" }],
+    });
+    expect(headlineIn(signIn)).toEqual(["Signed in to Console", "Prijava v aplikacijo Konzola"]);
+    const name = namer(translations.sl as TFunction, context);
+    expect(name("organization", { id: "builtInOrganization", name: "Vrata" })?.name).toBe("Vrata");
+    expect(name("application", application("other", "Console"))?.name).toBe("Console");
+  });
+});
+
+describe("change sentences", () => {
+  it("say which fields changed, as a list in the reader's language", () => {
+    expect(changeIn("organizationUpdate", { kind: "otherData", fields: ["name", "description"] })).toEqual([
+      "Changed the name and description",
+      "Spremenjeno: ime in opis",
+    ]);
+    expect(changeIn("identityUpdate", { kind: "otherData", fields: ["username"] })).toEqual([
+      "Changed the username",
+      "Spremenjeno: uporabniško ime",
+    ]);
+  });
+
+  it("name added applications with the plural form of their number", () => {
+    const added = (...names: string[]) =>
+      changeIn("organizationUpdate", {
+        kind: "membershipAdded",
+        applications: names.map((name, index) => application(String(index), name)),
+      });
+    expect(added("Timesheets")).toEqual(["Added the application Timesheets", "Dodana aplikacija Timesheets"]);
+    expect(added("Timesheets", "Wiki")).toEqual([
+      "Added the applications Timesheets and Wiki",
+      "Dodani aplikaciji Timesheets in Wiki",
+    ]);
+    expect(added("A", "B", "C")).toEqual([
+      "Added the applications A, B, and C",
+      "Dodane aplikacije A, B in C",
+    ]);
+  });
+
+  it("keep the names as links", () => {
+    const sentence = changeSentence(words("sl"), "organizationUpdate", {
+      kind: "membershipDisabled",
+      applications: [application("a", "Wiki")],
+    });
+    expect(sentence).toEqual(["Onemogočena aplikacija ", { name: "Wiki", path: "/o/app/acme/a" }]);
+  });
+
+  it("count what the reader may not see, in Slovenian's four plural forms", () => {
+    const removed = (count: number) =>
+      changeIn("organizationUpdate", {
+        kind: "membershipRemoved",
+        applications: Array.from({ length: count }, (_, index) => application(String(index))),
+      });
+    expect(removed(1)).toEqual(["Removed an application", "Odstranjena 1 aplikacija"]);
+    expect(removed(2)).toEqual(["Removed 2 applications", "Odstranjeni 2 aplikaciji"]);
+    expect(removed(3)).toEqual(["Removed 3 applications", "Odstranjene 3 aplikacije"]);
+    expect(removed(5)).toEqual(["Removed 5 applications", "Odstranjenih 5 aplikacij"]);
+    // One unnamed item among named ones: counted, so that nothing is left out.
+    const mixed = {
+      kind: "permissionsRemoved" as const,
+      identities: [{ id: "a", name: "ana" }, { id: "b" }],
+    };
+    expect(changeIn("applicationTemplateUpdate", mixed)).toEqual([
+      "2 identities are no longer admins",
+      "Odvzete skrbniške pravice za 2 identiteti",
+    ]);
+  });
+
+  it("word a membership change by what the entry is about", () => {
+    const organizations = [{ id: "acme", name: "Acme", path: "/o/acme" }];
+    expect(changeIn("identityUpdate", { kind: "membershipAdded", organizations })).toEqual([
+      "Joined the organization Acme",
+      "Pridružitev organizaciji Acme",
+    ]);
+    expect(
+      changeIn("organizationUpdate", { kind: "identitiesAdded", identities: [{ id: "i", name: "ana" }] }),
+    ).toEqual(["The identity ana joined", "Pridružila se je identiteta ana"]);
+  });
+
+  it("keep entries from before changes had details readable", () => {
+    expect(changeIn("organizationUpdate", { kind: "otherData" })).toEqual([
+      "Changed other data",
+      "Spremenjeni drugi podatki",
+    ]);
+    expect(changeIn("organizationUpdate", { kind: "membershipAdded" })).toEqual([
+      "Added applications",
+      "Dodane aplikacije",
+    ]);
+  });
+
+  it("has a text for every type and every change of every type, in both languages", () => {
+    const named: Namer = (_kind, reference) => ({ name: "X", path: reference.path });
+    for (const language of ["en", "sl"] as const) {
+      const t = translations[language] as TFunction;
+      const missing = (text: string) => text.includes("activity.") || text === "";
+      for (const type of activityTypes) {
+        const subject = { id: "x", name: "X" };
+        const full = entry(type, {
+          identities: [subject],
+          organizations: [subject],
+          applicationTemplates: [subject],
+          applications: [application("x", "X")],
+        });
+        for (const activity of [full, entry(type)]) {
+          expect(missing(sentenceText(headline({ t, language, name: named }, activity))), type).toBe(false);
+        }
+        for (const kind of activityChanges) {
+          const details = {
+            identities: [subject],
+            organizations: [subject],
+            applications: [application("x")],
+          };
+          for (const change of [{ kind }, { kind, ...details }, { kind, fields: ["name" as const] }]) {
+            const text = sentenceText(changeSentence({ t, language, name: named }, type, change));
+            expect(missing(text), `${language} ${type} ${kind}`).toBe(false);
+          }
+        }
+      }
     }
   });
+});
 
-  it("names Vrata's own sign-in methods in words and third-party providers by their name", () => {
-    const context = { providers: [{ key: "google", name: "Google", type: "oidc" }] } as Context;
-    expect(providerText(t, context, "password")).toBe("activity.providers.password");
-    expect(providerText(t, context, "google")).toBe("Google");
-    expect(providerText(t, context, "unknown")).toBe("unknown");
+describe("sign-in methods", () => {
+  it("names Vrata's own methods in words and third-party providers by their name", () => {
+    const t = translations.en as TFunction;
+    const providers = { providers: [{ key: "google", name: "Google", type: "oidc" as const }] };
+    expect(providerText(t, providers, "password")).toBe("Password or passphrase");
+    expect(providerText(t, providers, "google")).toBe("Google");
+    expect(providerText(t, providers, "unknown")).toBe("unknown");
   });
 });

@@ -1,36 +1,199 @@
 import type { TFunction } from "i18next";
-import type { ActivityChange, ActivityType } from "../../../common/api/activity.ts";
+import type {
+  Activity,
+  ActivityType,
+  ApplicationReference,
+  Change,
+  Reference,
+} from "../../../common/api/activity.ts";
 import type { Context } from "../../../common/api/context.ts";
+import { applicationName, organizationName } from "../../builtInNames.ts";
 
-type MembershipChange = Extract<ActivityChange, `membership${string}`>;
-type OtherChange = Exclude<ActivityChange, MembershipChange>;
-type Membership = "Added" | "Removed" | "Changed" | "Activated" | "Disabled";
+// Activity in words: each entry becomes a headline ("Created the organization Acme") and one sentence
+// per kind of change ("Added the application Timesheets"). The names in them are links, so a sentence
+// is built as parts: plain text, and the references the server named (or left unnamed).
 
-const membershipChanges: Record<MembershipChange, Membership> = {
+export type ReferenceKind = "identity" | "organization" | "application" | "applicationTemplate";
+
+/** A named item inside a sentence; `path` is where it links to, when the reader can open it. */
+export interface NamePart {
+  readonly name: string;
+  readonly path?: string | undefined;
+}
+export type Part = string | NamePart;
+export type Sentence = readonly Part[];
+
+/** The name a reader sees for a reference, or none when the server left it unnamed. */
+export type Namer = (
+  kind: ReferenceKind,
+  reference: Reference | ApplicationReference,
+) => NamePart | undefined;
+
+/**
+ * Names as the server gave them, except the built-in organization and console, which are named in the
+ * reader's language.
+ */
+export function namer(t: TFunction, context: Pick<Context, "organizationId" | "applicationId">): Namer {
+  return (kind, reference) => {
+    if (reference.name === undefined) return undefined;
+    const { name, path } = reference;
+    if (kind === "organization" && "id" in reference)
+      return { name: organizationName(t, context, reference.id, name), path };
+    if (kind === "application" && "applicationId" in reference)
+      return { name: applicationName(t, context, reference.applicationId, name), path };
+    return { name, path };
+  };
+}
+
+// Markers that stand for a slot in a translated text until it is split into parts: a private-use
+// character, which no translation contains.
+const slotMarker = (slot: string) => `\uE000${slot}\uE000`;
+const slotPattern = /\uE000(\w+)\uE000/;
+
+/**
+ * A translated text with `{{slot}}` placeholders filled by parts: `t` fills each slot with a marker,
+ * and the text is then split at the markers.
+ */
+function withSlots(text: (markers: Record<string, string>) => string, slots: Record<string, Part[]>): Part[] {
+  const markers = Object.fromEntries(Object.keys(slots).map((slot) => [slot, slotMarker(slot)]));
+  const pieces = text(markers).split(slotPattern);
+  // split() with a capturing group alternates text and slot names.
+  return pieces.flatMap((piece, index) => (index % 2 === 0 ? (piece ? [piece] : []) : (slots[piece] ?? [])));
+}
+
+/** Parts joined as a list in the reader's language ("A, B and C", "A, B in C"). */
+function listed(language: string, items: readonly Part[]): Part[] {
+  const format = new Intl.ListFormat(language, { type: "conjunction" });
+  const parts = format.formatToParts(items.map((_, index) => String(index)));
+  return parts.map((part) => (part.type === "element" ? (items[Number(part.value)] ?? "") : part.value));
+}
+
+/** Joins neighbouring text parts, so that a sentence compares and renders as few pieces as possible. */
+function merged(parts: readonly Part[]): Sentence {
+  const result: Part[] = [];
+  for (const part of parts) {
+    const last = result.at(-1);
+    if (typeof part === "string" && typeof last === "string") result[result.length - 1] = last + part;
+    else result.push(part);
+  }
+  return result;
+}
+
+/** The plain text of a sentence (for titles and tests). */
+export function sentenceText(sentence: Sentence): string {
+  return sentence.map((part) => (typeof part === "string" ? part : part.name)).join("");
+}
+
+interface Words {
+  readonly t: TFunction;
+  readonly language: string;
+  readonly name: Namer;
+}
+
+/** What the headline of each type names: the item the entry is about, for types about one. */
+const subjects: Record<Exclude<ActivityType, "signOut" | "accountBlocked">, ReferenceKind> = {
+  signIn: "application",
+  identityCreate: "identity",
+  identityUpdate: "identity",
+  organizationCreate: "organization",
+  organizationUpdate: "organization",
+  applicationTemplateCreate: "applicationTemplate",
+  applicationTemplateUpdate: "applicationTemplate",
+  identityBlocked: "identity",
+  identityUnblocked: "identity",
+};
+
+export function referencesOf(
+  entry: Activity | Change,
+  kind: ReferenceKind,
+): (Reference | ApplicationReference)[] {
+  switch (kind) {
+    case "identity":
+      return entry.identities ?? [];
+    case "organization":
+      return entry.organizations ?? [];
+    case "application":
+      return entry.applications ?? [];
+    case "applicationTemplate":
+      return "applicationTemplates" in entry ? (entry.applicationTemplates ?? []) : [];
+  }
+}
+
+/** "Created the organization Acme"; "Created an identity" when the reader may not see its name. */
+export function headline({ t, name }: Words, entry: Activity): Sentence {
+  const { type } = entry;
+  if (type === "signOut" || type === "accountBlocked") return [t(`activity.headlines.${type}.unnamed`)];
+  const kind = subjects[type];
+  const [subject] = referencesOf(entry, kind);
+  const named = subject && name(kind, subject);
+  if (!named) return [t(`activity.headlines.${type}.unnamed`)];
+  return merged(
+    withSlots((markers) => t(`activity.headlines.${type}.named`, { name: markers.name }), { name: [named] }),
+  );
+}
+
+type Verb = "Added" | "Removed" | "Changed" | "Activated" | "Disabled";
+type PhraseKey =
+  "adminsAdded" | "adminsRemoved" | "identitiesAdded" | `applications${Verb}` | `organizations${Verb}`;
+
+const membershipVerbs = {
   membershipAdded: "Added",
   membershipRemoved: "Removed",
   membershipChanged: "Changed",
   membershipActivated: "Activated",
   membershipDisabled: "Disabled",
-};
+} as const;
 
-function isMembershipChange(change: ActivityChange): change is MembershipChange {
-  return Object.hasOwn(membershipChanges, change);
+/** The phrase of a change and the items it is about. */
+function phraseOf(
+  type: ActivityType,
+  change: Change,
+): { key: PhraseKey; kind: ReferenceKind; items: (Reference | ApplicationReference)[] } | undefined {
+  switch (change.kind) {
+    case "otherData":
+      return undefined;
+    case "permissionsAdded":
+    case "permissionsRemoved":
+      return {
+        key: change.kind === "permissionsAdded" ? "adminsAdded" : "adminsRemoved",
+        kind: "identity",
+        items: change.identities ?? [],
+      };
+    case "identitiesAdded":
+      return { key: "identitiesAdded", kind: "identity", items: change.identities ?? [] };
+    default: {
+      // A membership change: an organization's applications, or an identity's organizations.
+      const verb = membershipVerbs[change.kind];
+      return type === "organizationCreate" || type === "organizationUpdate"
+        ? { key: `applications${verb}`, kind: "application", items: change.applications ?? [] }
+        : { key: `organizations${verb}`, kind: "organization", items: change.organizations ?? [] };
+    }
+  }
 }
 
 /**
- * A change in words (reference §8): a membership change of an organization is about its applications,
- * of an identity about its organizations.
+ * A change as a sentence. With every item named: "Added the applications A and B"; with some the
+ * reader may not see: "Added 2 applications"; from before changes recorded their items: "Added
+ * applications".
  */
-export function changeText(t: TFunction, type: ActivityType, change: ActivityChange): string {
-  if (!isMembershipChange(change)) return t(`activity.changes.${change satisfies OtherChange}`);
-  const subject =
-    type === "organizationCreate" || type === "organizationUpdate" ? "applications" : "organizations";
-  return t(`activity.changes.${subject}${membershipChanges[change]}`);
-}
-
-export function typeText(t: TFunction, type: ActivityType): string {
-  return t(`activity.types.${type}`);
+export function changeSentence({ t, language, name }: Words, type: ActivityType, change: Change): Sentence {
+  if (change.kind === "otherData") {
+    if (!change.fields?.length) return [t("activity.changes.otherData.vague")];
+    const fields = change.fields.map((field) => t(`activity.changedFields.${field}`));
+    return [t("activity.changes.otherData.fields", { fields: new Intl.ListFormat(language).format(fields) })];
+  }
+  const phrase = phraseOf(type, change);
+  if (!phrase) return [];
+  const { key, kind, items } = phrase;
+  if (items.length === 0) return [t(`activity.changes.${key}.vague`)];
+  const names = items.map((item) => name(kind, item));
+  const count = items.length;
+  if (!names.every((part) => part !== undefined)) return [t(`activity.changes.${key}.counted`, { count })];
+  return merged(
+    withSlots((markers) => t(`activity.changes.${key}.named`, { count, names: markers.names }), {
+      names: listed(language, names),
+    }),
+  );
 }
 
 const builtInProviders = ["password", "code", "passkey"] as const;
@@ -40,7 +203,7 @@ function isBuiltInProvider(provider: string): provider is (typeof builtInProvide
 }
 
 /** A sign-in method: Vrata's own in words, a third-party provider by its configured name. */
-export function providerText(t: TFunction, context: Context, provider: string): string {
+export function providerText(t: TFunction, context: Pick<Context, "providers">, provider: string): string {
   if (isBuiltInProvider(provider)) return t(`activity.providers.${provider}`);
   return context.providers.find(({ key }) => key === provider)?.name ?? provider;
 }

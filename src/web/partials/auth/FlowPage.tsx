@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate } from "react-router";
 import type { FlowResponse } from "../../../common/api/flow.ts";
 import { codeLength } from "../../../common/limits.ts";
+import { useBuiltInNames } from "../../builtInNames.ts";
 import { Alert } from "../../components/Alert.tsx";
 import { CodeStep } from "./CodeStep.tsx";
 import { finishFlow, postStep } from "./flowApi.ts";
@@ -33,6 +34,7 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
   const [step, setStep] = useState<Step | "finish">(() => stepFor(initial, codeFromLink !== null));
   const [emailOrUsername, setEmailOrUsername] = useState(initial.emailOrUsername ?? "");
   const restart = useStepAction(apply);
+  const names = useBuiltInNames();
 
   const beforeAuth = flow.completed.length === 0;
   const ended = step === "finish" || step === "manual";
@@ -95,7 +97,11 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
 
   return (
     <div className="flex flex-col gap-6">
-      <FlowHeader appName={flow.appName} organizationName={flow.organizationName} ended={ended} />
+      <FlowHeader
+        appName={names.application(flow.appId, flow.appName)}
+        organizationName={names.organization(flow.organizationId, flow.organizationName)}
+        ended={ended}
+      />
       {!ended && <Stepper items={stepperItems} current={step} />}
       {restart.failure && <Alert message={t("errors.unexpected")} />}
       {step === "finish" && <FinishOnLoad flowId={flowId} onBlocked={() => setStep("manual")} />}

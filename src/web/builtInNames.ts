@@ -1,0 +1,34 @@
+import type { TFunction } from "i18next";
+import { useMemo } from "react";
+import { useTranslation } from "react-i18next";
+import type { Context } from "../common/api/context.ts";
+import { useSiteContext } from "./api.ts";
+
+// The built-in organization and its console application are stored with English names, which stay
+// as they are (existing installs keep their data). The site's context tells their IDs, so wherever a
+// person reads one of their names, it is shown in the person's language instead.
+
+type BuiltInIds = Pick<Context, "organizationId" | "applicationId">;
+
+/** An organization's name as the reader sees it: the built-in one's in the reader's language. */
+export function organizationName(t: TFunction, context: BuiltInIds, id: string, stored: string): string {
+  return id === context.organizationId ? t("builtIn.organization") : stored;
+}
+
+/** An application's name as the reader sees it: the console's in the reader's language. */
+export function applicationName(t: TFunction, context: BuiltInIds, id: string, stored: string): string {
+  return id === context.applicationId ? t("builtIn.console") : stored;
+}
+
+/** {@link organizationName} and {@link applicationName} for the current language and site. */
+export function useBuiltInNames() {
+  const { t } = useTranslation();
+  const context = useSiteContext();
+  return useMemo(
+    () => ({
+      organization: (id: string, stored: string) => organizationName(t, context, id, stored),
+      application: (id: string, stored: string) => applicationName(t, context, id, stored),
+    }),
+    [t, context],
+  );
+}
