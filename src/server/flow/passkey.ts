@@ -38,8 +38,8 @@ function relyingParty(deps: FlowDeps) {
 
 /**
  * The challenge of the ceremony under way, forgotten in the store before the answer is verified: a
- * challenge signs at most one answer, even one that fails, even with answers sent at once (those
- * that lose the race get 409 and cost no verification).
+ * challenge serves one answer, even one that fails. Answers sent at once find it gone (400) or lose
+ * the race to forget it (409), before any verification.
  */
 async function takeChallenge<C extends PasskeyState["ceremony"]>(
   deps: FlowDeps,
