@@ -43,6 +43,11 @@ export const codeLifetimeMs = 10 * 60 * 1000;
 export const codeResendCooldownMs = 30 * 1000;
 /** Codes that may be valid at once in one flow. */
 export const maxOutstandingCodes = 5;
+/**
+ * How long the browser lets a person take for a passkey ceremony, in milliseconds; the server keeps
+ * the ceremony's challenge as long as the flow lives.
+ */
+export const passkeyTimeoutMs = 60 * 1000;
 
 const minuteMs = 60 * 1000;
 

@@ -1,3 +1,9 @@
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
+} from "@simplewebauthn/browser";
 import { z } from "zod";
 import { codeLength, locales, passwordMaxLength, usernameOrEmailMaxLength } from "../limits.ts";
 import { idText, storableText } from "./text.ts";
@@ -16,8 +22,8 @@ export const completedStates = [
 ] as const;
 export type Completed = (typeof completedStates)[number];
 
-/** Credentials a person can prove in a flow. Passkeys and third-party providers come later. */
-export const flowProviders = ["password", "code"] as const;
+/** Credentials a person can prove in a flow. Third-party providers come later. */
+export const flowProviders = ["password", "code", "passkey"] as const;
 export type FlowProvider = (typeof flowProviders)[number];
 
 /** Mistakes the person can correct; the UI shows the matching message of spec §8 at the step. */
@@ -36,8 +42,21 @@ export const flowErrors = [
   "codeRecentlySent",
   /** Too many codes were sent to this address, for this account or from this network for now. */
   "tooManyCodes",
+  /** The passkey's answer could not be verified (or was for another site or request); try again. */
+  "passkeyFailed",
 ] as const;
 export type FlowError = (typeof flowErrors)[number];
+
+const hasChallenge = (value: unknown) =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as { challenge?: unknown }).challenge === "string";
+
+/** What the browser passes to WebAuthn (`startAuthentication` / `startRegistration` take it as it is). */
+const passkeyOptionsSchema = z.union([
+  z.object({ getOptions: z.custom<PublicKeyCredentialRequestOptionsJSON>(hasChallenge) }),
+  z.object({ createOptions: z.custom<PublicKeyCredentialCreationOptionsJSON>(hasChallenge) }),
+]);
 
 export const flowResponseSchema = z.object({
   completed: z.array(z.enum(completedStates)),
@@ -55,6 +74,13 @@ export const flowResponseSchema = z.object({
   /** Where "Homepage" leads once the flow has finished. */
   homepage: z.string().optional(),
   error: z.enum(flowErrors).optional(),
+  /** Only in the answer of a passkey start step: the ceremony's options with its challenge. */
+  passkey: passkeyOptionsSchema.optional(),
+  /**
+   * Only with `noAccount` from a passkey sign-in: the passkey this server does not know, for
+   * `PublicKeyCredential.signalUnknownCredential`, so the browser stops offering it.
+   */
+  signalUnknown: z.object({ rpId: z.string(), credentialId: z.string() }).optional(),
 });
 export type FlowResponse = z.infer<typeof flowResponseSchema>;
 
@@ -67,6 +93,53 @@ export const emptyBodySchema = z.strictObject({});
 export const chooseIdentityBodySchema = z.strictObject({
   identity: z.strictObject({ id: idText() }),
 });
+
+// WebAuthn answers as `@simplewebauthn/browser` sends them. Browsers add fields of their own, so
+// unknown fields are dropped rather than refused; every value is bounded (a credential ID has at most
+// 1023 bytes, an attestation with its certificates a few kilobytes).
+const base64url = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^[\w-]*$/, "not base64url");
+const credentialId = base64url(1400).min(1);
+const extensionResults = z.record(z.string(), z.unknown());
+
+const authenticationResponseSchema: z.ZodType<AuthenticationResponseJSON> = z.object({
+  id: credentialId,
+  rawId: credentialId,
+  type: z.literal("public-key"),
+  response: z.object({
+    clientDataJSON: base64url(8000),
+    authenticatorData: base64url(8000),
+    signature: base64url(2000),
+    userHandle: base64url(100).optional(),
+  }),
+  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+  clientExtensionResults: extensionResults,
+});
+
+const registrationResponseSchema: z.ZodType<RegistrationResponseJSON> = z.object({
+  id: credentialId,
+  rawId: credentialId,
+  type: z.literal("public-key"),
+  response: z.object({
+    clientDataJSON: base64url(8000),
+    attestationObject: base64url(40_000),
+    authenticatorData: base64url(8000).optional(),
+    transports: z
+      .array(z.enum(["ble", "cable", "hybrid", "internal", "nfc", "smart-card", "usb"]))
+      .max(10)
+      .optional(),
+    publicKeyAlgorithm: z.number().int().optional(),
+    publicKey: base64url(8000).optional(),
+  }),
+  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+  clientExtensionResults: extensionResults,
+});
+
+export const passkeyGetBodySchema = z.strictObject({ response: authenticationResponseSchema });
+export const passkeyCreateBodySchema = z.strictObject({ response: registrationResponseSchema });
 
 /** `POST /auth/signout`: where the console goes afterwards (a path of this site). */
 export const signOutBodySchema = z.strictObject({ location: storableText().max(2000).optional() });

@@ -9,6 +9,7 @@ import {
   updateCredentialData,
 } from "../store/accounts.ts";
 import type { Identifier } from "./normalize.ts";
+import { passkeyRow, type NewPasskey } from "./passkeys.ts";
 import { hashPassword, needsRehash, verifyPassword } from "./passwords.ts";
 
 export const findAccountByIdentifier = (db: Database, identifier: Identifier) =>
@@ -58,6 +59,7 @@ export interface NewCredentials {
   username?: { display: string; key: string };
   email?: { display: string; key: string };
   passwordHash?: string;
+  passkey?: NewPasskey;
 }
 
 /**
@@ -101,6 +103,9 @@ export async function createAccount(
         },
         now,
       );
+    }
+    if (credentials.passkey) {
+      await insertCredential(executor, passkeyRow(newId(), accountId, credentials.passkey), now);
     }
   };
   await inTransaction(db, insert);

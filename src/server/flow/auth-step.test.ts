@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { maxFlowAttempts } from "../../common/limits.ts";
 import { storeEngines, type TestStore } from "../../../test/support/stores.ts";
@@ -30,6 +31,8 @@ describe.each(storeEngines)("a reserved guess on $name", ({ open }) => {
       storedState: "",
     },
     effects: new StepEffects(),
+    answer: {},
+    log: Fastify().log,
     address: "203.0.113.9",
     device: { nonce: "n".repeat(22), tags: [] },
     locale: "en",

@@ -8,6 +8,7 @@ import { FlowStepError, type Flow, type StepRequest } from "./flows.ts";
 import { isKnownDevice, rememberDevice } from "./known-device.ts";
 import { newSession } from "./session.ts";
 import { addCompleted } from "./state.ts";
+import type { Bucket } from "../store/throttle.ts";
 import {
   flowGuessBucket,
   forgiveGuess,
@@ -20,7 +21,7 @@ import {
   type GuessSubject,
 } from "./throttle.ts";
 
-/** Auth steps (password, code) only run before the flow has an outcome (reference §4.2). */
+/** Auth steps (password, code, passkey) only run before the flow has an outcome (reference §4.2). */
 export function requireNoAuthStep(flow: Flow): void {
   if (flow.state.completed.length > 0) {
     throw new HttpError(400, "badRequest", "this flow has already completed its sign-in or sign-up");
@@ -54,6 +55,7 @@ export function completeAuthStep(
   state.signedUp = signedUp;
   state.authTime = Math.floor(now / 1000);
   delete state.code;
+  delete state.passkey;
   delete state.emailOrUsername;
   if ("newAccount" in outcome) {
     const { credentials, identityFields } = outcome.newAccount;
@@ -72,10 +74,22 @@ export function knownDevice(deps: FlowDeps, step: StepRequest, accountId: string
   return isKnownDevice(deps.secrets.knownDevices, step.device, accountId) ? step.device.nonce : undefined;
 }
 
-/** The flow used up its guesses: it fails, and codes sent in it are forgotten. */
+/** The flow used up its guesses: it fails, and codes sent and passkey challenges in it are forgotten. */
 export function failFlow(flow: Flow): void {
   addCompleted(flow.state, "failed");
   delete flow.state.code;
+  delete flow.state.passkey;
+}
+
+/** Reserves the limits' units for work about to be done, or fails the step with `error`. */
+export async function reserveOrRefuse(
+  deps: FlowDeps,
+  flow: Flow,
+  buckets: Bucket[],
+  error: "tooManyAttempts" | "tooManyCodes",
+): Promise<void> {
+  const reserved = await reserveAll(limitStore(deps), buckets);
+  if (isRefusal(reserved)) throw new FlowStepError(flow, error, reserved.retryAfterMs);
 }
 
 /**

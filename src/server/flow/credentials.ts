@@ -12,13 +12,13 @@ import {
   knownDevice,
   requireNoAuthStep,
   reserveGuess,
+  reserveOrRefuse,
 } from "./auth-step.ts";
 import { codeMatches, mayResend, sendCode } from "./code.ts";
 import type { FlowDeps } from "./deps.ts";
 import { FlowStepError, type Flow, type StepRequest } from "./flows.ts";
 import type { CodeTarget } from "./state.ts";
-import type { Bucket } from "../store/throttle.ts";
-import { codeSendBuckets, isRefusal, limitStore, reserveAll, signUpBucket } from "./throttle.ts";
+import { codeSendBuckets, signUpBucket } from "./throttle.ts";
 
 // The password and e-mail code methods (reference §4.7.1 and §4.7.2). Sign-in and sign-up are one
 // path: who has no account gets one once they proved what they typed.
@@ -28,17 +28,6 @@ function identifierOrError(flow: Flow, typed: string): Identifier {
   if (identifier === "invalid") throw new FlowStepError(flow, "invalidEmailOrUsername");
   if (identifier === "short") throw new FlowStepError(flow, "shortEmailOrUsername");
   return identifier;
-}
-
-/** Reserves the limits' units for work about to be done, or fails the step with `error`. */
-async function reserveOrRefuse(
-  deps: FlowDeps,
-  flow: Flow,
-  buckets: Bucket[],
-  error: "tooManyAttempts" | "tooManyCodes",
-): Promise<void> {
-  const reserved = await reserveAll(limitStore(deps), buckets);
-  if (isRefusal(reserved)) throw new FlowStepError(flow, error, reserved.retryAfterMs);
 }
 
 /** The identifier typed in this flow; starting over with another one forgets codes sent for the old one. */

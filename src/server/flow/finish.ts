@@ -7,8 +7,9 @@ import type { FlowDeps } from "./deps.ts";
 import { saveFlow, type Flow } from "./flows.ts";
 import { addCompleted, lastCompleted } from "./state.ts";
 
-// Authentication method references (RFC 8176) of the flow's methods.
-const amr = { password: "pwd", code: "otp" } as const;
+// Authentication method references (RFC 8176) of the flow's methods; a passkey proves possession of
+// a key its authenticator holds.
+const amr = { password: "pwd", code: "otp", passkey: "hwk" } as const;
 
 /**
  * The browser's single sign-on session is for someone else: another identity, or the person as

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from "fastify";
 import type Provider from "oidc-provider";
 import type { FlowError, FlowResponse } from "../../common/api/flow.ts";
 import { flowIdPattern } from "../../common/ids.ts";
@@ -16,6 +17,9 @@ import { StepEffects } from "./step-effects.ts";
 export interface StepRequest {
   flow: Flow;
   effects: StepEffects;
+  /** What the step's answer gives the browser besides the flow's state (a passkey ceremony's options). */
+  answer: StepAnswer;
+  log: FastifyBaseLogger;
   address: string;
   /** The browser's device cookie (a new one when it has none). */
   device: Device;
@@ -32,6 +36,9 @@ export interface Flow {
   /** The state as stored at `version`: a step that changes nothing stores nothing. */
   storedState: string;
 }
+
+/** What a step's answer may carry besides the flow's state. */
+export type StepAnswer = Pick<FlowResponse, "passkey" | "signalUnknown">;
 
 /** A flow step the person can correct: answered 400 with the flow's state and the error code. */
 export class FlowStepError extends Error {
@@ -111,7 +118,12 @@ export async function commitStep(db: Database, flow: Flow, effects: StepEffects)
 /** Stores the flow's new state alone (see commitStep). */
 export const saveFlow = (db: Database, flow: Flow) => commitStep(db, flow, new StepEffects());
 
-export async function flowResponse(db: Database, flow: Flow, error?: FlowError): Promise<FlowResponse> {
+export async function flowResponse(
+  db: Database,
+  flow: Flow,
+  error?: FlowError,
+  answer: StepAnswer = {},
+): Promise<FlowResponse> {
   const application = await applicationOf(db, flow.organizationId, flow.applicationId);
   const { state } = flow;
   return {
@@ -128,5 +140,6 @@ export async function flowResponse(db: Database, flow: Flow, error?: FlowError):
       ? { homepage: application.homepage }
       : {}),
     ...(error ? { error } : {}),
+    ...answer,
   };
 }

@@ -5,6 +5,8 @@ import {
   codeBodySchema,
   emailOrUsernameBodySchema,
   emptyBodySchema,
+  passkeyCreateBodySchema,
+  passkeyGetBodySchema,
   passwordBodySchema,
   signOutBodySchema,
 } from "../../common/api/flow.ts";
@@ -15,6 +17,7 @@ import { sameOriginJsonWrites } from "../http/same-origin-writes.ts";
 import { codeComplete, codeStart, passwordComplete, passwordStart } from "./credentials.ts";
 import type { FlowDeps } from "./deps.ts";
 import { finishFlow } from "./finish.ts";
+import { passkeyCreateComplete, passkeyCreateStart, passkeyGetComplete, passkeyGetStart } from "./passkey.ts";
 import { commitStep, FlowStepError, flowResponse, loadFlow, type Flow, type StepRequest } from "./flows.ts";
 import { deviceOf } from "./known-device.ts";
 import { StepEffects } from "./step-effects.ts";
@@ -34,12 +37,15 @@ interface StepContext<T> {
   step: StepRequest;
 }
 
-/** The step's answer: the flow's state, with the mistake to correct or the limit that refused it. */
-async function stepAnswer(deps: FlowDeps, reply: FastifyReply, flow: Flow, error?: FlowStepError) {
+/**
+ * The step's answer: the flow's state and what the step gives the browser, with the mistake to
+ * correct or the limit that refused it.
+ */
+async function stepAnswer(deps: FlowDeps, reply: FastifyReply, step: StepRequest, error?: FlowStepError) {
   if (error?.retryAfterSeconds !== undefined) {
     reply.status(429).header("retry-after", String(error.retryAfterSeconds));
   } else if (error) reply.status(400);
-  return reply.send(await flowResponse(deps.db, flow, error?.code));
+  return reply.send(await flowResponse(deps.db, step.flow, error?.code, step.answer));
 }
 
 /** The auth flow: its page, which also sends the person back to the app, and its JSON steps. */
@@ -73,6 +79,8 @@ export const flowPlugin: FastifyPluginAsync<FlowRoutesOptions> = (app, { deps, r
       const step: StepRequest = {
         flow,
         effects: new StepEffects(),
+        answer: {},
+        log: request.log,
         address: request.ip,
         device: deviceOf(request),
         locale: flow.state.locale ?? preferredLocale(request.headers["accept-language"]),
@@ -87,7 +95,7 @@ export const flowPlugin: FastifyPluginAsync<FlowRoutesOptions> = (app, { deps, r
       }
       await commitStep(deps.db, flow, step.effects);
       step.effects.applyTo(reply);
-      return stepAnswer(deps, reply, flow, mistake);
+      return stepAnswer(deps, reply, step, mistake);
     };
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
       const body = parseBody(schema, request.body);
@@ -114,6 +122,14 @@ export const flowPlugin: FastifyPluginAsync<FlowRoutesOptions> = (app, { deps, r
     codeStart(deps, s, body.emailOrUsername),
   );
   step("AuthFlowCodeComplete", codeBodySchema, ({ step: s, body }) => codeComplete(deps, s, body.code));
+  step("AuthFlowPasskeyGetStart", emptyBodySchema, ({ step: s }) => passkeyGetStart(deps, s));
+  step("AuthFlowPasskeyGetComplete", passkeyGetBodySchema, ({ step: s, body }) =>
+    passkeyGetComplete(deps, s, body.response),
+  );
+  step("AuthFlowPasskeyCreateStart", emptyBodySchema, ({ step: s }) => passkeyCreateStart(deps, s));
+  step("AuthFlowPasskeyCreateComplete", passkeyCreateBodySchema, ({ step: s, body }) =>
+    passkeyCreateComplete(deps, s, body.response),
+  );
   step("AuthFlowRestartAuth", emptyBodySchema, ({ request, step: s }) => restart(deps, request, s));
   step("AuthFlowDecline", emptyBodySchema, ({ request, flow }) => decline(deps, request, flow));
   step("AuthFlowChooseIdentity", chooseIdentityBodySchema, ({ request, flow, body }) =>

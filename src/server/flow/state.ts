@@ -21,6 +21,19 @@ export interface CodeState {
   target: CodeTarget;
 }
 
+/**
+ * A passkey ceremony under way: the challenge the browser's answer must sign. It is used once, and
+ * lives no longer than the flow.
+ */
+export type PasskeyState =
+  | { ceremony: "get"; challenge: string }
+  | {
+      ceremony: "create";
+      challenge: string;
+      /** The WebAuthn user handle of the account the passkey is made for (base64url of 16 bytes). */
+      userHandle: string;
+    };
+
 /** Everything a flow remembers between steps (reference §2.6, without the home-made crypto). */
 export interface FlowState {
   completed: Completed[];
@@ -34,6 +47,7 @@ export interface FlowState {
   membershipId?: string;
   authTime?: number;
   code?: CodeState;
+  passkey?: PasskeyState;
   /** Language the app asked for with `ui_locales`; e-mails use it before Accept-Language. */
   locale?: Locale;
 }

@@ -20,6 +20,8 @@ describe("what limits count by", () => {
     expect(known[0]).toBe(unknown[0]);
     expect(unknown).not.toContain(known[1]);
     expect(guessBuckets("code", subject).map((bucket) => bucket.key)[3]).not.toBe(unknown[3]);
+    // A passkey's signature cannot be guessed: no account-wide ceiling for anyone to fill.
+    expect(guessBuckets("passkey", subject).map((bucket) => bucket.key)).toEqual(unknown.slice(0, 3));
 
     const recipients = ["Owner@Example.com"];
     expect(codeSendBuckets("203.0.113.7", recipients, { id: "a", knownDevice: "n" })).toHaveLength(1);

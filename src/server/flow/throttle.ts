@@ -92,7 +92,8 @@ export async function releaseAll(limits: LimitStore, reservation: Reservation): 
 
 export const isRefusal = (result: Reservation | Refusal): result is Refusal => "retryAfterMs" in result;
 
-export type GuessKind = "password" | "code";
+/** What is guessed at: a password, an e-mail code, or a passkey's signature (which cannot be guessed). */
+export type GuessKind = "password" | "code" | "passkey";
 
 export interface GuessSubject {
   flowId: string;
@@ -122,10 +123,16 @@ export function guessBuckets(kind: GuessKind, subject: GuessSubject): Bucket[] {
   if (accountId === undefined)
     return [flow, bucket(`guess:${addressKey(address)}`, rateLimits.guessesPerAddress)];
   if (knownDevice) return [flow, clientBucket(accountId, subject)];
-  return [
+  const fromClient = [
     flow,
     bucket(`guess:${addressKey(address)}`, rateLimits.guessesPerAddress),
     clientBucket(accountId, subject),
+  ];
+  // A signature cannot be guessed: an account-wide ceiling on passkey attempts would protect nothing
+  // and would let anyone who fills it lock the owner out.
+  if (kind === "passkey") return fromClient;
+  return [
+    ...fromClient,
     kind === "password"
       ? bucket(`password-guess:${accountId}`, rateLimits.passwordGuessesPerAccount)
       : bucket(`code-guess:${accountId}`, rateLimits.codeGuessesPerAccount),

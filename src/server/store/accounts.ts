@@ -39,6 +39,21 @@ export async function findAccountIdByCredential(
   return row?.account_id;
 }
 
+/** The credential with this lookup key (a passkey's credential ID, say), with its account. */
+export async function findCredential(
+  db: Database,
+  provider: string,
+  providerId: string,
+): Promise<CredentialRow | undefined> {
+  const row = await db
+    .selectFrom("credentials")
+    .select(credentialColumns)
+    .where("provider", "=", provider)
+    .where("provider_id", "=", providerId)
+    .executeTakeFirst();
+  return row && toCredential(row);
+}
+
 export async function credentialsOf(
   db: Database,
   accountId: string,

@@ -1,0 +1,246 @@
+import { randomBytes } from "node:crypto";
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+} from "@simplewebauthn/server";
+import { COSEALG } from "@simplewebauthn/server/helpers";
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/browser";
+import { passkeyTimeoutMs } from "../../common/limits.ts";
+import { findPasskey, recordPasskeyUse, type NewPasskey, type Passkey } from "../accounts/passkeys.ts";
+import { HttpError } from "../http/errors.ts";
+import { newId } from "../ids.ts";
+import {
+  completeAuthStep,
+  guessedWrong,
+  hasFailed,
+  requireNoAuthStep,
+  reserveGuess,
+  reserveOrRefuse,
+  type Guess,
+} from "./auth-step.ts";
+import type { FlowDeps } from "./deps.ts";
+import { FlowStepError, saveFlow, type Flow, type StepRequest } from "./flows.ts";
+import type { PasskeyState } from "./state.ts";
+import { signUpBucket } from "./throttle.ts";
+
+// Signing in and up with a passkey (reference §4.7.3-§4.7.4), with SimpleWebAuthn. The relying party
+// is the issuer: its origin is the only one a passkey's answer may come from, its host the RP ID.
+
+/** Algorithms a new passkey may use, in order of preference. */
+const algorithms = [COSEALG.EdDSA, COSEALG.ES256, COSEALG.RS256];
+
+function relyingParty(deps: FlowDeps) {
+  const issuer = new URL(deps.issuer);
+  return { origin: issuer.origin, id: issuer.hostname };
+}
+
+/**
+ * The challenge of the ceremony under way, forgotten in the store before the answer is verified: a
+ * challenge serves one answer, even one that fails. Answers sent at once find it gone (400) or lose
+ * the race to forget it (409), before any verification.
+ */
+async function takeChallenge<C extends PasskeyState["ceremony"]>(
+  deps: FlowDeps,
+  flow: Flow,
+  ceremony: C,
+): Promise<Extract<PasskeyState, { ceremony: C }>> {
+  const pending = flow.state.passkey;
+  if (pending?.ceremony !== ceremony) {
+    throw new HttpError(400, "badRequest", "start the passkey step first; each start allows one answer");
+  }
+  delete flow.state.passkey;
+  await saveFlow(deps.db, flow);
+  return pending as Extract<PasskeyState, { ceremony: C }>;
+}
+
+/** The answer could not be verified: it counts as a failed attempt of the flow. */
+function refuse(step: StepRequest, guess: Guess): void {
+  guessedWrong(step.flow, guess);
+  if (hasFailed(step.flow)) return;
+  throw new FlowStepError(step.flow, "passkeyFailed");
+}
+
+export async function passkeyGetStart(deps: FlowDeps, step: StepRequest): Promise<void> {
+  const { flow } = step;
+  requireNoAuthStep(flow);
+  // Discoverable credentials: the browser offers whatever passkeys it has for this site.
+  const getOptions = await generateAuthenticationOptions({
+    rpID: relyingParty(deps).id,
+    allowCredentials: [],
+    userVerification: "preferred",
+    timeout: passkeyTimeoutMs,
+  });
+  flow.state.passkey = { ceremony: "get", challenge: getOptions.challenge };
+  flow.state.providers = ["passkey"];
+  step.answer.passkey = { getOptions };
+}
+
+/** Verifies the signature with the stored key; undefined when anything about the answer is wrong. */
+async function verifyAssertion(
+  deps: FlowDeps,
+  step: StepRequest,
+  passkey: Passkey,
+  response: AuthenticationResponseJSON,
+  challenge: string,
+) {
+  const { origin, id } = relyingParty(deps);
+  const { userHandle } = response.response;
+  if (userHandle !== undefined && userHandle !== passkey.data.userHandle) return undefined;
+  try {
+    const { verified, authenticationInfo } = await verifyAuthenticationResponse({
+      response,
+      expectedChallenge: challenge,
+      expectedOrigin: origin,
+      expectedRPID: id,
+      // The counter is checked below, once the signature has shown that the authenticator sent it.
+      credential: {
+        id: passkey.credentialId,
+        publicKey: new Uint8Array(Buffer.from(passkey.data.publicKey, "base64url")),
+        counter: 0,
+        transports: passkey.data.transports,
+      },
+      requireUserVerification: false,
+    });
+    return verified ? authenticationInfo : undefined;
+  } catch (error) {
+    step.log.info({ err: error }, "passkey sign-in refused");
+    return undefined;
+  }
+}
+
+/** An authenticator that counts signatures reported a count it had reported before: a copy of it may exist. */
+const counterWentBack = (stored: number, reported: number) => stored > 0 && reported <= stored;
+
+export async function passkeyGetComplete(
+  deps: FlowDeps,
+  step: StepRequest,
+  response: AuthenticationResponseJSON,
+): Promise<void> {
+  const { flow } = step;
+  requireNoAuthStep(flow);
+  const { challenge } = await takeChallenge(deps, flow, "get");
+  const passkey = await findPasskey(deps.db, response.id);
+  const guess = await reserveGuess(deps, step, "passkey", passkey?.accountId);
+  if (!guess) return;
+  if (!passkey) {
+    guessedWrong(flow, guess);
+    if (hasFailed(flow)) return;
+    // The browser offered a passkey this server does not know (removed, say): the page tells the
+    // browser to stop offering it, and offers to sign up.
+    step.answer.signalUnknown = { rpId: relyingParty(deps).id, credentialId: response.id };
+    throw new FlowStepError(flow, "noAccount");
+  }
+  const verified = await verifyAssertion(deps, step, passkey, response, challenge);
+  if (!verified) return refuse(step, guess);
+  if (counterWentBack(passkey.data.counter, verified.newCounter)) {
+    step.log.warn(
+      { accountId: passkey.accountId, credential: passkey.id },
+      `passkey signature counter ${verified.newCounter} is not above ${passkey.data.counter}: the authenticator may be cloned`,
+    );
+    return refuse(step, guess);
+  }
+  await guess.forgive();
+  const use = { counter: verified.newCounter, backedUp: verified.credentialBackedUp, at: Date.now() };
+  step.effects.write((db) => recordPasskeyUse(db, passkey, use));
+  completeAuthStep(deps, step, { accountId: passkey.accountId });
+}
+
+export async function passkeyCreateStart(deps: FlowDeps, step: StepRequest): Promise<void> {
+  const { flow } = step;
+  requireNoAuthStep(flow);
+  // Each sign-up is a new account, with a new random user handle the authenticator files it under.
+  const userHandle = randomBytes(16);
+  const userName = `${deps.title} (${userHandle.toString("base64url")})`;
+  const createOptions = await generateRegistrationOptions({
+    rpName: deps.title,
+    rpID: relyingParty(deps).id,
+    userID: new Uint8Array(userHandle),
+    userName,
+    userDisplayName: userName,
+    timeout: passkeyTimeoutMs,
+    attestationType: "none",
+    authenticatorSelection: {
+      residentKey: "required",
+      requireResidentKey: true,
+      userVerification: "required",
+    },
+    supportedAlgorithmIDs: algorithms,
+  });
+  flow.state.passkey = {
+    ceremony: "create",
+    challenge: createOptions.challenge,
+    userHandle: createOptions.user.id,
+  };
+  flow.state.providers = ["passkey"];
+  step.answer.passkey = { createOptions };
+}
+
+/** The new passkey as it is to be stored; undefined when anything about the answer is wrong. */
+async function verifyRegistration(
+  deps: FlowDeps,
+  step: StepRequest,
+  response: RegistrationResponseJSON,
+  pending: Extract<PasskeyState, { ceremony: "create" }>,
+): Promise<NewPasskey | undefined> {
+  const { origin, id } = relyingParty(deps);
+  try {
+    const { verified, registrationInfo } = await verifyRegistrationResponse({
+      response,
+      expectedChallenge: pending.challenge,
+      expectedOrigin: origin,
+      expectedRPID: id,
+      requireUserVerification: true,
+      supportedAlgorithmIDs: algorithms,
+    });
+    if (!verified) return undefined;
+    const { credential } = registrationInfo;
+    return {
+      credentialId: credential.id,
+      name: `${deps.title} (${pending.userHandle})`,
+      data: {
+        publicKey: Buffer.from(credential.publicKey).toString("base64url"),
+        counter: credential.counter,
+        transports: credential.transports ?? [],
+        aaguid: registrationInfo.aaguid,
+        multiDevice: registrationInfo.credentialDeviceType === "multiDevice",
+        backedUp: registrationInfo.credentialBackedUp,
+        userHandle: pending.userHandle,
+      },
+    };
+  } catch (error) {
+    step.log.info({ err: error }, "passkey sign-up refused");
+    return undefined;
+  }
+}
+
+export async function passkeyCreateComplete(
+  deps: FlowDeps,
+  step: StepRequest,
+  response: RegistrationResponseJSON,
+): Promise<void> {
+  const { flow } = step;
+  requireNoAuthStep(flow);
+  const pending = await takeChallenge(deps, flow, "create");
+  const guess = await reserveGuess(deps, step, "passkey", undefined);
+  if (!guess) return;
+  const passkey = await verifyRegistration(deps, step, response, pending);
+  if (!passkey) return refuse(step, guess);
+  // A registration carries no signature with attestation "none", so it proves nothing about who holds
+  // a credential ID this server knows already; that passkey signs in through passkey sign-in only.
+  if (await findPasskey(deps.db, passkey.credentialId)) {
+    step.log.warn({ credential: passkey.credentialId }, "passkey sign-up with a known credential ID refused");
+    return refuse(step, guess);
+  }
+  await guess.forgive();
+  await reserveOrRefuse(deps, flow, [signUpBucket(step.address)], "tooManyAttempts");
+  completeAuthStep(deps, step, {
+    newAccount: {
+      id: newId(),
+      credentials: { passkey },
+      // The first identity is named by the user handle, as the passkey itself is.
+      identityFields: { username: pending.userHandle },
+    },
+  });
+}
