@@ -79,7 +79,9 @@ export const identitySearchQuerySchema = z.strictObject({
 });
 
 /** A found identity: what a picker shows of it (no description, no memberships). */
-export const identityMatchSchema = identityFieldsSchema.omit({ description: true }).extend({ id: z.string() });
+export const identityMatchSchema = identityFieldsSchema
+  .omit({ description: true })
+  .extend({ id: z.string() });
 export type IdentityMatch = z.infer<typeof identityMatchSchema>;
 
 export const identitySearchSchema = z.object({

@@ -72,7 +72,8 @@ export const identityPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { 
     const { q, limit } = parseBody(identitySearchQuerySchema, request.query);
     return searchIdentities(db, caller.accountId, q, limit);
   };
-  for (const url of [routes.IdentitySearch.path, apiPrefix + routes.IdentitySearch.path]) app.get(url, search);
+  for (const url of [routes.IdentitySearch.path, apiPrefix + routes.IdentitySearch.path])
+    app.get(url, search);
 
   app.post(apiPrefix + routes.IdentityCreate.path, async (request, reply) => {
     const caller = await requireCaller(deps, request);

@@ -37,7 +37,11 @@ export function UserMenu({
         aria-controls={panelId}
         className="flex items-center gap-2 rounded-full py-1 pr-2 pl-1 text-sm font-medium text-slate-800 hover:bg-slate-100"
       >
-        {identity ? <Avatar name={displayName(identity)} pictureUrl={identity.pictureUrl} size="compact" /> : <SkeletonBlock className="size-8 rounded-full" />}
+        {identity ? (
+          <Avatar name={displayName(identity)} pictureUrl={identity.pictureUrl} size="compact" />
+        ) : (
+          <SkeletonBlock className="size-8 rounded-full" />
+        )}
         <span className="max-w-40 truncate max-xl:sr-only">{name}</span>{" "}
         <span className="sr-only">{t("nav.accountMenu")}</span>
         <ChevronDownIcon />
