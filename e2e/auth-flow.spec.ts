@@ -208,6 +208,29 @@ test.describe("auth flow in English", () => {
     expect(page.url()).toBe(`${baseURL}/`);
   });
 
+  test("declining during the countdown counts down again and returns with access denied", async ({
+    page,
+    baseURL,
+  }) => {
+    await startFlow(page);
+    const username = newUsername();
+    await signUp(page, username);
+    await identityItem(page, username).getByRole("button", { name: "Select" }).click();
+    await page.getByRole("button", { name: "Pause" }).click();
+    await page.getByRole("button", { name: "Decline" }).click();
+    await expect(
+      page.getByRole("heading", {
+        name: "You decided to decline. Console will be told that you did not sign in or up.",
+      }),
+    ).toBeFocused();
+    // The new countdown runs, and sends the browser back on its own.
+    await expect(page.getByRole("button", { name: "Decline" })).toHaveCount(0);
+    await expect(page.getByRole("alert")).toContainText("Signing in or up was declined.", {
+      timeout: 10_000,
+    });
+    expect(page.url()).toBe(`${baseURL}/`);
+  });
+
   test("after the flow finished, its page says so and leads to the app's homepage", async ({
     page,
     baseURL,

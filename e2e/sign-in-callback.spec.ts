@@ -93,7 +93,9 @@ test("start-up tries one silent sign-in per tab, never on the auth flow's pages,
   // Another tab tries on its own, but not on an auth flow page.
   const flowPage = await page.context().newPage();
   await flowPage.goto("/auth/unknown-flow");
-  await expect(flowPage.getByRole("alert")).toHaveText("The requested item was not found.");
+  await expect(
+    flowPage.getByRole("heading", { name: "This sign-in page does not exist or has expired." }),
+  ).toBeVisible();
   expect(authorizeRequests).toHaveLength(1);
   await flowPage.close();
 });

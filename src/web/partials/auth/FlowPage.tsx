@@ -144,7 +144,14 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
         />
       )}
       {step === "redirect" && (
-        <RedirectStep flowId={flowId} flow={flow} onFlow={apply} onBack={() => setStep("identity")} />
+        <RedirectStep
+          // Declining during the countdown starts a new one, for the new message.
+          key={flow.completed.at(-1)}
+          flowId={flowId}
+          flow={flow}
+          onFlow={apply}
+          onBack={() => setStep("identity")}
+        />
       )}
       {step === "manual" && <ManualRedirectStep flowId={flowId} flow={flow} onFlow={apply} />}
     </div>

@@ -23,7 +23,7 @@ export function RedirectStep({ flowId, flow, onFlow, onBack }: RedirectStepProps
   const { t } = useTranslation();
   const headingId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
-  const { failure, run } = useStepAction(onFlow);
+  const { pending, failure, run } = useStepAction(onFlow);
   const [redirecting, setRedirecting] = useState(false);
   useFocusOnMount(heading);
 
@@ -73,6 +73,16 @@ export function RedirectStep({ flowId, flow, onFlow, onBack }: RedirectStepProps
           <Button variant="link" disabled={redirecting} onClick={onBack}>
             {t("authFlow.redirect.back")}
           </Button>
+          {!declined && (
+            <Button
+              variant="link"
+              disabled={redirecting}
+              busy={pending === "decline"}
+              onClick={() => void run("decline", () => postStep("AuthFlowDecline", flowId, {}))}
+            >
+              {t("authFlow.redirect.decline")}
+            </Button>
+          )}
         </StepFooter>
       </div>
     </section>
