@@ -139,13 +139,15 @@ test.describe("the application template page", () => {
     await clients.getByRole("button", { name: "Add public client" }).click();
     const client = clients.getByRole("group", { name: "Public client 1" });
 
-    // What the page can tell itself: a lifespan of zero.
-    await client.getByLabel("OIDC redirect URI templates").fill("https://app.example.com/callback");
+    // What the page can tell itself: a client without redirect URIs, a lifespan of zero.
     await client.getByLabel("Access token lifespan", { exact: true }).fill("0");
     await saveButton(page).click();
     const lifespan = client.getByLabel("Access token lifespan", { exact: true });
     await expect(lifespan).toHaveAccessibleDescription("Enter a number above zero, up to 10 years.");
-    await expect(lifespan).toBeFocused();
+    const redirects = client.getByLabel("OIDC redirect URI templates");
+    await expect(redirects).toHaveAccessibleDescription(/Add at least one redirect URI\./);
+    await expect(redirects).toBeFocused();
+    await redirects.fill("https://app.example.com/callback");
     await lifespan.fill("20");
     await saveTemplate(page);
 
@@ -153,7 +155,6 @@ test.describe("the application template page", () => {
     await expect(client.getByLabel("OIDC redirect URI templates")).toBeHidden();
     await page.getByLabel("Homepage template").fill("https://app.example.com");
     await client.getByRole("button", { name: "Edit settings: Public client 1" }).click();
-    const redirects = client.getByLabel("OIDC redirect URI templates");
     await redirects.fill("{site}/callback\n{uriBase}/{port}/callback");
     await client.getByRole("button", { name: "Hide settings: Public client 1" }).click();
     await saveButton(page).click();

@@ -121,6 +121,28 @@ describe("application templates", () => {
     expect(anonymous.ownAdminIdentities).toBeUndefined();
   });
 
+  it("take a homepage that uses variables added in the same update", async () => {
+    const { api } = await consoleSignUp(server.url, "xenia");
+    const { id } = (await (await postJson(api, "/api/a/create", { name: "Wiki" })).json()) as { id: string };
+    const {
+      canUpdate: _canUpdate,
+      id: _id,
+      ...fields
+    } = templateSchema.parse(await (await api(`/api/a/${id}`)).json());
+    const updated = await postJson(api, `/api/a/update/${id}`, {
+      ...fields,
+      homepageTemplate: "{uriBase}/{tenant}/home",
+      variables: [{ name: "uriBase" }, { name: "tenant" }],
+      // What the console sends for a service client: no lifespans of tokens it never gets.
+      clientsService: [{ accessTokenLifespan: 7200, tokenEndpointAuthMethod: "client_secret_basic" }],
+    });
+    expect(updated.status).toBe(200);
+    expect(templateSchema.parse(await updated.json())).toMatchObject({
+      homepageTemplate: "{uriBase}/{tenant}/home",
+      clientsService: [{ accessTokenLifespan: 7200, tokenEndpointAuthMethod: "client_secret_basic" }],
+    });
+  });
+
   it("refuse invalid definitions with a stable code", async () => {
     const { api } = await consoleSignUp(server.url, "wanda");
     const https = "https://x.example/";

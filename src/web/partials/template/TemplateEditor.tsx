@@ -140,56 +140,59 @@ export function TemplateEditor({ template }: { readonly template: Template }) {
         // Fields that get focus stay clear of the save bar kept at the bottom of the window.
         className="flex flex-col gap-8 [&_:is(input,textarea,select)]:scroll-mb-48"
       >
-        <Section title={t("templates.general.title")}>
-          <TextField
-            label={t("common.name")}
-            name="name"
-            required
-            error={errors.at("name")}
-            value={draft.name}
-            onChange={(event) => edit({ ...draft, name: event.target.value })}
-          />
-          <TextAreaField
-            label={t("common.description")}
-            name="description"
-            error={errors.at("description")}
-            rows={3}
-            value={draft.description}
-            onChange={(event) => edit({ ...draft, description: event.target.value })}
-          />
-          <TextField
-            label={t("templates.fields.homepage")}
-            name="homepageTemplate"
-            error={errors.at("homepageTemplate")}
-            hint={t("templates.fields.homepageHint")}
-            className="font-mono"
-            value={draft.homepageTemplate}
-            onChange={(event) => edit({ ...draft, homepageTemplate: event.target.value })}
-          />
-          <TextField
-            label={t("templates.fields.idScopes")}
-            name="idScopes"
-            error={errors.at("idScopes")}
-            hint={t("templates.spaceSeparated")}
-            value={draft.idScopes}
-            onChange={(event) => edit({ ...draft, idScopes: event.target.value })}
-          />
-        </Section>
-        <Section title={t("templates.variables.title")}>
-          <VariableRows
-            variables={draft.variables}
-            errors={errors}
-            onChange={(variables) => edit({ ...draft, variables })}
-          />
-        </Section>
-        <Section title={t("templates.clients.title")}>
-          <ClientList
-            clients={draft.clients}
-            variables={draft.variables}
-            errors={errors}
-            onChange={(clients) => edit({ ...draft, clients })}
-          />
-        </Section>
+        {/* Nothing changes while a save is under way, so that the saved template replaces no newer edit. */}
+        <fieldset disabled={busy} className="flex min-w-0 flex-col gap-8">
+          <Section title={t("templates.general.title")}>
+            <TextField
+              label={t("common.name")}
+              name="name"
+              required
+              error={errors.at("name")}
+              value={draft.name}
+              onChange={(event) => edit({ ...draft, name: event.target.value })}
+            />
+            <TextAreaField
+              label={t("common.description")}
+              name="description"
+              error={errors.at("description")}
+              rows={3}
+              value={draft.description}
+              onChange={(event) => edit({ ...draft, description: event.target.value })}
+            />
+            <TextField
+              label={t("templates.fields.homepage")}
+              name="homepageTemplate"
+              error={errors.at("homepageTemplate")}
+              hint={t("templates.fields.homepageHint")}
+              className="font-mono"
+              value={draft.homepageTemplate}
+              onChange={(event) => edit({ ...draft, homepageTemplate: event.target.value })}
+            />
+            <TextField
+              label={t("templates.fields.idScopes")}
+              name="idScopes"
+              error={errors.at("idScopes")}
+              hint={t("templates.spaceSeparated")}
+              value={draft.idScopes}
+              onChange={(event) => edit({ ...draft, idScopes: event.target.value })}
+            />
+          </Section>
+          <Section title={t("templates.variables.title")}>
+            <VariableRows
+              variables={draft.variables}
+              errors={errors}
+              onChange={(variables) => edit({ ...draft, variables })}
+            />
+          </Section>
+          <Section title={t("templates.clients.title")}>
+            <ClientList
+              clients={draft.clients}
+              variables={draft.variables}
+              errors={errors}
+              onChange={(clients) => edit({ ...draft, clients })}
+            />
+          </Section>
+        </fieldset>
         <SaveBar dirty={dirty} busy={busy} outcome={outcome} onLoadLatest={() => void loadLatest()} />
       </form>
       <AdminsSection

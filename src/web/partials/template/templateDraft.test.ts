@@ -93,6 +93,7 @@ describe("template drafts", () => {
     const edited = {
       ...draft,
       idScopes: " openid  email ",
+      name: " ",
       variables: [...draft.variables, newVariable()],
       clients: {
         ...draft.clients,
@@ -115,8 +116,16 @@ describe("template drafts", () => {
       refreshTokenLifespan: 2 * 86_400,
     });
     expect(problems).toEqual([
+      { field: "name", problem: "name" },
       { field: "variables.1.name", problem: "variableName" },
       { field: "clientsPublic.0.accessTokenLifespan", problem: "lifespan" },
+    ]);
+    const withoutRedirects = {
+      ...draft,
+      clients: { ...draft.clients, public: [{ ...client, redirectUriTemplates: "\n " }] },
+    };
+    expect(templateEditOf(withoutRedirects).problems).toEqual([
+      { field: "clientsPublic.0.redirectUriTemplates", problem: "redirectUris" },
     ]);
   });
 });

@@ -144,7 +144,7 @@ type PublicClientInput = z.input<typeof publicClientSchema>;
 /** Something the page can tell before saving, at the field of that dotted path. */
 export interface DraftProblem {
   readonly field: string;
-  readonly problem: "lifespan" | "variableName";
+  readonly problem: "name" | "variableName" | "redirectUris" | "lifespan";
 }
 
 /**
@@ -156,6 +156,7 @@ export function templateEditOf(draft: TemplateDraft): {
   readonly problems: readonly DraftProblem[];
 } {
   const problems: DraftProblem[] = [];
+  if (draft.name.trim() === "") problems.push({ field: "name", problem: "name" });
   const variables = draft.variables.map(({ name, description }, index) => {
     if (name.trim() === "") problems.push({ field: `variables.${index}.name`, problem: "variableName" });
     return { name, description };
@@ -176,12 +177,18 @@ export function templateEditOf(draft: TemplateDraft): {
     accessTokenType: client.accessTokenType,
     accessTokenLifespan: seconds(client, path, "accessTokenLifespan", true),
   });
-  const publicClient = (client: ClientDraft, path: string): PublicClientInput => ({
-    ...common(client, path),
-    idTokenLifespan: seconds(client, path, "idTokenLifespan", true),
-    refreshTokenLifespan: seconds(client, path, "refreshTokenLifespan", false),
-    redirectUriTemplates: lines(client.redirectUriTemplates),
-  });
+  const publicClient = (client: ClientDraft, path: string): PublicClientInput => {
+    const redirectUriTemplates = lines(client.redirectUriTemplates);
+    if (redirectUriTemplates.length === 0) {
+      problems.push({ field: `${path}.redirectUriTemplates`, problem: "redirectUris" });
+    }
+    return {
+      ...common(client, path),
+      idTokenLifespan: seconds(client, path, "idTokenLifespan", true),
+      refreshTokenLifespan: seconds(client, path, "refreshTokenLifespan", false),
+      redirectUriTemplates,
+    };
+  };
   const withPaths = <C>(kind: ClientKind, clientOf: (client: ClientDraft, path: string) => C) =>
     draft.clients[kind].map((client, index) => clientOf(client, `${clientListOf[kind]}.${index}`));
 
