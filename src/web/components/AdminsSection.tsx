@@ -27,6 +27,7 @@ export function AdminsSection({
       {(fieldError) => (
         <IdentityPicker
           label={t("common.admins.pick")}
+          chosenLabel={t("common.admins.title")}
           hint={t("common.admins.hint")}
           name="admins"
           selected={admins}

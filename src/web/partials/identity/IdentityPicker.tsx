@@ -18,6 +18,8 @@ const optionKey = (option: Option) => (option.kind === "found" ? option.identity
 
 interface IdentityPickerProps {
   readonly label: string;
+  /** Names the list of chosen identities; "Chosen: <label>" unless given. */
+  readonly chosenLabel?: string | undefined;
   readonly hint?: string | undefined;
   /** The chosen identity IDs. */
   readonly selected: readonly string[];
@@ -39,6 +41,7 @@ interface IdentityPickerProps {
  */
 export function IdentityPicker({
   label,
+  chosenLabel,
   hint,
   selected,
   onChange,
@@ -161,7 +164,7 @@ export function IdentityPicker({
       {selected.length > 0 && (
         <ul
           id={ids.chips}
-          aria-label={t("identities.picker.chosen", { label })}
+          aria-label={chosenLabel ?? t("identities.picker.chosen", { label })}
           className="flex flex-wrap gap-2"
         >
           {selected.map((chosen) => {
