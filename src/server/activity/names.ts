@@ -19,13 +19,11 @@ import type { TemplateDocument } from "../templates/templates.ts";
 //   organization's people (design.md §1: organizations cannot correlate people).
 // Each kind is looked up once per page of entries, whatever the number of entries.
 
-type Entry = Activity;
-
-function changesOf(entry: Entry): Change[] {
+function changesOf(entry: Activity): Change[] {
   return entry.changes ?? [];
 }
 
-function referencedIds(entries: readonly Entry[]) {
+function referencedIds(entries: readonly Activity[]) {
   const organizations = new Set<string>();
   const templates = new Set<string>();
   const identities = new Set<string>();
@@ -43,7 +41,7 @@ function referencedIds(entries: readonly Entry[]) {
 const byId = <T extends { id: string }>(rows: readonly T[]) => new Map(rows.map((row) => [row.id, row]));
 
 /** The names of what the entries refer to, looked up in one query per kind. */
-async function lookUp(db: Database, caller: Caller, entries: readonly Entry[]) {
+async function lookUp(db: Database, caller: Caller, entries: readonly Activity[]) {
   const ids = referencedIds(entries);
   const organizations = byId(
     await findDocuments<OrganizationDocument>(db, "organizations", ids.organizations),
@@ -110,7 +108,7 @@ function identityName(found: Found, { id }: Reference, organizationIds: readonly
 }
 
 /** Names the references of one entry or of one of its changes. */
-function named<T extends Entry | Change>(found: Found, part: T, organizationIds: readonly string[]): T {
+function named<T extends Activity | Change>(found: Found, part: T, organizationIds: readonly string[]): T {
   return {
     ...part,
     ...(part.organizations && {
@@ -129,7 +127,7 @@ function named<T extends Entry | Change>(found: Found, part: T, organizationIds:
 export async function withNames(
   db: Database,
   caller: Caller,
-  entries: readonly Entry[],
+  entries: readonly Activity[],
 ): Promise<Activity[]> {
   const found = await lookUp(db, caller, entries);
   return entries.map((entry) => {
