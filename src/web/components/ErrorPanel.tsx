@@ -1,13 +1,9 @@
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
+import { buttonClassName } from "./Button.tsx";
 import { CopyButton } from "./CopyButton.tsx";
-
-const actionStyles = {
-  primary: "bg-blue-700 text-white hover:bg-blue-800",
-  secondary:
-    "border border-slate-400 bg-white text-slate-900 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100 dark:hover:bg-slate-700",
-} as const;
+import { MessagePanel } from "./MessagePanel.tsx";
 
 /**
  * A way back from an error page, drawn as a button: `to` a page of this site (the router takes it
@@ -24,10 +20,10 @@ export function ErrorAction({
   readonly to?: string;
   readonly href?: string;
   readonly onClick?: () => void;
-  readonly variant?: keyof typeof actionStyles;
+  readonly variant?: "primary" | "secondary";
   readonly children: ReactNode;
 }) {
-  const className = `inline-flex items-center justify-center rounded-md px-4 py-2 text-center text-sm font-medium ${actionStyles[variant]}`;
+  const className = `${buttonClassName({ variant, size: "large" })} w-full`;
   if (to !== undefined)
     return (
       <Link to={to} className={className}>
@@ -47,29 +43,11 @@ export function ErrorAction({
   );
 }
 
-/** Decorative: the heading says what happened. */
-function WarningBadge() {
-  return (
-    <span className="flex size-11 items-center justify-center rounded-full bg-amber-100 text-amber-800 dark:bg-amber-950 dark:text-amber-300">
-      <svg
-        aria-hidden="true"
-        viewBox="0 0 24 24"
-        className="size-6"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="2"
-        strokeLinecap="round"
-      >
-        <circle cx="12" cy="12" r="9" />
-        <path d="M12 7.5v5.5M12 16.5v.01" />
-      </svg>
-    </span>
-  );
-}
-
 interface ErrorPanelProps {
   readonly title: string;
   readonly message: string;
+  /** `gone` for what does not exist, `failed` (the default) for what went wrong. */
+  readonly tone?: "failed" | "gone";
   /** The ID the server's log names a failed request by, for whoever asks the administrators. */
   readonly requestId?: string | undefined;
   /** A technical detail for the app's developers, such as the OAuth error code. */
@@ -79,27 +57,29 @@ interface ErrorPanelProps {
 }
 
 /** What happened, in plain words, and the ways back: the body of every error page. */
-export function ErrorPanel({ title, message, requestId, detail, children }: ErrorPanelProps) {
+export function ErrorPanel({
+  title,
+  message,
+  tone = "failed",
+  requestId,
+  detail,
+  children,
+}: ErrorPanelProps) {
   const { t } = useTranslation();
   return (
-    <div className="flex flex-col gap-6">
-      <header className="flex flex-col gap-3">
-        <WarningBadge />
-        <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
-        <p className="text-slate-700 dark:text-slate-300">{message}</p>
-      </header>
+    <MessagePanel tone={tone} level={1} heading={title} actions={children}>
+      <p>{message}</p>
       {requestId !== undefined && (
-        <div className="flex flex-col gap-2 rounded-lg border border-slate-200 bg-slate-50 p-4 dark:border-slate-700 dark:bg-slate-800">
+        <div className="mt-2 flex flex-col items-center gap-2 rounded-lg border border-slate-200 bg-slate-50 p-4 dark:border-slate-700 dark:bg-slate-800">
           <p className="text-sm font-medium">{t("errorPages.requestId")}</p>
           <code className="font-mono text-sm break-all">{requestId}</code>
-          <p className="text-sm text-slate-700 dark:text-slate-300">{t("errorPages.requestIdHint")}</p>
+          <p className="text-sm">{t("errorPages.requestIdHint")}</p>
           <CopyButton value={requestId} label={t("errorPages.copyRequestId")} />
         </div>
       )}
-      <div className="flex flex-wrap gap-3">{children}</div>
       {detail !== undefined && (
         <p className="font-mono text-xs break-words text-slate-600 dark:text-slate-400">{detail}</p>
       )}
-    </div>
+    </MessagePanel>
   );
 }

@@ -7,7 +7,7 @@ import { Button } from "../components/Button.tsx";
 import { useDocumentTitle } from "../documentTitle.ts";
 import { followRequestedLocale } from "../i18n/index.ts";
 import { flowQuery } from "../partials/auth/flowApi.ts";
-import { FlowMessage } from "../partials/auth/FlowMessage.tsx";
+import { MessagePanel } from "../components/MessagePanel.tsx";
 import { FlowPage } from "../partials/auth/FlowPage.tsx";
 import { WayBack } from "../partials/auth/WayBack.tsx";
 
@@ -43,21 +43,21 @@ function FlowUnavailable({ error, retrying, onRetry }: FlowUnavailableProps) {
   const code = error instanceof ApiError ? error.code : "unexpected";
   if (code === "notFound") {
     return (
-      <FlowMessage tone="gone" heading={t("authFlow.ended.unknown")} actions={<WayBack />}>
+      <MessagePanel tone="gone" heading={t("authFlow.ended.unknown")} actions={<WayBack />}>
         <p>{t("authFlow.ended.unknownText")}</p>
-      </FlowMessage>
+      </MessagePanel>
     );
   }
   // The flow's session cookie is missing: it was signed in to in another browser.
   if (code === "unauthorized") {
     return (
-      <FlowMessage tone="gone" heading={t("authFlow.ended.otherBrowser")} actions={<WayBack />}>
+      <MessagePanel tone="gone" heading={t("authFlow.ended.otherBrowser")} actions={<WayBack />}>
         <p>{t("authFlow.ended.otherBrowserText")}</p>
-      </FlowMessage>
+      </MessagePanel>
     );
   }
   return (
-    <FlowMessage
+    <MessagePanel
       tone="failed"
       heading={t("authFlow.ended.loadFailed")}
       actions={
@@ -70,6 +70,6 @@ function FlowUnavailable({ error, retrying, onRetry }: FlowUnavailableProps) {
       }
     >
       <p>{t("authFlow.ended.loadFailedText")}</p>
-    </FlowMessage>
+    </MessagePanel>
   );
 }

@@ -8,7 +8,7 @@ export function NotFound() {
   const { t } = useTranslation();
   useDocumentTitle(t("errorPages.notFound.title"));
   return (
-    <ErrorPanel title={t("errorPages.notFound.title")} message={t("errorPages.notFound.message")}>
+    <ErrorPanel tone="gone" title={t("errorPages.notFound.title")} message={t("errorPages.notFound.message")}>
       <ErrorAction to={pathFor("Home")}>{t("errorPages.backHome")}</ErrorAction>
     </ErrorPanel>
   );

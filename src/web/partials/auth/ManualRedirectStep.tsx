@@ -3,7 +3,7 @@ import type { FlowResponse } from "../../../common/api/flow.ts";
 import { Alert } from "../../components/Alert.tsx";
 import { Button } from "../../components/Button.tsx";
 import { postStep } from "./flowApi.ts";
-import { FlowMessage } from "./FlowMessage.tsx";
+import { MessagePanel } from "../../components/MessagePanel.tsx";
 import { WayBack } from "./WayBack.tsx";
 import { useStepAction } from "./useStepAction.ts";
 
@@ -28,7 +28,7 @@ export function ManualRedirectStep({ flowId, flow, onFlow }: ManualRedirectStepP
   const state = flow.completed.at(-1);
   if (state === "failed") {
     return (
-      <FlowMessage
+      <MessagePanel
         tone="failed"
         heading={t("authFlow.manual.failed")}
         actions={
@@ -45,13 +45,13 @@ export function ManualRedirectStep({ flowId, flow, onFlow }: ManualRedirectStepP
         }
       >
         <p>{t("authFlow.manual.failedText", { appName })}</p>
-      </FlowMessage>
+      </MessagePanel>
     );
   }
   if (state === "finished") {
     const outcome = outcomeOf(flow);
     return (
-      <FlowMessage
+      <MessagePanel
         tone={outcome === "identity" ? "done" : "gone"}
         heading={t("authFlow.manual.finished")}
         actions={<WayBack appName={appName} homepage={flow.homepage} />}
@@ -63,12 +63,12 @@ export function ManualRedirectStep({ flowId, flow, onFlow }: ManualRedirectStepP
               ? t("authFlow.manual.finishedDeclined", { appName })
               : t("authFlow.manual.finishedFailed", { appName })}
         </p>
-      </FlowMessage>
+      </MessagePanel>
     );
   }
   // The server answered the page instead of sending the browser back to the app.
   return (
-    <FlowMessage
+    <MessagePanel
       tone="failed"
       heading={t("errors.unexpected")}
       actions={<WayBack appName={appName} homepage={flow.homepage} />}

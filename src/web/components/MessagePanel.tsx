@@ -1,7 +1,5 @@
-import { useId, useRef, type ReactNode } from "react";
-import { AlertIcon, CheckIcon, LinkOffIcon } from "../../components/icons.tsx";
-import { StepHeading } from "./StepHeading.tsx";
-import { useFocusOnMount } from "./useStepAction.ts";
+import { useEffect, useId, useRef, type ReactNode } from "react";
+import { AlertIcon, CheckIcon, LinkOffIcon } from "./icons.tsx";
 
 const tones = {
   done: { icon: <CheckIcon />, badge: "bg-green-100 text-green-800 dark:bg-green-950 dark:text-green-300" },
@@ -9,10 +7,12 @@ const tones = {
   gone: { icon: <LinkOffIcon />, badge: "bg-slate-200 text-slate-700 dark:bg-slate-800 dark:text-slate-300" },
 } as const;
 
-interface FlowMessageProps {
+interface MessagePanelProps {
   /** What kind of end it is: picks the icon above the heading. */
   readonly tone: keyof typeof tones;
   readonly heading: ReactNode;
+  /** 1 on a page of its own (an error page), 2 under a page's own heading (the flow's card). */
+  readonly level?: 1 | 2;
   /** What happened and what the person can do, in plain words. */
   readonly children?: ReactNode;
   /** The way back: one primary action, then any other. */
@@ -20,13 +20,14 @@ interface FlowMessageProps {
 }
 
 /**
- * A flow that has ended or cannot go on (finished, failed, unknown): what happened and the way back.
- * Focus moves to the heading, so the message is read first.
+ * Something that ended or cannot go on (a finished or unknown flow, an error page): what happened
+ * and the way back. Focus moves to the heading, so the message is read first.
  */
-export function FlowMessage({ tone, heading, children, actions }: FlowMessageProps) {
+export function MessagePanel({ tone, heading, level = 2, children, actions }: MessagePanelProps) {
   const headingId = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
-  useFocusOnMount(headingRef);
+  useEffect(() => headingRef.current?.focus(), []);
+  const Heading = level === 1 ? "h1" : "h2";
   return (
     <section aria-labelledby={headingId} className="flex flex-col items-center gap-4 text-center">
       <span
@@ -35,9 +36,14 @@ export function FlowMessage({ tone, heading, children, actions }: FlowMessagePro
       >
         {tones[tone].icon}
       </span>
-      <StepHeading id={headingId} ref={headingRef}>
+      <Heading
+        id={headingId}
+        ref={headingRef}
+        tabIndex={-1}
+        className={`${level === 1 ? "text-2xl font-bold" : "text-xl font-semibold"} tracking-tight text-balance focus:outline-none`}
+      >
         {heading}
-      </StepHeading>
+      </Heading>
       {children && <div className="flex flex-col gap-2 text-slate-700 dark:text-slate-300">{children}</div>}
       <div className="mt-2 flex w-full flex-col gap-3">{actions}</div>
     </section>
