@@ -300,7 +300,7 @@ const walkLabels = {
     select: "Select",
     pause: "Pause",
     redirectNow: "Redirect now",
-    signOut: "Sign-out",
+    accountMenu: "Account menu",
     finished: "You have already been redirected and completed the flow.",
   },
   sl: {
@@ -315,7 +315,7 @@ const walkLabels = {
     select: "Izberi",
     pause: "Zaustavi",
     redirectNow: "Preusmeri zdaj",
-    signOut: "Odjava",
+    accountMenu: "Meni računa",
     finished: "Preusmerjeni ste že bili in postopek je zaključen.",
   },
 };
@@ -375,7 +375,7 @@ for (const { language, locale, colorScheme, width } of walks) {
       await page.getByRole("button", { name: labels.pause }).click();
       await check("redirect");
       await page.getByRole("button", { name: labels.redirectNow }).click();
-      await expect(page.getByRole("button", { name: labels.signOut })).toBeVisible({ timeout: 10_000 });
+      await expect(page.getByRole("button", { name: labels.accountMenu })).toBeVisible({ timeout: 10_000 });
 
       await page.goto(`/auth/${flowId}`);
       await expect(page.getByRole("heading", { name: labels.finished })).toBeFocused();

@@ -339,7 +339,7 @@ test.describe("auth flow in Slovenian", () => {
   test("speaks Slovenian", async ({ page }) => {
     await page.goto("/");
     await page.getByRole("button", { name: "Prijava ali registracija" }).click();
-    await expect(page.getByRole("heading", { level: 1, name: "Console" })).toBeVisible();
+    await expect(page.getByRole("heading", { level: 1, name: "Konzola" })).toBeVisible();
     await expect(
       page.getByText("Ta aplikacija organizacije Vrata vas prosi, da se prijavite ali registrirate."),
     ).toBeVisible();

@@ -61,7 +61,7 @@ async function expectErrorPage(
   expect(response?.status()).toBe(status);
   const card = page.getByRole("main");
   await expect(card.getByRole("heading", { level: 1, name: heading })).toBeVisible();
-  await expect(page).toHaveTitle(heading);
+  await expect(page).toHaveTitle(`${heading} · Vrata`);
   // No console navigation on an error page: only the card, the language switch and the footer.
   await expect(page.getByRole("navigation")).toHaveCount(0);
   expect(await seriousAccessibilityViolations(page)).toEqual([]);

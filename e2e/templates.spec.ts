@@ -197,14 +197,20 @@ test.describe("the application template page", () => {
     await createEmptyTemplate(page, name);
     await page.getByRole("region", { name: "General" }).getByLabel("Description").fill("Not saved");
 
-    await page.getByRole("link", { name: "All application templates" }).click();
+    await page
+      .getByRole("navigation", { name: "Breadcrumbs" })
+      .getByRole("link", { name: "Application templates" })
+      .click();
     const dialog = page.getByRole("dialog", { name: "Leave without saving?" });
     await expect(dialog).toBeVisible();
     await dialog.getByRole("button", { name: "Cancel" }).click();
     await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
     await expect(page.getByLabel("Description")).toHaveValue("Not saved");
 
-    await page.getByRole("link", { name: "All application templates" }).click();
+    await page
+      .getByRole("navigation", { name: "Breadcrumbs" })
+      .getByRole("link", { name: "Application templates" })
+      .click();
     await dialog.getByRole("button", { name: "Leave page" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Application templates" })).toBeVisible();
   });
