@@ -115,7 +115,9 @@ test.describe("console layout in English", () => {
     await page.getByLabel("Name", { exact: true }).fill(organization);
     let answer = () => {};
     const answered = new Promise<void>((resolve) => (answer = resolve));
+    let authorization = "";
     await page.route("**/api/o/create", async (route) => {
+      authorization = (await route.request().allHeaders()).authorization ?? "";
       await answered;
       await route.continue();
     });
@@ -138,6 +140,23 @@ test.describe("console layout in English", () => {
     await page.getByLabel("Username", { exact: true }).fill(work);
     await page.getByRole("button", { name: "Create", exact: true }).click();
     await expect(page.getByRole("heading", { level: 1, name: work })).toBeVisible();
+
+    // The organization invites it as a member (through the API, with the console's token). Accepting
+    // says so until the next edit on the page.
+    const workId = new URL(page.url()).pathname.split("/").at(-1) ?? "";
+    const organizationId = new URL(organizationUrl).pathname.split("/").at(-1) ?? "";
+    const invited = await page.request.post(`/api/o/invite/${organizationId}`, {
+      headers: { authorization },
+      data: { identityId: workId, role: "member" },
+    });
+    expect(invited.ok()).toBe(true);
+    await page.reload();
+    await page.getByRole("button", { name: "Accept" }).click({ timeout: 15_000 });
+    const accepted = page.getByRole("status").filter({ hasText: "Invitation accepted." });
+    await expect(accepted).toBeVisible();
+    await page.getByLabel("Full name").fill("Ada at work");
+    await expect(accepted).toHaveCount(0);
+    await page.getByLabel("Full name").fill("");
 
     // The menu names the signed-in identity and closes with Escape, back on its button.
     await accountMenu(page).click();
