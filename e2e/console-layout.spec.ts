@@ -13,15 +13,35 @@ const main = (page: Page) => page.getByRole("navigation", { name: "Main" });
 const horizontalOverflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
+/** The texts of the flow's steps, in the page's language. */
+const english = {
+  identifier: "Username or e-mail address",
+  next: "Next",
+  password: "Password or passphrase",
+  submit: "Submit",
+  select: "Select",
+  redirectNow: "Redirect now",
+  accountMenu: "Account menu",
+};
+const slovenian: typeof english = {
+  identifier: "Uporabniško ime ali e-poštni naslov",
+  next: "Naprej",
+  password: "Geslo ali geselna fraza",
+  submit: "Potrdi",
+  select: "Izberi",
+  redirectNow: "Preusmeri zdaj",
+  accountMenu: "Meni računa",
+};
+
 /** The console's flow, from the page it opened, for a person with a password, choosing an identity. */
-async function signInChoosing(page: Page, username: string, identity: string): Promise<void> {
-  await page.getByLabel("Username or e-mail address", { exact: true }).fill(username);
-  await page.getByRole("button", { name: "Next" }).click();
-  await page.getByLabel("Password or passphrase", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Submit" }).click();
-  await identityItem(page, identity).getByRole("button", { name: "Select" }).click();
-  await page.getByRole("button", { name: "Redirect now" }).click();
-  await expect(accountMenu(page)).toBeVisible({ timeout: 10_000 });
+async function signInChoosing(page: Page, username: string, identity: string, labels = english) {
+  await page.getByLabel(labels.identifier, { exact: true }).fill(username);
+  await page.getByRole("button", { name: labels.next }).click();
+  await page.getByLabel(labels.password, { exact: true }).fill(password);
+  await page.getByRole("button", { name: labels.submit }).click();
+  await identityItem(page, identity).getByRole("button", { name: labels.select }).click();
+  await page.getByRole("button", { name: labels.redirectNow }).click();
+  await expect(page.getByRole("button", { name: labels.accountMenu })).toBeVisible({ timeout: 10_000 });
 }
 
 test.describe("console layout in English", () => {
@@ -95,7 +115,9 @@ test.describe("console layout in English", () => {
     await page.getByLabel("Name", { exact: true }).fill(organization);
     let answer = () => {};
     const answered = new Promise<void>((resolve) => (answer = resolve));
+    let authorization = "";
     await page.route("**/api/o/create", async (route) => {
+      authorization = (await route.request().allHeaders()).authorization ?? "";
       await answered;
       await route.continue();
     });
@@ -118,6 +140,23 @@ test.describe("console layout in English", () => {
     await page.getByLabel("Username", { exact: true }).fill(work);
     await page.getByRole("button", { name: "Create", exact: true }).click();
     await expect(page.getByRole("heading", { level: 1, name: work })).toBeVisible();
+
+    // The organization invites it as a member (through the API, with the console's token). Accepting
+    // says so until the next edit on the page.
+    const workId = new URL(page.url()).pathname.split("/").at(-1) ?? "";
+    const organizationId = new URL(organizationUrl).pathname.split("/").at(-1) ?? "";
+    const invited = await page.request.post(`/api/o/invite/${organizationId}`, {
+      headers: { authorization },
+      data: { identityId: workId, role: "member" },
+    });
+    expect(invited.ok()).toBe(true);
+    await page.reload();
+    await page.getByRole("button", { name: "Accept" }).click({ timeout: 15_000 });
+    const accepted = page.getByRole("status").filter({ hasText: "Invitation accepted." });
+    await expect(accepted).toBeVisible();
+    await page.getByLabel("Full name").fill("Ada at work");
+    await expect(accepted).toHaveCount(0);
+    await page.getByLabel("Full name").fill("");
 
     // The menu names the signed-in identity and closes with Escape, back on its button.
     await accountMenu(page).click();
@@ -200,4 +239,20 @@ test.describe("console layout in Slovenian", () => {
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
     });
   }
+
+  test("the signed-in identity's menu speaks Slovenian", async ({ page }) => {
+    const username = newName("sl");
+    await page.goto("/");
+    await page.getByRole("button", { name: "Prijava ali registracija" }).click();
+    await signInChoosing(page, username, username, slovenian);
+    const navigation = page.getByRole("navigation", { name: "Glavna" });
+    await expect(navigation.getByRole("link", { name: "Identitete" })).toBeVisible();
+    await expect(navigation.getByRole("link", { name: "Dejavnost" })).toBeVisible();
+    await navigation.getByRole("button", { name: "Meni računa" }).click();
+    await expect(page.getByText("Prijavljeni ste kot")).toBeVisible();
+    await expect(page.getByRole("button", { name: "Zamenjaj identiteto" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Odjava" })).toBeVisible();
+    expect(await horizontalOverflow(page)).toBe(0);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+  });
 });

@@ -46,7 +46,8 @@ export function DocumentListPage({
       <PageHeader
         title={t(`${keys}.title`)}
         description={t(`nav.descriptions.${keys}`)}
-        action={signedIn && create}
+        // An empty list offers the same action in its place.
+        action={signedIn && items.data?.length !== 0 && create}
       />
       {items.data !== undefined ? (
         items.data.length === 0 ? (

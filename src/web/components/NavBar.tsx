@@ -90,7 +90,7 @@ export function NavBar() {
   const shown = sections.filter((section) => signedIn || !section.ownData);
 
   return (
-    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/95 backdrop-blur">
+    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white">
       <nav
         aria-label={t("nav.label")}
         className="flex flex-wrap items-center gap-x-6 gap-y-2 px-4 py-2 sm:px-6 lg:px-8"

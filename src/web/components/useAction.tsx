@@ -58,7 +58,7 @@ export function useAction(): Action {
 /**
  * The outcome of the last action: its translated error, or its success message for screen readers
  * too. Put it next to the buttons it confirms; with `only`, it speaks of the action of that key
- * alone. An edit in the surrounding section or form clears it, so it never confirms an older state.
+ * alone. The next edit on the page clears it, so that it never stands beside a newer state.
  */
 export function ActionFeedback({ action, only }: { readonly action: Action; readonly only?: string }) {
   const { t } = useTranslation();
@@ -68,7 +68,7 @@ export function ActionFeedback({ action, only }: { readonly action: Action; read
   const hasOutcome = action.message !== "" || action.error !== null;
 
   useEffect(() => {
-    const around = status.current?.closest("form, section");
+    const around = status.current?.closest("main");
     if (!around || !hasOutcome) return;
     around.addEventListener("input", clear);
     return () => around.removeEventListener("input", clear);

@@ -25,7 +25,8 @@ export function IdentityList() {
       <PageHeader
         title={t("identities.title")}
         description={t("nav.descriptions.identities")}
-        action={signedIn && create}
+        // An empty list offers the same action in its place.
+        action={signedIn && identities.data?.length !== 0 && create}
       />
       <SignedInContent signedOutMessage={t("identities.signedOut")} query={identities}>
         {(list) =>
