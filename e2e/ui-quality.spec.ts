@@ -296,10 +296,11 @@ const signedOutPages: PageVisit[] = [
         ...signedInWithPassword(sample),
         ["AuthFlowChooseIdentity", { identity: { id: sample.identity.id } }],
       ]);
-      // The page counts down to sending the browser to the app; Escape pauses it (spec: "Press Esc").
-      await expect(page.getByRole("status")).toBeVisible();
+      // The page counts down to sending the browser to the app; Escape pauses the countdown.
+      const countdown = page.getByRole("status").first();
+      await expect(countdown).toBeVisible();
       await page.keyboard.press("Escape");
-      return page.getByRole("status");
+      return countdown;
     },
   },
   {
@@ -342,6 +343,14 @@ const signedOutPages: PageVisit[] = [
         scope: "openid",
       });
       await page.goto(`${pathFor("OIDCAuthorize")}?${request.toString()}`);
+      return page.locator("body");
+    },
+    errorStatus: 400,
+  },
+  {
+    name: "authorization-without-parameters",
+    open: async (page) => {
+      await page.goto(pathFor("OIDCAuthorize"));
       return page.locator("body");
     },
     errorStatus: 400,
@@ -482,11 +491,15 @@ for (const { language, locale, name } of languages) {
         const shown = await visit.open(page, sample);
         // Checking a page that never showed its content would prove nothing; the rest still runs.
         await expect.soft(shown, "the page shows what it is about").toBeVisible({ timeout: 15_000 });
+        await settle(page);
+        const address = page.url();
         for (const viewport of widths) {
           await page.setViewportSize(viewport);
           await settle(page);
           await checkPage(page, `${visit.name}-${viewport.width}-${language}`);
         }
+        // Still the same page: the checks saw what the person sees there, not a page met on the way.
+        expect(page.url()).toBe(address);
         if (visit.errorStatus !== undefined) dropFailedLoads(pageErrors, visit.errorStatus);
       });
 
@@ -586,8 +599,8 @@ test.describe("the checks", () => {
 
   test("the screenshot is a PNG file in the screenshots folder", async ({ page }) => {
     await page.setContent(document(`<p>Screenshot</p>`));
-    const file = await saveScreenshot(page, "the-checks");
-    expect(file).toBe(path.join(test.info().project.outputDir, "screenshots", "the-checks.png"));
+    const file = await saveScreenshot(page, "layout-checks-self-test");
+    expect(file).toBe(path.join(test.info().project.outputDir, "screenshots", "layout-checks-self-test.png"));
     expect((await readFile(file)).subarray(1, 4).toString()).toBe("PNG");
   });
 });
