@@ -230,8 +230,9 @@ async function flowAt(
   steps: (flowId: string) => [RouteName, object][],
 ): Promise<void> {
   const flowId = await startAppFlow(page, sample);
-  for (const [route, body] of steps(flowId)) await takeStep(page, route, flowId, body);
-  if (steps(flowId).length > 0) await page.reload();
+  const taken = steps(flowId);
+  for (const [route, body] of taken) await takeStep(page, route, flowId, body);
+  if (taken.length > 0) await page.reload();
 }
 
 const signedInWithPassword = (sample: Sample): [RouteName, object][] => [
