@@ -293,15 +293,25 @@ const signedOutPages: PageVisit[] = [
   {
     name: "sign-in-redirect",
     open: async (page, sample) => {
+      // The step counts down to sending the browser to the app, and Escape pauses it. The page's clock
+      // stands still until then, so a slow machine cannot let the countdown end first.
+      await page.clock.install();
+      await page.clock.pauseAt(Date.now() + 1_000);
       await flowAt(page, sample, () => [
         ...signedInWithPassword(sample),
         ["AuthFlowChooseIdentity", { identity: { id: sample.identity.id } }],
       ]);
-      // The page counts down to sending the browser to the app; Escape pauses the countdown.
-      const countdown = page.getByRole("status").first();
-      await expect(countdown).toBeVisible();
+      // The countdown says how many seconds are left, in any language; once paused, it does not.
+      const countdown = page.getByRole("status").filter({ hasText: /\d/ });
+      // Only as much time passes as the page needs to load: the countdown starts when it shows.
+      await expect(async () => {
+        await page.clock.runFor(10);
+        await expect(countdown).toBeVisible({ timeout: 1 });
+      }, "the countdown to the app shows").toPass({ intervals: [50], timeout: 15_000 });
       await page.keyboard.press("Escape");
-      return countdown;
+      await expect(countdown).toHaveCount(0);
+      await page.clock.resume();
+      return page.getByRole("status").first();
     },
   },
   {
