@@ -31,13 +31,24 @@ export const test = base.extend<Fixtures>({
   ],
 });
 
-/** Accessibility violations of serious or critical impact on the page as it is now. */
+/**
+ * Accessibility violations of serious or critical impact on the page as it is now: the rule, what it
+ * asks for, and each element by its CSS selector and the start of its HTML.
+ */
 export async function seriousAccessibilityViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) =>
-        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.html).join(", ")})`,
-    );
+    .map((violation) => {
+      const elements = violation.nodes.map(
+        (node) => `${node.target.join(" ")} ${node.html.replace(/\s+/g, " ").slice(0, 120)}`,
+      );
+      return `${violation.id} (${violation.impact}): ${violation.help}; at ${elements.join(" | ")}`;
+    });
+}
+
+/** Chromium logs each answer with an error status as a failed load: drops those of the expected status. */
+export function dropFailedLoads(pageErrors: string[], status: number): void {
+  const rest = pageErrors.filter((error) => !error.includes(`status of ${status}`));
+  pageErrors.splice(0, pageErrors.length, ...rest);
 }
