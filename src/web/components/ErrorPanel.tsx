@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { buttonClassName } from "./Button.tsx";
 import { CopyButton } from "./CopyButton.tsx";
 import { MessagePanel } from "./MessagePanel.tsx";
+import { Identifier } from "./Identifier.tsx";
 
 /**
  * A way back from an error page, drawn as a button: `to` a page of this site (the router takes it
@@ -72,7 +73,9 @@ export function ErrorPanel({
       {requestId !== undefined && (
         <div className="mt-2 flex flex-col items-center gap-2 rounded-lg border border-slate-200 bg-slate-50 p-4 dark:border-slate-700 dark:bg-slate-800">
           <p className="text-sm font-medium">{t("errorPages.requestId")}</p>
-          <code className="font-mono text-sm break-all">{requestId}</code>
+          <code className="text-sm">
+            <Identifier value={requestId} />
+          </code>
           <p className="text-sm">{t("errorPages.requestIdHint")}</p>
           <CopyButton value={requestId} label={t("errorPages.copyRequestId")} />
         </div>

@@ -8,6 +8,7 @@ import { QueryError } from "../components/QueryError.tsx";
 import { useDocumentTitle } from "../documentTitle.ts";
 import { aboutQuery } from "../partials/about/aboutApi.ts";
 import { cardLinkStyle } from "../partials/about/DocumentPage.tsx";
+import { Identifier } from "../components/Identifier.tsx";
 
 /** About this instance: where "Powered by Vrata" leads. */
 export function About() {
@@ -34,7 +35,9 @@ export function About() {
               [
                 t("about.issuer"),
                 <span key="issuer" className="flex flex-col items-start gap-2">
-                  <code className="font-mono text-sm break-all">{about.data.issuer}</code>
+                  <code className="text-sm">
+                    <Identifier value={about.data.issuer} />
+                  </code>
                   <CopyButton value={about.data.issuer} label={t("about.copyIssuer")} />
                 </span>,
               ],

@@ -68,7 +68,7 @@ function IdentityDetails({ identity }: { readonly identity: Identity }) {
       identity.pictureUrl && (
         <span className="flex flex-wrap items-center gap-3">
           <img src={identity.pictureUrl} alt="" className="size-12 rounded-full object-cover" />
-          <span className="break-all">{identity.pictureUrl}</span>
+          <Identifier value={identity.pictureUrl} />
         </span>
       ),
     ],

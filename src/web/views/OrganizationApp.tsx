@@ -45,7 +45,7 @@ export function OrganizationApp() {
                 application.data.homepage && (
                   <a
                     href={application.data.homepage}
-                    className="break-all text-blue-800 underline underline-offset-4 hover:text-blue-900"
+                    className="wrap-anywhere text-blue-800 underline underline-offset-4 hover:text-blue-900"
                   >
                     {application.data.homepage}
                   </a>
@@ -56,7 +56,7 @@ export function OrganizationApp() {
                 application.data.values.length > 0 && (
                   <ul>
                     {application.data.values.map((value) => (
-                      <li key={value.name} className="break-all">
+                      <li key={value.name} className="wrap-anywhere">
                         <span className="font-mono">{value.name}</span>: {value.value}
                       </li>
                     ))}

@@ -4,6 +4,7 @@ import { accessTokenTypes, tokenEndpointAuthMethods } from "../../../common/api/
 import { Button } from "../../components/Button.tsx";
 import { CopyButton } from "../../components/CopyButton.tsx";
 import { TextAreaField, TextField } from "../../components/Field.tsx";
+import { Identifier } from "../../components/Identifier.tsx";
 import { ChoiceField } from "./ChoiceField.tsx";
 import type { FieldErrors } from "./fieldErrors.ts";
 import { LifespanField } from "./LifespanField.tsx";
@@ -98,7 +99,7 @@ export function ClientCard({
             <span className="text-slate-700 italic">{t("templates.clients.notSaved")}</span>
           ) : (
             <>
-              <span className="font-mono break-all">{client.id}</span>
+              <Identifier value={client.id} />
               <CopyButton value={client.id} label={t("templates.clients.copyId")} />
             </>
           )}
@@ -106,7 +107,9 @@ export function ClientCard({
         {usesRedirects(kind) && firstRedirect !== undefined && (
           <>
             <dt className="text-slate-700">{t("templates.clients.redirect")}</dt>
-            <dd className="font-mono break-all">{firstRedirect}</dd>
+            <dd>
+              <Identifier value={firstRedirect} />
+            </dd>
           </>
         )}
         <dt className="text-slate-700">{t("templates.clients.accessToken")}</dt>
