@@ -103,7 +103,8 @@ export function NavBar() {
           className="flex min-w-0 items-center gap-2 py-1 text-lg font-semibold text-slate-900"
         >
           <LogoMark />
-          <span className="break-words">{title}</span>
+          {/* On the narrowest phones the mark alone leaves room for the buttons. */}
+          <span className="break-words max-[22.5rem]:hidden">{title}</span>
         </Link>
 
         <div
