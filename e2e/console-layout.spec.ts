@@ -1,6 +1,6 @@
 import type { Page } from "@playwright/test";
 import { expect, seriousAccessibilityViolations, test } from "./fixtures.ts";
-import { accountMenu, navLink, newName, password } from "./support/console.ts";
+import { accountMenu, createOrganization, navLink, newName, password, signUp } from "./support/console.ts";
 import { identityItem } from "./support/flow.ts";
 
 // The console's frame: its navigation at phone and desktop widths, the signed-in identity's menu
@@ -193,6 +193,32 @@ test.describe("console layout in English", () => {
     await expect(signIn).toBeFocused();
     await expect(page.getByRole("note")).toHaveCount(0);
     await expect(navLink(page, "Identities")).toHaveCount(0);
+  });
+
+  test("leaving a page with an unsaved edit asks first", async ({ page }) => {
+    await page.goto("/");
+    await signUp(page, newName("unsaved"));
+    const name = newName("Unsaved organization");
+    await createOrganization(page, name);
+    const description = page.getByRole("region", { name: "Organization" }).getByLabel("Description");
+    await description.fill("Not saved yet");
+
+    await navLink(page, "Identities").click();
+    const dialog = page.getByRole("dialog", { name: "Leave without saving?" });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole("heading", { level: 1, name })).toBeVisible();
+    await expect(description).toHaveValue("Not saved yet");
+
+    // Once saved, the page is left without a question.
+    await page.getByRole("region", { name: "Organization" }).getByRole("button", { name: "Update" }).click();
+    await expect(
+      page.getByRole("status").filter({ hasText: "Organization updated successfully." }),
+    ).toBeVisible();
+    await navLink(page, "Identities").click();
+    await expect(page.getByRole("heading", { level: 1, name: "Identities" })).toBeVisible();
+    await expect(dialog).toHaveCount(0);
   });
 
   test("the identity's menu and the navigation fit a phone", async ({ page }) => {

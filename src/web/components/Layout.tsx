@@ -5,6 +5,7 @@ import { contextQuery, errorMessage } from "../api.ts";
 import { setSignInError, useSignInError, useSigningIn } from "../session.ts";
 import { Alert } from "./Alert.tsx";
 import { Footer } from "./Footer.tsx";
+import { UnsavedChangesGuard } from "./UnsavedChangesGuard.tsx";
 import { NavBar } from "./NavBar.tsx";
 import { PageSkeleton } from "./Skeleton.tsx";
 
@@ -37,7 +38,10 @@ export function Layout() {
           // Views wait for the context document and the sign-in at start-up.
           <PageSkeleton />
         ) : (
-          <Outlet />
+          <>
+            <Outlet />
+            <UnsavedChangesGuard />
+          </>
         )}
       </main>
       <Footer />

@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { ApiError, errorMessage } from "../api.ts";
 import { Alert } from "./Alert.tsx";
 import { Button } from "./Button.tsx";
+import { useUnsavedChanges } from "./UnsavedChangesGuard.tsx";
 
 interface SectionFormProps {
   readonly title: string;
@@ -26,6 +27,9 @@ export function SectionForm({ title, children, submitLabel, savedMessage, onSubm
   /** The failed save, and whether a field of the section shows it. */
   const [error, setError] = useState<{ failure: ApiError; atField: boolean } | null>(null);
   const [saved, setSaved] = useState(false);
+  /** Edited since the last save: leaving the page asks first. */
+  const [edited, setEdited] = useState(false);
+  useUnsavedChanges(edited);
   const form = useRef<HTMLFormElement>(null);
   const message = (failure: ApiError) => errorMessage(t, failure.code, failure.values);
   const fieldError = (name: string) =>
@@ -39,6 +43,7 @@ export function SectionForm({ title, children, submitLabel, savedMessage, onSubm
     try {
       await onSubmit();
       setSaved(true);
+      setEdited(false);
     } catch (caught) {
       const failure = caught instanceof ApiError ? caught : new ApiError("unexpected", 0);
       const element = form.current?.elements.namedItem(failure.field ?? "");
@@ -59,7 +64,10 @@ export function SectionForm({ title, children, submitLabel, savedMessage, onSubm
         ref={form}
         noValidate
         aria-labelledby={headingId}
-        onChange={() => setSaved(false)}
+        onChange={() => {
+          setSaved(false);
+          setEdited(true);
+        }}
         onSubmit={(event) => {
           event.preventDefault();
           void submit();

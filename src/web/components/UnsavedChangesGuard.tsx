@@ -1,14 +1,39 @@
-import { useEffect } from "react";
+import { useEffect, useId, useSyncExternalStore } from "react";
 import { useTranslation } from "react-i18next";
 import { useBlocker } from "react-router";
 import { ConfirmDialog } from "./ConfirmDialog.tsx";
 
+// The forms of the page that hold unsaved changes. A router allows one blocker at a time, so forms
+// only report here and one guard in the layout asks before the page is left.
+const unsavedForms = new Set<string>();
+const listeners = new Set<() => void>();
+const subscribe = (listener: () => void) => {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+};
+const anyUnsaved = () => unsavedForms.size > 0;
+
+/** Reports whether the calling form holds changes that leaving the page would lose. */
+export function useUnsavedChanges(dirty: boolean): void {
+  const form = useId();
+  useEffect(() => {
+    if (!dirty) return;
+    unsavedForms.add(form);
+    listeners.forEach((listener) => listener());
+    return () => {
+      unsavedForms.delete(form);
+      listeners.forEach((listener) => listener());
+    };
+  }, [dirty, form]);
+}
+
 /**
- * While `dirty`, leaving the page asks first: a link inside the app opens a dialog, and closing or
- * reloading the tab gets the browser's own question.
+ * While a form of the page holds unsaved changes, leaving the page asks first: a link inside the app
+ * opens a dialog, and closing or reloading the tab gets the browser's own question.
  */
-export function UnsavedChangesGuard({ dirty }: { readonly dirty: boolean }) {
+export function UnsavedChangesGuard() {
   const { t } = useTranslation();
+  const dirty = useSyncExternalStore(subscribe, anyUnsaved);
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) => dirty && currentLocation.pathname !== nextLocation.pathname,
   );

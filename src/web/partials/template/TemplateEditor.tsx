@@ -7,7 +7,7 @@ import { AdminsSection } from "../../components/AdminsSection.tsx";
 import { Button } from "../../components/Button.tsx";
 import { TextAreaField, TextField } from "../../components/Field.tsx";
 import { Section } from "../../components/Section.tsx";
-import { UnsavedChangesGuard } from "../../components/UnsavedChangesGuard.tsx";
+import { useUnsavedChanges } from "../../components/UnsavedChangesGuard.tsx";
 import { ClientList } from "./ClientList.tsx";
 import { fieldErrorsOf, shownAt, type FieldError } from "./fieldErrors.ts";
 import { changedFrom, templateDraftOf, templateEditOf, type TemplateDraft } from "./templateDraft.ts";
@@ -51,6 +51,7 @@ export function TemplateEditor({ template }: { readonly template: Template }) {
   const [busy, setBusy] = useState(false);
   const form = useRef<HTMLFormElement>(null);
   const dirty = changedFrom(saved, draft);
+  useUnsavedChanges(dirty);
   const errors = fieldErrorsOf(outcome?.kind === "failed" ? outcome.fieldErrors : []);
 
   // Once the fields with errors are on the page (a client's card opens for its error), the first
@@ -129,7 +130,6 @@ export function TemplateEditor({ template }: { readonly template: Template }) {
 
   return (
     <>
-      <UnsavedChangesGuard dirty={dirty} />
       <form
         ref={form}
         noValidate
