@@ -152,6 +152,21 @@ test("the list narrows to one kind of activity, kept in the address", async ({ p
   await expect(page.getByText("There is no activity of this kind yet.")).toBeVisible();
 });
 
+test("the built-in console's page, reached from a sign-in, is named in Slovenian", async ({ page }) => {
+  await page.goto("/");
+  await signUp(page, newName("console"));
+  await inLanguage(page, "sl", "/activity");
+  await rows(page)
+    .filter({ hasText: "Prijava v aplikacijo Konzola" })
+    .getByRole("link", { name: "Konzola" })
+    .click();
+  await expect(page.getByRole("heading", { level: 1, name: "Konzola" })).toBeVisible();
+  const breadcrumbs = page.getByRole("navigation", { name: "Drobtinice" });
+  await expect(breadcrumbs.getByText("Konzola")).toHaveAttribute("aria-current", "page");
+  await breadcrumbs.getByRole("link", { name: "Vrata" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Vrata" })).toBeVisible();
+});
+
 test.describe("in Slovenian", () => {
   test.use({ locale: "sl-SI" });
 

@@ -160,7 +160,10 @@ test.describe("console in English", () => {
     await expect(page.getByLabel("Full name")).toHaveValue("Ada Lovelace King");
     await expect(page.getByLabel("Description")).toHaveValue("For work.");
 
-    await page.getByRole("link", { name: "All identities" }).click();
+    await page
+      .getByRole("navigation", { name: "Breadcrumbs" })
+      .getByRole("link", { name: "Identities" })
+      .click();
     await expect(page.getByText("You have 2 identities.")).toBeVisible();
     await expect(identityItem(page, `${username}-work`)).toContainText("Ada Lovelace King");
     await expect(identityItem(page, `${username}-work`)).not.toContainText("current");
@@ -224,7 +227,10 @@ test.describe("console in English", () => {
     expect(stored).not.toContain(token);
 
     // Signing out stays on the page, which now asks to sign in; the focus moves to the new button.
-    await page.getByRole("link", { name: "All activity" }).click();
+    await page
+      .getByRole("navigation", { name: "Breadcrumbs" })
+      .getByRole("link", { name: "Activity" })
+      .click();
     await accountMenu(page).click();
     await page.getByRole("button", { name: "Sign-out" }).click();
     const signIn = page.getByRole("navigation").getByRole("button", { name: "Sign-in or sign-up" });
@@ -321,7 +327,10 @@ test.describe("console in Slovenian", () => {
     await page.getByRole("button", { name: "Posodobi", exact: true }).click();
     await expect(status(page, "Identiteta je bila uspešno posodobljena.")).toBeVisible();
 
-    await page.getByRole("link", { name: "Vse identitete" }).click();
+    await page
+      .getByRole("navigation", { name: "Drobtinice" })
+      .getByRole("link", { name: "Identitete" })
+      .click();
     await expect(page.getByText("Imate 2 identiteti.")).toBeVisible();
   });
 });

@@ -101,7 +101,8 @@ test.describe("application templates and organizations", () => {
     const scopedId = page.url().split("/").at(-1) ?? "";
     expect(scopedId).not.toBe("");
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
-    await page.getByRole("link", { name: "Back to the organization" }).click();
+    // The breadcrumbs lead up to the organization, by its name.
+    await page.getByRole("navigation", { name: "Breadcrumbs" }).getByRole("link").last().click();
     await expect(page.getByRole("region", { name: "Added identities" })).toBeVisible();
 
     // Secrets are not shown again.

@@ -27,6 +27,7 @@ export function DocumentListPage({
   keys,
   createRoute,
   itemRoute,
+  shownName = (item) => item.name,
 }: {
   readonly query: UseQueryOptions<DocumentSummary[], Error, DocumentSummary[], string[]>;
   /** Prefix of the page's texts: `title`, `create`, `empty`, `emptySignedOut` and `count`. */
@@ -34,6 +35,8 @@ export function DocumentListPage({
   readonly createRoute: RouteName;
   /** The page of one document, with its `id`. */
   readonly itemRoute: RouteName;
+  /** An item's name as the reader sees it (a built-in one's translated). */
+  readonly shownName?: (item: DocumentSummary) => string;
 }) {
   const { t } = useTranslation();
   const signedIn = useSignedIn();
@@ -60,7 +63,7 @@ export function DocumentListPage({
           <div>
             <p className="mb-3 text-sm text-slate-700">{t(`${keys}.count`, { count: items.data.length })}</p>
             <SummaryList
-              items={items.data}
+              items={items.data.map((item) => ({ ...item, name: shownName(item) }))}
               link={(id) => pathFor(itemRoute, { id })}
               labels={(item) => (item.canUpdate ? [t("common.labels.admin")] : [])}
             />

@@ -16,6 +16,7 @@ export type DocumentPageKeys = "templates" | "organizations";
 
 /** What a document page reads of every document, besides what its own view shows. */
 interface ShownDocument {
+  readonly id: string;
   readonly name: string;
   /** The viewer administers it. */
   readonly canUpdate?: boolean;
@@ -32,6 +33,7 @@ export function DocumentPage<Data extends ShownDocument>({
   keys,
   listRoute,
   query,
+  shownName = (document) => document.name,
   children,
 }: {
   /** Prefix of the page's texts: `title` (of the list) and `page.title`. */
@@ -39,12 +41,15 @@ export function DocumentPage<Data extends ShownDocument>({
   readonly listRoute: RouteName;
   /** The query of the document with the given id. */
   readonly query: (id: string) => UseQueryOptions<Data, Error, Data, string[]>;
-  readonly children: (data: Data) => ReactNode;
+  /** The document's name as the reader sees it (a built-in one's translated). */
+  readonly shownName?: (document: Data) => string;
+  /** The loaded document's details, given with its shown name. */
+  readonly children: (data: Data, name: string) => ReactNode;
 }) {
   const { t } = useTranslation();
   const { id = "" } = useParams();
   const result = useQuery(query(id));
-  const name = result.data?.name;
+  const name = result.data && shownName(result.data);
   useDocumentTitle(name ?? t(`${keys}.page.title`));
 
   return (
@@ -59,7 +64,7 @@ export function DocumentPage<Data extends ShownDocument>({
             canUpdate={result.data.canUpdate ?? false}
             ownAdminIdentities={result.data.ownAdminIdentities}
           />
-          {children(result.data)}
+          {children(result.data, name ?? result.data.name)}
         </Fragment>
       ) : (
         <>

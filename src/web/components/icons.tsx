@@ -110,14 +110,6 @@ export function ChevronRightIcon({ className = "size-4" }: IconProps) {
   );
 }
 
-export function ChevronLeftIcon({ className = "size-4" }: IconProps) {
-  return (
-    <StrokeIcon className={className}>
-      <path d="m15 6-6 6 6 6" />
-    </StrokeIcon>
-  );
-}
-
 export function PlusIcon({ className = "size-4" }: IconProps) {
   return (
     <StrokeIcon className={className}>

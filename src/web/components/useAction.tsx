@@ -3,10 +3,16 @@ import { useTranslation } from "react-i18next";
 import { ApiError, errorMessage } from "../api.ts";
 import { Alert } from "./Alert.tsx";
 
+/**
+ * The state of one of several action buttons of which one runs at a time: the running one shows it
+ * is busy (and keeps the focus), the others are disabled until it is done.
+ */
+export function actionButton(busyKey: string | null, key: string): { busy: boolean; disabled: boolean } {
+  return { busy: busyKey === key, disabled: busyKey !== null && busyKey !== key };
+}
+
 export interface Action {
   readonly busy: boolean;
-  /** Which action runs (the `key` given to {@link Action.run}), for its button to show it is busy. */
-  readonly busyKey: string | null;
   readonly error: ApiError | null;
   /** Announced after the last action succeeded; cleared by the next action or edit. */
   readonly message: string;
@@ -17,8 +23,8 @@ export interface Action {
    * `key` names the action (e.g. the item it is about), so that its own button shows the busy state.
    */
   readonly run: (action: () => Promise<void>, done: string, key?: string) => Promise<void>;
-  /** Whether the action of this key runs. */
-  readonly isBusy: (key: string) => boolean;
+  /** The `busy` and `disabled` props of the button of the action of this key ({@link actionButton}). */
+  readonly button: (key: string) => { busy: boolean; disabled: boolean };
   /** Forgets the last outcome (the person changed something since). */
   readonly clear: () => void;
 }
@@ -52,7 +58,15 @@ export function useAction(): Action {
     }
   }
 
-  return { busy, busyKey, error, message, doneKey, run, isBusy: (key) => busyKey === key, clear };
+  return {
+    busy,
+    error,
+    message,
+    doneKey,
+    run,
+    button: (key) => actionButton(busyKey, key),
+    clear,
+  };
 }
 
 /**

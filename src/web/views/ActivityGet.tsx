@@ -5,7 +5,7 @@ import { useParams } from "react-router";
 import type { Activity } from "../../common/api/activity.ts";
 import { pathFor } from "../../common/routes.ts";
 import { useSiteContext } from "../api.ts";
-import { BackLink } from "../components/BackLink.tsx";
+import { Breadcrumbs } from "../components/Breadcrumbs.tsx";
 import { DetailList } from "../components/DetailList.tsx";
 import { SignedInContent } from "../components/SignedInContent.tsx";
 import { useDocumentTitle } from "../documentTitle.ts";
@@ -29,11 +29,15 @@ export function ActivityGet() {
   const entry = useQuery({ ...activityQuery(id), enabled: signedIn });
   const words = useActivityWords();
   const title = entry.data ? headline(words, entry.data) : undefined;
-  useDocumentTitle(title ? sentenceText(title) : t("activity.entryTitle"));
+  const titleText = title ? sentenceText(title) : t("activity.entryTitle");
+  useDocumentTitle(titleText);
 
   return (
     <div className="flex max-w-3xl flex-col gap-6">
-      <BackLink to={pathFor("ActivityList")}>{t("activity.back")}</BackLink>
+      <Breadcrumbs
+        trail={[{ label: t("activity.title"), to: pathFor("ActivityList") }]}
+        current={titleText}
+      />
       <div className="flex items-start gap-3">
         {entry.data && <ActivityIcon type={entry.data.type} />}
         <h1 className="min-w-0 text-2xl font-bold tracking-tight break-words sm:text-3xl">

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { useLocation, useNavigate, useParams } from "react-router";
 import { displayName, type Identity } from "../../common/api/identity.ts";
 import { pathFor } from "../../common/routes.ts";
-import { BackLink } from "../components/BackLink.tsx";
+import { Breadcrumbs } from "../components/Breadcrumbs.tsx";
 import { DetailList } from "../components/DetailList.tsx";
 import { Identifier } from "../components/Identifier.tsx";
 import { Labels } from "../components/Labels.tsx";
@@ -30,11 +30,12 @@ export function IdentityGet() {
   const { id = "" } = useParams();
   const signedIn = useSignedIn();
   const identity = useQuery({ ...identityQuery(id), enabled: signedIn });
-  useDocumentTitle(identity.data ? displayName(identity.data) : t("identities.page.title"));
+  const name = identity.data ? displayName(identity.data) : t("identities.page.title");
+  useDocumentTitle(name);
 
   return (
     <div className="flex max-w-2xl flex-col gap-6">
-      <BackLink to={pathFor("IdentityList")}>{t("identities.page.back")}</BackLink>
+      <Breadcrumbs trail={[{ label: t("identities.title"), to: pathFor("IdentityList") }]} current={name} />
       {identity.data === undefined && (
         <h1 className="text-3xl font-bold tracking-tight">{t("identities.page.title")}</h1>
       )}

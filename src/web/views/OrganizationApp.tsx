@@ -2,8 +2,8 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import type { ConfiguredClient } from "../../common/api/organization.ts";
-import { pathFor } from "../../common/routes.ts";
-import { BackLink } from "../components/BackLink.tsx";
+import { useBuiltInNames } from "../builtInNames.ts";
+import { Breadcrumbs } from "../components/Breadcrumbs.tsx";
 import { CopyButton } from "../components/CopyButton.tsx";
 import { DetailList } from "../components/DetailList.tsx";
 import { Identifier } from "../components/Identifier.tsx";
@@ -12,6 +12,7 @@ import { QueryError } from "../components/QueryError.tsx";
 import { Section } from "../components/Section.tsx";
 import { useDocumentTitle } from "../documentTitle.ts";
 import { applicationQuery, issuerQuery } from "../partials/organization/organizationApi.ts";
+import { useOrganizationTrail } from "../partials/organization/organizationTrail.ts";
 
 /**
  * An application of an organization: what anybody may see of it, and for the organization's admins
@@ -22,13 +23,16 @@ export function OrganizationApp() {
   const { id = "", appId = "" } = useParams();
   const application = useQuery(applicationQuery(id, appId));
   const template = application.data?.applicationTemplate;
-  useDocumentTitle(template ? template.name : t("organizations.app.title"));
+  const names = useBuiltInNames();
+  const name = template ? names.application(appId, template.name) : t("organizations.app.title");
+  useDocumentTitle(name);
+  const trail = useOrganizationTrail(id);
 
   return (
     <div className="flex max-w-3xl flex-col gap-6">
-      <BackLink to={pathFor("OrganizationGet", { id })}>{t("organizations.app.back")}</BackLink>
+      <Breadcrumbs trail={trail} current={name} />
       <h1 className="text-3xl font-bold tracking-tight">
-        <span className="break-words">{template ? template.name : t("organizations.app.title")}</span>
+        <span className="break-words">{name}</span>
         {application.data?.clients && (
           <Labels
             labels={[application.data.active ? t("common.labels.active") : t("common.labels.disabled")]}

@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { Organization } from "../../common/api/organization.ts";
+import { useBuiltInNames } from "../builtInNames.ts";
 import { DocumentPage, DocumentSummary } from "../components/DocumentPage.tsx";
 import { TextAreaField, TextField } from "../components/Field.tsx";
 import { Identifier } from "../components/Identifier.tsx";
@@ -20,14 +21,27 @@ import { useSignedIn } from "../session.ts";
  * your identities in it.
  */
 export function OrganizationGet() {
+  const names = useBuiltInNames();
   return (
-    <DocumentPage keys="organizations" listRoute="OrganizationList" query={organizationQuery}>
-      {(data) => <OrganizationDetails organization={data} />}
+    <DocumentPage
+      keys="organizations"
+      listRoute="OrganizationList"
+      query={organizationQuery}
+      shownName={(organization) => names.organization(organization.id, organization.name)}
+    >
+      {(data, name) => <OrganizationDetails organization={data} name={name} />}
     </DocumentPage>
   );
 }
 
-function OrganizationDetails({ organization }: { readonly organization: Organization }) {
+function OrganizationDetails({
+  organization,
+  name,
+}: {
+  readonly organization: Organization;
+  /** As the reader sees it. */
+  readonly name: string;
+}) {
   const { t } = useTranslation();
   const signedIn = useSignedIn();
   // Secrets are in one answer only: kept here until the page is left.
@@ -37,7 +51,7 @@ function OrganizationDetails({ organization }: { readonly organization: Organiza
   return (
     <>
       <DocumentSummary
-        document={organization}
+        document={{ ...organization, name }}
         fields={[[t("organizations.fields.id"), <Identifier value={organization.id} />]]}
       />
       {organization.canUpdate && (

@@ -2,14 +2,14 @@ import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { useParams } from "react-router";
 import { displayName } from "../../common/api/identity.ts";
-import { pathFor } from "../../common/routes.ts";
-import { BackLink } from "../components/BackLink.tsx";
+import { Breadcrumbs } from "../components/Breadcrumbs.tsx";
 import { DetailList } from "../components/DetailList.tsx";
 import { Identifier } from "../components/Identifier.tsx";
 import { Labels } from "../components/Labels.tsx";
 import { QueryError } from "../components/QueryError.tsx";
 import { useDocumentTitle } from "../documentTitle.ts";
 import { organizationIdentityQuery } from "../partials/organization/organizationApi.ts";
+import { useOrganizationTrail } from "../partials/organization/organizationTrail.ts";
 
 /** An identity as the organization sees it (spec §2): its organization-scoped ID, profile and status. */
 export function OrganizationIdentity() {
@@ -18,10 +18,11 @@ export function OrganizationIdentity() {
   const identity = useQuery(organizationIdentityQuery(id, identityId));
   const name = identity.data ? displayName(identity.data) : t("organizations.identity.title");
   useDocumentTitle(name);
+  const trail = useOrganizationTrail(id);
 
   return (
     <div className="flex max-w-3xl flex-col gap-6">
-      <BackLink to={pathFor("OrganizationGet", { id })}>{t("organizations.identity.back")}</BackLink>
+      <Breadcrumbs trail={trail} current={name} />
       <h1 className="text-3xl font-bold tracking-tight break-words">
         {name}
         {identity.data && (

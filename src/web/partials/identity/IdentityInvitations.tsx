@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { IdentityInvitation } from "../../../common/api/invitation.ts";
 import { pathFor } from "../../../common/routes.ts";
+import { useBuiltInNames } from "../../builtInNames.ts";
 import { Button } from "../../components/Button.tsx";
 import { CardItem, CardList } from "../../components/Cards.tsx";
 import { LoadedList } from "../../components/LoadedList.tsx";
@@ -11,6 +12,10 @@ import { Section } from "../../components/Section.tsx";
 import { ActionFeedback, useAction } from "../../components/useAction.tsx";
 import { toTheMinute, useFormatTimestamp } from "../../format.ts";
 import { answer, identityInvitationsQuery } from "../invitation/invitationApi.ts";
+
+/** Names the answer to an invitation, for its button to show it is busy. */
+const answerKey = (invitation: IdentityInvitation, accepted: boolean) =>
+  `${invitation.id}:${accepted ? "accept" : "decline"}`;
 
 /** For the identity's admins: the organizations that invite it, to accept or decline. */
 export function IdentityInvitations({ identityId }: { readonly identityId: string }) {
@@ -20,11 +25,13 @@ export function IdentityInvitations({ identityId }: { readonly identityId: strin
   const invitations = useQuery(identityInvitationsQuery(identityId));
   const action = useAction();
   const listId = useId();
+  const names = useBuiltInNames();
 
   const respond = (invitation: IdentityInvitation, accepted: boolean) =>
     void action.run(
       () => answer(queryClient, identityId, invitation, accepted),
       t(accepted ? "identities.invitations.accepted" : "identities.invitations.declined"),
+      answerKey(invitation, accepted),
     );
 
   return (
@@ -40,7 +47,7 @@ export function IdentityInvitations({ identityId }: { readonly identityId: strin
                   actions={
                     <>
                       <Button
-                        disabled={action.busy}
+                        {...action.button(answerKey(invitation, true))}
                         aria-describedby={`${listId}-${invitation.id}`}
                         onClick={() => respond(invitation, true)}
                       >
@@ -48,7 +55,7 @@ export function IdentityInvitations({ identityId }: { readonly identityId: strin
                       </Button>
                       <Button
                         variant="secondary"
-                        disabled={action.busy}
+                        {...action.button(answerKey(invitation, false))}
                         aria-describedby={`${listId}-${invitation.id}`}
                         onClick={() => respond(invitation, false)}
                       >
@@ -62,7 +69,7 @@ export function IdentityInvitations({ identityId }: { readonly identityId: strin
                       to={pathFor("OrganizationGet", { id: invitation.organizationId })}
                       className="text-blue-800 underline underline-offset-4 hover:text-blue-900"
                     >
-                      {invitation.organizationName}
+                      {names.organization(invitation.organizationId, invitation.organizationName)}
                     </Link>
                   </p>
                   <p className="text-slate-800">

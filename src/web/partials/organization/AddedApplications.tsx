@@ -7,6 +7,7 @@ import type {
   OrganizationUpdate,
 } from "../../../common/api/organization.ts";
 import { pathFor } from "../../../common/routes.ts";
+import { useBuiltInNames } from "../../builtInNames.ts";
 import { Button } from "../../components/Button.tsx";
 import { CopyButton } from "../../components/CopyButton.tsx";
 import { Identifier } from "../../components/Identifier.tsx";
@@ -76,10 +77,15 @@ function AddedApplication({
     Object.fromEntries(application.values.map(({ name, value }) => [name, value])),
   );
   const template = application.applicationTemplate;
-  const name = template.name;
+  const names = useBuiltInNames();
+  const name = names.application(application.id, template.name);
 
-  /** Saves a change of this application; `null` removes it. */
-  const changeThis = (change: (app: ExistingApplication) => ExistingApplication | null, done: string) =>
+  /** Saves a change of this application (`null` removes it) with the button of `key` busy. */
+  const changeThis = (
+    change: (app: ExistingApplication) => ExistingApplication | null,
+    done: string,
+    key: string,
+  ) =>
     state.save(
       (update) => ({
         ...update,
@@ -90,12 +96,14 @@ function AddedApplication({
         }),
       }),
       done,
+      key,
     );
 
   const toggle = () =>
     void changeThis(
       (app) => ({ ...app, active: !app.active }),
       t(application.active ? "organizations.apps.disabled" : "organizations.apps.activated", { name }),
+      "toggle",
     );
 
   const clients: { label: string; id: string; confidential: boolean }[] = [
@@ -133,7 +141,7 @@ function AddedApplication({
                 {confidential && (
                   <Button
                     variant="secondary"
-                    disabled={state.busy}
+                    {...state.button(`rotate:${id}`)}
                     aria-label={`${t("organizations.apps.rotateSecret")}: ${id}`}
                     onClick={() =>
                       confirmation.ask({
@@ -145,6 +153,7 @@ function AddedApplication({
                           void state.save(
                             (update) => ({ ...update, rotateSecrets: [id] }),
                             t("organizations.apps.rotated"),
+                            `rotate:${id}`,
                           ),
                       })
                     }
@@ -182,6 +191,7 @@ function AddedApplication({
               })),
             }),
             t("organizations.apps.configurationSaved"),
+            "values",
           );
         }}
         className="flex flex-col gap-4"
@@ -194,13 +204,13 @@ function AddedApplication({
         )}
         <div className="flex flex-wrap gap-3">
           {template.variables.length > 0 && (
-            <Button type="submit" disabled={state.busy}>
+            <Button type="submit" {...state.button("values")}>
               {t("organizations.apps.saveConfiguration")}
             </Button>
           )}
           <Button
             variant="secondary"
-            disabled={state.busy}
+            {...state.button("toggle")}
             aria-describedby={nameId}
             onClick={() =>
               application.active
@@ -217,7 +227,7 @@ function AddedApplication({
           </Button>
           <Button
             variant="secondary"
-            disabled={state.busy}
+            {...state.button("remove")}
             aria-describedby={nameId}
             onClick={() =>
               confirmation.ask({
@@ -226,7 +236,7 @@ function AddedApplication({
                 confirmLabel: t("common.remove"),
                 destructive: true,
                 onConfirm: () =>
-                  void changeThis(() => null, "").then((removed) => {
+                  void changeThis(() => null, "", "remove").then((removed) => {
                     if (removed) onRemoved(name);
                   }),
               })

@@ -174,6 +174,7 @@ function AddApplicationForm({
               ],
             }),
             t("organizations.apps.addedMessage", { name }),
+            "add",
           )
           .then((saved) => {
             if (saved) onDone();
@@ -189,7 +190,7 @@ function AddApplicationForm({
       )}
       <ValueFields variables={variables} values={values} onChange={setValues} />
       <div className="flex flex-wrap gap-3">
-        <Button type="submit" disabled={state.busy}>
+        <Button type="submit" {...state.button("add")}>
           {t("organizations.apps.add")}
         </Button>
         <Button variant="secondary" onClick={onDone}>

@@ -35,6 +35,7 @@ export function OrganizationAdmins({ organization }: { readonly organization: Or
         });
       },
       t("organizations.admins.removed", { name }),
+      admin,
     );
 
   return (
@@ -51,7 +52,7 @@ export function OrganizationAdmins({ organization }: { readonly organization: Or
                 admin !== current && (
                   <Button
                     variant="secondary"
-                    disabled={action.busy}
+                    {...action.button(admin)}
                     aria-label={t("organizations.admins.removeLabel", { name })}
                     onClick={() =>
                       confirmation.ask({

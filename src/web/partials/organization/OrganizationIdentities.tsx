@@ -40,28 +40,35 @@ export function OrganizationIdentities({ organizationId }: { readonly organizati
     identity.organizations?.find((organization) => organization.organizationId === organizationId);
   const added = loaded.filter((identity) => membership(identity) !== undefined);
 
-  /** Saves the identity with this organization's membership set active or, with null, left. */
-  const save = (identity: Identity, active: boolean | null, done: string) =>
-    action.run(async () => {
-      const { username, email, givenName, fullName, pictureUrl, description } = identity;
-      const fields = Object.fromEntries(
-        Object.entries({ username, email, givenName, fullName, pictureUrl, description }).filter(
-          ([, value]) => value !== undefined && value !== "",
-        ),
-      );
-      const organizations = (identity.organizations ?? []).flatMap((current) => {
-        if (current.organizationId !== organizationId)
-          return [{ organizationId: current.organizationId, active: current.active }];
-        return active === null ? [] : [{ organizationId, active }];
-      });
-      const updated = await updateIdentity(identity.id, {
-        ...fields,
-        version: identity.version,
-        organizations,
-      });
-      queryClient.setQueryData(identityQuery(identity.id).queryKey, updated);
-      await invalidateAfterIdentityChange(queryClient);
-    }, done);
+  /**
+   * Saves the identity with this organization's membership set active or, with null, left; the
+   * button of `key` shows it is busy.
+   */
+  const save = (identity: Identity, active: boolean | null, done: string, key: string) =>
+    action.run(
+      async () => {
+        const { username, email, givenName, fullName, pictureUrl, description } = identity;
+        const fields = Object.fromEntries(
+          Object.entries({ username, email, givenName, fullName, pictureUrl, description }).filter(
+            ([, value]) => value !== undefined && value !== "",
+          ),
+        );
+        const organizations = (identity.organizations ?? []).flatMap((current) => {
+          if (current.organizationId !== organizationId)
+            return [{ organizationId: current.organizationId, active: current.active }];
+          return active === null ? [] : [{ organizationId, active }];
+        });
+        const updated = await updateIdentity(identity.id, {
+          ...fields,
+          version: identity.version,
+          organizations,
+        });
+        queryClient.setQueryData(identityQuery(identity.id).queryKey, updated);
+        await invalidateAfterIdentityChange(queryClient);
+      },
+      done,
+      key,
+    );
 
   if (list.isError) return <QueryError error={list.error} />;
 
@@ -91,7 +98,7 @@ export function OrganizationIdentities({ organizationId }: { readonly organizati
                 </Link>
                 <Button
                   variant="secondary"
-                  disabled={action.busy}
+                  {...action.button(`${identity.id}:status`)}
                   aria-describedby={`${addedId}-${identity.id}`}
                   onClick={() =>
                     active
@@ -100,16 +107,26 @@ export function OrganizationIdentities({ organizationId }: { readonly organizati
                           message: t("organizations.identities.disableConfirm.message"),
                           confirmLabel: t("organizations.disable"),
                           onConfirm: () =>
-                            void save(identity, false, t("organizations.identities.disabled", { name })),
+                            void save(
+                              identity,
+                              false,
+                              t("organizations.identities.disabled", { name }),
+                              `${identity.id}:status`,
+                            ),
                         })
-                      : void save(identity, true, t("organizations.identities.activated", { name }))
+                      : void save(
+                          identity,
+                          true,
+                          t("organizations.identities.activated", { name }),
+                          `${identity.id}:status`,
+                        )
                   }
                 >
                   {active ? t("organizations.disable") : t("organizations.activate")}
                 </Button>
                 <Button
                   variant="secondary"
-                  disabled={action.busy}
+                  {...action.button(`${identity.id}:remove`)}
                   aria-describedby={`${addedId}-${identity.id}`}
                   onClick={() =>
                     confirmation.ask({
@@ -118,7 +135,12 @@ export function OrganizationIdentities({ organizationId }: { readonly organizati
                       confirmLabel: t("organizations.identities.removeConfirm.confirm"),
                       destructive: true,
                       onConfirm: () =>
-                        void save(identity, null, t("organizations.identities.removed", { name })),
+                        void save(
+                          identity,
+                          null,
+                          t("organizations.identities.removed", { name }),
+                          `${identity.id}:remove`,
+                        ),
                     })
                   }
                 >

@@ -92,7 +92,7 @@ function PendingInvitations({ organizationId }: { readonly organizationId: strin
                   actions={
                     <Button
                       variant="secondary"
-                      disabled={action.busy}
+                      {...action.button(invitation.id)}
                       aria-label={t("organizations.invitations.withdrawLabel", { name })}
                       onClick={() =>
                         confirmation.ask({
@@ -104,6 +104,7 @@ function PendingInvitations({ organizationId }: { readonly organizationId: strin
                             void action.run(
                               () => withdraw(queryClient, organizationId, invitation),
                               t("organizations.invitations.withdrawn"),
+                              invitation.id,
                             ),
                         })
                       }

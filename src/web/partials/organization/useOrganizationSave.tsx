@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import type { Organization, OrganizationUpdate } from "../../../common/api/organization.ts";
 import { ApiError, errorMessage } from "../../api.ts";
 import { Alert } from "../../components/Alert.tsx";
+import { actionButton } from "../../components/useAction.tsx";
 import { updateOf, updateOrganization } from "./organizationApi.ts";
 
 /** Client secrets by client ID, as an update made them: shown once. */
@@ -11,12 +12,13 @@ export type Secrets = Record<string, string>;
 
 /**
  * Saves changes of one part of an organization (an application, a template being added): busy while
- * it runs, then the error or what was done, which the next change or save clears. New secrets go to
- * `onSecrets`.
+ * it runs (the button of its `key` showing it), then the error or what was done, which the next change
+ * or save clears. New secrets go to `onSecrets`.
  */
 export function useOrganizationSave(organization: Organization, onSecrets: (secrets: Secrets) => void) {
   const queryClient = useQueryClient();
-  const [busy, setBusy] = useState(false);
+  const [busyKey, setBusyKey] = useState<string | null>(null);
+  const busy = busyKey !== null;
   const [error, setError] = useState<ApiError | null>(null);
   const [message, setMessage] = useState("");
 
@@ -24,9 +26,10 @@ export function useOrganizationSave(organization: Organization, onSecrets: (secr
   async function save(
     change: (update: OrganizationUpdate) => OrganizationUpdate,
     done: string,
+    key = "",
   ): Promise<boolean> {
     if (busy) return false;
-    setBusy(true);
+    setBusyKey(key);
     setError(null);
     setMessage("");
     try {
@@ -39,10 +42,18 @@ export function useOrganizationSave(organization: Organization, onSecrets: (secr
       setError(caught instanceof ApiError ? caught : new ApiError("unexpected", 0));
       return false;
     } finally {
-      setBusy(false);
+      setBusyKey(null);
     }
   }
-  return { busy, error, message, save, clearMessage: () => setMessage("") };
+  return {
+    busy,
+    error,
+    message,
+    save,
+    /** The `busy` and `disabled` props of the button that saves with this key. */
+    button: (key: string) => actionButton(busyKey, key),
+    clearMessage: () => setMessage(""),
+  };
 }
 
 export type OrganizationSave = ReturnType<typeof useOrganizationSave>;
