@@ -9,6 +9,7 @@ import {
 } from "./support/flow.ts";
 import { maxFlowAttempts } from "../src/common/limits.ts";
 import { codeFrom, codeLinkFrom, mailsTo, waitForMail } from "./support/mail.ts";
+import { flowLabels } from "./support/labels.ts";
 
 // E-mail codes (reference §4.7.1, §4.7.2, §11.2): the server sends real e-mail over SMTP to the
 // receiver of e2e/support/serve.ts, and the tests read the codes from it.
@@ -286,40 +287,6 @@ test.describe("e-mail code in English", () => {
   });
 });
 
-/** The labels a walk through every step needs, in the page's language. */
-const walkLabels = {
-  en: {
-    signIn: "Sign-in or sign-up",
-    identifier: "Username or e-mail address",
-    next: "Next",
-    password: "Password or passphrase",
-    submit: "Submit",
-    code: "Code",
-    create: "Create new identity",
-    cancel: "Cancel",
-    select: "Select",
-    pause: "Pause",
-    redirectNow: "Redirect now",
-    accountMenu: "Account menu",
-    finished: "You have already been redirected and completed the flow.",
-  },
-  sl: {
-    signIn: "Prijava ali registracija",
-    identifier: "Uporabniško ime ali e-poštni naslov",
-    next: "Naprej",
-    password: "Geslo ali geselna fraza",
-    submit: "Potrdi",
-    code: "Koda",
-    create: "Ustvari novo identiteto",
-    cancel: "Prekliči",
-    select: "Izberi",
-    pause: "Zaustavi",
-    redirectNow: "Preusmeri zdaj",
-    accountMenu: "Meni računa",
-    finished: "Preusmerjeni ste že bili in postopek je zaključen.",
-  },
-};
-
 /** How many pixels the page is wider than the window: 0 when nothing overflows sideways. */
 const horizontalOverflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -339,7 +306,7 @@ for (const { language, locale, colorScheme, width } of walks) {
 
     test("is accessible and fits the window", async ({ page, pageErrors }) => {
       test.slow();
-      const labels = walkLabels[language];
+      const labels = flowLabels[language];
       const check = async (step: string) => {
         expect(await seriousAccessibilityViolations(page), step).toEqual([]);
         expect(await horizontalOverflow(page), step).toBe(0);

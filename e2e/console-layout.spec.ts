@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, seriousAccessibilityViolations, test } from "./fixtures.ts";
 import { accountMenu, createOrganization, navLink, newName, password, signUp } from "./support/console.ts";
 import { identityItem } from "./support/flow.ts";
+import { flowLabels } from "./support/labels.ts";
 
 // The console's frame: its navigation at phone and desktop widths, the signed-in identity's menu
 // (switching identity, signing out), the notice on documents another identity of the person
@@ -13,25 +14,7 @@ const main = (page: Page) => page.getByRole("navigation", { name: "Main" });
 const horizontalOverflow = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
-/** The texts of the flow's steps, in the page's language. */
-const english = {
-  identifier: "Username or e-mail address",
-  next: "Next",
-  password: "Password or passphrase",
-  submit: "Submit",
-  select: "Select",
-  redirectNow: "Redirect now",
-  accountMenu: "Account menu",
-};
-const slovenian: typeof english = {
-  identifier: "Uporabniško ime ali e-poštni naslov",
-  next: "Naprej",
-  password: "Geslo ali geselna fraza",
-  submit: "Potrdi",
-  select: "Izberi",
-  redirectNow: "Preusmeri zdaj",
-  accountMenu: "Meni računa",
-};
+const { en: english, sl: slovenian } = flowLabels;
 
 /** The console's flow, from the page it opened, for a person with a password, choosing an identity. */
 async function signInChoosing(page: Page, username: string, identity: string, labels = english) {

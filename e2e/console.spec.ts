@@ -3,6 +3,7 @@ import type { Page, Request } from "@playwright/test";
 import { expect, seriousAccessibilityViolations, test } from "./fixtures.ts";
 import { accountMenu, navLink } from "./support/console.ts";
 import { identityItem } from "./support/flow.ts";
+import { flowLabels } from "./support/labels.ts";
 
 // The console's identities and activity pages, silent sign-in after a reload, and sign-out, against the
 // real server: each test signs a new person up through the console's own flow.
@@ -10,28 +11,7 @@ import { identityItem } from "./support/flow.ts";
 const password = "correct horse battery";
 const newUsername = () => `console-${randomUUID().slice(0, 8)}`;
 
-/** The texts a sign-up goes through, in the page's language. */
-interface Labels {
-  readonly signIn: string;
-  readonly identifier: string;
-  readonly next: string;
-  readonly password: string;
-  readonly submit: string;
-  readonly select: string;
-  readonly redirectNow: string;
-  readonly accountMenu: string;
-}
-
-const english: Labels = {
-  signIn: "Sign-in or sign-up",
-  identifier: "Username or e-mail address",
-  next: "Next",
-  password: "Password or passphrase",
-  submit: "Submit",
-  select: "Select",
-  redirectNow: "Redirect now",
-  accountMenu: "Account menu",
-};
+const english = flowLabels.en;
 
 /**
  * From the current page, "Sign-in or sign-up" (the first such button), a new account with a password,
@@ -288,16 +268,7 @@ test.describe("console in English", () => {
 test.describe("console in Slovenian", () => {
   test.use({ locale: "sl-SI" });
 
-  const slovenian: Labels = {
-    signIn: "Prijava ali registracija",
-    identifier: "Uporabniško ime ali e-poštni naslov",
-    next: "Naprej",
-    password: "Geslo ali geselna fraza",
-    submit: "Potrdi",
-    select: "Izberi",
-    redirectNow: "Preusmeri zdaj",
-    accountMenu: "Meni računa",
-  };
+  const slovenian = flowLabels.sl;
 
   test("the identities pages speak Slovenian, with its plural forms", async ({ page, baseURL }) => {
     await page.goto("/i");
