@@ -91,6 +91,13 @@ export const routes = {
   OrganizationInvite: api("/o/invite/:id"),
   OrganizationInvitationWithdraw: api("/o/withdraw/:id/:invitationId"),
 
+  /** The signed-in person's account: its ways to sign in. */
+  Account: viewAndApi("/account"),
+  AccountPasskeyCreateStart: api("/account/passkeyCreateStart"),
+  AccountPasskeyCreateComplete: api("/account/passkeyCreateComplete"),
+  AccountCredentialRename: api("/account/rename/:id"),
+  AccountCredentialRemove: api("/account/remove/:id"),
+
   ActivityList: viewAndApi("/activity"),
   ActivityGet: viewAndApi("/activity/:id"),
 
