@@ -14,6 +14,11 @@ export const flowLabels = {
     redirectNow: "Redirect now",
     accountMenu: "Account menu",
     finished: "You have already been redirected and completed the flow.",
+    signedUp: "You signed up.",
+    signedIn: "You signed in.",
+    passkeySignIn: "Sign in with a passkey",
+    passkeySignInFailed: "Signing in with a passkey did not work",
+    passkeySignUp: "Sign up with a passkey",
   },
   sl: {
     signIn: "Prijava ali registracija",
@@ -29,6 +34,11 @@ export const flowLabels = {
     redirectNow: "Preusmeri zdaj",
     accountMenu: "Meni računa",
     finished: "Preusmerjeni ste že bili in postopek je zaključen.",
+    signedUp: "Registrirali ste se.",
+    signedIn: "Prijavili ste se.",
+    passkeySignIn: "Prijava s ključem za dostop",
+    passkeySignInFailed: "Prijava s ključem za dostop ni uspela",
+    passkeySignUp: "Registracija s ključem za dostop",
   },
 };
 

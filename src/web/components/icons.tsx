@@ -177,3 +177,15 @@ export function DoorIcon({ className }: IconProps) {
     </StrokeIcon>
   );
 }
+
+/** A person and a key: a passkey. */
+export function PasskeyIcon({ className }: IconProps) {
+  return (
+    <StrokeIcon className={className}>
+      <circle cx="9" cy="7.5" r="3.5" />
+      <path d="M3 20v-1.5A5.5 5.5 0 0 1 8.5 13h1.5" />
+      <circle cx="17" cy="14" r="2.5" />
+      <path d="M17 16.5V21m0-2h2" />
+    </StrokeIcon>
+  );
+}

@@ -10,6 +10,7 @@ import { finishFlow, postStep } from "./flowApi.ts";
 import { FlowHeader } from "./FlowHeader.tsx";
 import { IdentityStep } from "./IdentityStep.tsx";
 import { ManualRedirectStep } from "./ManualRedirectStep.tsx";
+import { PasskeyStep, type PasskeyPhase } from "./PasskeyStep.tsx";
 import { PasswordStep } from "./PasswordStep.tsx";
 import { RedirectStep } from "./RedirectStep.tsx";
 import { StartStep } from "./StartStep.tsx";
@@ -33,6 +34,7 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
   const [flow, setFlow] = useState(initial);
   const [step, setStep] = useState<Step | "finish">(() => stepFor(initial, codeFromLink !== null));
   const [emailOrUsername, setEmailOrUsername] = useState(initial.emailOrUsername ?? "");
+  const [passkeyPhase, setPasskeyPhase] = useState<PasskeyPhase>({ kind: "waiting", attempt: "signIn" });
   const restart = useStepAction(apply);
   const names = useBuiltInNames();
 
@@ -72,11 +74,13 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
   const restartAuth = () => void restart.run("restart", () => postStep("AuthFlowRestartAuth", flowId, {}));
   const providers = flow.providers ?? [];
   const usedPassword = providers.includes("password") || step === "password";
+  // The start step asks for passkeys by itself (autofill): before the auth step that says nothing.
+  const usedPasskey = step === "passkey" || (!beforeAuth && providers.includes("passkey"));
   const stepperItems: StepperItem[] = [
     {
       step: "start",
       onSelect:
-        step === "password" || step === "code"
+        step === "password" || step === "code" || step === "passkey"
           ? () => setStep("start")
           : step === "identity"
             ? restartAuth
@@ -91,6 +95,7 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
         ]
       : []),
     ...(providers.includes("code") || step === "code" ? [{ step: "code" as const }] : []),
+    ...(usedPasskey ? [{ step: "passkey" as const }] : []),
     { step: "identity", onSelect: step === "redirect" ? () => setStep("identity") : undefined },
     { step: "redirect" },
   ];
@@ -111,6 +116,18 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
           emailOrUsername={emailOrUsername}
           onEmailOrUsername={setEmailOrUsername}
           onFlow={apply}
+          onPasskey={(phase) => {
+            setPasskeyPhase(phase);
+            setStep("passkey");
+          }}
+        />
+      )}
+      {step === "passkey" && (
+        <PasskeyStep
+          flowId={flowId}
+          initial={passkeyPhase}
+          onFlow={apply}
+          onOtherMethod={() => setStep("start")}
         />
       )}
       {step === "password" && (

@@ -3,10 +3,13 @@ import { useTranslation } from "react-i18next";
 import type { FlowResponse } from "../../../common/api/flow.ts";
 import { usernameOrEmailMinLength } from "../../../common/limits.ts";
 import { Button } from "../../components/Button.tsx";
-import { MailIcon } from "../../components/icons.tsx";
+import { browserSupportsWebAuthn } from "@simplewebauthn/browser";
+import { MailIcon, PasskeyIcon } from "../../components/icons.tsx";
 import { postStep } from "./flowApi.ts";
+import type { PasskeyPhase } from "./PasskeyStep.tsx";
 import { StepForm } from "./StepForm.tsx";
 import { characterCount } from "./steps.ts";
+import { usePasskeyAutofill } from "./usePasskeyAutofill.ts";
 import { useFocusOnMount, useStepAction } from "./useStepAction.ts";
 
 interface StartStepProps {
@@ -14,14 +17,17 @@ interface StartStepProps {
   readonly emailOrUsername: string;
   readonly onEmailOrUsername: (value: string) => void;
   readonly onFlow: (flow: FlowResponse) => void;
+  /** Opens the passkey step: to sign in, or at the failure of a sign-in picked from autofill. */
+  readonly onPasskey: (phase: PasskeyPhase) => void;
 }
 
-export function StartStep({ flowId, emailOrUsername, onEmailOrUsername, onFlow }: StartStepProps) {
+export function StartStep({ flowId, emailOrUsername, onEmailOrUsername, onFlow, onPasskey }: StartStepProps) {
   const { t } = useTranslation();
   const [value, setValue] = useState(emailOrUsername);
   const input = useRef<HTMLInputElement>(null);
   const { pending, failure, mistake, run } = useStepAction(onFlow, input);
   useFocusOnMount(input);
+  const checkingPasskey = usePasskeyAutofill(flowId, onFlow, onPasskey);
 
   function start(method: "AuthFlowPasswordStart" | "AuthFlowCodeStart"): void {
     const typed = value.trim();
@@ -44,7 +50,8 @@ export function StartStep({ flowId, emailOrUsername, onEmailOrUsername, onFlow }
         label: t("authFlow.start.label"),
         hint: t("authFlow.start.hint"),
         name: "username",
-        autoComplete: "username",
+        // "webauthn" lets the browser offer this site's passkeys in the field's autofill list.
+        autoComplete: "username webauthn",
         autoCapitalize: "none",
         spellCheck: false,
         value,
@@ -53,16 +60,29 @@ export function StartStep({ flowId, emailOrUsername, onEmailOrUsername, onFlow }
       submitLabel={t("authFlow.start.next")}
       submitting={pending === "AuthFlowPasswordStart"}
       alternatives={
-        // Passkeys and third-party providers get their buttons here too.
-        <Button
-          variant="secondary"
-          size="large"
-          busy={pending === "AuthFlowCodeStart"}
-          onClick={() => start("AuthFlowCodeStart")}
-        >
-          <MailIcon />
-          {t("authFlow.start.sendCode")}
-        </Button>
+        // Third-party providers get their buttons here too.
+        <>
+          {browserSupportsWebAuthn() && (
+            <Button
+              variant="secondary"
+              size="large"
+              busy={checkingPasskey}
+              onClick={() => onPasskey({ kind: "waiting", attempt: "signIn" })}
+            >
+              <PasskeyIcon />
+              {t("authFlow.start.passkey")}
+            </Button>
+          )}
+          <Button
+            variant="secondary"
+            size="large"
+            busy={pending === "AuthFlowCodeStart"}
+            onClick={() => start("AuthFlowCodeStart")}
+          >
+            <MailIcon />
+            {t("authFlow.start.sendCode")}
+          </Button>
+        </>
       }
     />
   );

@@ -7,6 +7,8 @@ import {
   type emailOrUsernameBodySchema,
   type emptyBodySchema,
   type FlowResponse,
+  type passkeyCreateBodySchema,
+  type passkeyGetBodySchema,
   type passwordBodySchema,
 } from "../../../common/api/flow.ts";
 import { createdSchema, identityListSchema, type IdentityFields } from "../../../common/api/identity.ts";
@@ -19,6 +21,10 @@ interface StepBodies {
   AuthFlowPasswordComplete: z.infer<typeof passwordBodySchema>;
   AuthFlowCodeStart: z.infer<typeof emailOrUsernameBodySchema>;
   AuthFlowCodeComplete: z.infer<typeof codeBodySchema>;
+  AuthFlowPasskeyGetStart: z.infer<typeof emptyBodySchema>;
+  AuthFlowPasskeyGetComplete: z.infer<typeof passkeyGetBodySchema>;
+  AuthFlowPasskeyCreateStart: z.infer<typeof emptyBodySchema>;
+  AuthFlowPasskeyCreateComplete: z.infer<typeof passkeyCreateBodySchema>;
   AuthFlowRestartAuth: z.infer<typeof emptyBodySchema>;
   AuthFlowDecline: z.infer<typeof emptyBodySchema>;
   AuthFlowChooseIdentity: z.infer<typeof chooseIdentityBodySchema>;
@@ -38,12 +44,22 @@ export function flowQuery(id: string) {
   });
 }
 
+/** The step call under way, if any: the page sends one at a time. */
+let lastStep: Promise<unknown> = Promise.resolve();
+
+/**
+ * Sends a step of the flow. Steps go one after another, in the order the page sends them: a passkey
+ * request the page starts on its own (autofill) must not race the step the person starts, since the
+ * server refuses a step that raced another on the same flow.
+ */
 export function postStep<R extends StepRoute>(
   route: R,
   id: string,
   body: StepBodies[R],
 ): Promise<FlowResponse> {
-  return postJson(apiPrefix + pathFor(route, { id }), body, flowResponseSchema);
+  const call = lastStep.then(() => postJson(apiPrefix + pathFor(route, { id }), body, flowResponseSchema));
+  lastStep = call.catch(() => undefined);
+  return call;
 }
 
 const flowQueryString = (id: string) => `?${new URLSearchParams({ flow: id }).toString()}`;

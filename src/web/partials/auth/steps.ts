@@ -1,7 +1,7 @@
 import type { TFunction } from "i18next";
-import type { FlowError, FlowResponse } from "../../../common/api/flow.ts";
+import { flowErrors, type FlowError, type FlowResponse } from "../../../common/api/flow.ts";
 
-export type Step = "start" | "password" | "code" | "identity" | "redirect" | "manual";
+export type Step = "start" | "password" | "code" | "passkey" | "identity" | "redirect" | "manual";
 
 /**
  * The step that shows a flow's state (reference §4.7): after an auth step the identity step, after an
@@ -33,6 +33,9 @@ export function stepFor(flow: FlowResponse, codeFromLink = false): Step | "finis
 
 /** Mistakes found before calling the server, in addition to the server's {@link FlowError}s. */
 export type StepMistake = FlowError | "codeFormat";
+
+export const isFlowError = (code: string): code is FlowError =>
+  (flowErrors as readonly string[]).includes(code);
 
 export const isEmail = (emailOrUsername: string) => emailOrUsername.includes("@");
 

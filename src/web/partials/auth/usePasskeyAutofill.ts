@@ -1,0 +1,57 @@
+import { browserSupportsWebAuthnAutofill, WebAuthnAbortService } from "@simplewebauthn/browser";
+import { useEffect, useRef, useState } from "react";
+import type { FlowResponse } from "../../../common/api/flow.ts";
+import { ApiError, FlowStateError } from "../../api.ts";
+import { failureOf, forgetUnknownPasskey, signInWithPasskey, wasAbandoned } from "./passkeyCeremony.ts";
+import type { PasskeyPhase } from "./PasskeyStep.tsx";
+
+/**
+ * While the start step is open, the browser offers the person's passkeys for this site in the
+ * autofill list of the identifier field (conditional mediation): picking one signs in at once, and
+ * typing a username works as before. Returns whether a picked passkey is being checked.
+ */
+export function usePasskeyAutofill(
+  flowId: string,
+  onFlow: (flow: FlowResponse) => void,
+  onFailure: (phase: PasskeyPhase) => void,
+): boolean {
+  const [checking, setChecking] = useState(false);
+  // The latest handlers, so that the request runs once per visit of the step, not once per render.
+  const handlers = useRef({ onFlow, onFailure });
+  useEffect(() => {
+    handlers.current = { onFlow, onFailure };
+  });
+
+  useEffect(() => {
+    const visit = new AbortController();
+    const left = () => visit.signal.aborted;
+    void (async () => {
+      if (!(await browserSupportsWebAuthnAutofill()) || left()) return;
+      try {
+        const flow = await signInWithPasskey(flowId, {
+          autofill: true,
+          signal: visit.signal,
+          onAnswer: () => setChecking(true),
+        });
+        handlers.current.onFlow(flow);
+      } catch (error) {
+        setChecking(false);
+        // The browser ends the request when it has nothing to offer or the person dismisses the
+        // list: autofill then just does not offer passkeys. Only the server's refusal is news.
+        if (left() || wasAbandoned(error) || !(error instanceof ApiError)) return;
+        if (error instanceof FlowStateError) {
+          forgetUnknownPasskey(error.flow);
+          if (error.flow.error === undefined) return handlers.current.onFlow(error.flow);
+        }
+        handlers.current.onFailure({ kind: "failed", attempt: "signIn", failure: failureOf(error) });
+      }
+    })();
+    // Leaving the step (or starting another ceremony, which aborts this one) ends the request.
+    return () => {
+      visit.abort();
+      WebAuthnAbortService.cancelCeremony();
+    };
+  }, [flowId]);
+
+  return checking;
+}
