@@ -6,6 +6,7 @@ import type { Browser, Locator, Page } from "@playwright/test";
 import { apiPath, apiPrefix, pathFor, type RouteName } from "../src/common/routes.ts";
 import { dropFailedLoads, expect, seriousAccessibilityViolations, test as base } from "./fixtures.ts";
 import { newName, password, signUp } from "./support/console.ts";
+import { addVirtualAuthenticator } from "./support/authenticator.ts";
 import { newEmail } from "./support/flow.ts";
 import { checkPage, layoutFindings, saveScreenshot, settle } from "./support/layout-checks.ts";
 
@@ -198,8 +199,12 @@ async function startAppFlow(page: Page, sample: Sample): Promise<string> {
     state: randomBytes(16).toString("base64url"),
     nonce: randomBytes(16).toString("base64url"),
   });
+  // The start step asks for the passkeys autofill offers: the steps taken here come after that, as
+  // the page's own steps would.
+  const autofill = page.waitForResponse((response) => response.url().includes("/passkeyGetStart/"));
   await page.goto(`${pathFor("OIDCAuthorize")}?${request.toString()}`);
   await expect(page).toHaveURL(/\/auth\/[\w-]{43}$/);
+  await autofill;
   return new URL(page.url()).pathname.split("/").at(-1) ?? "";
 }
 
@@ -223,15 +228,20 @@ async function takeStep(page: Page, route: RouteName, flowId: string, body: obje
   expect(status, route).toBe(200);
 }
 
-/** The flow of the organization's app at a step; `steps` are taken before the page is reloaded. */
+/**
+ * The flow of the organization's app at a step; `steps` are taken, then `beforeReload` runs, before
+ * the page is reloaded.
+ */
 async function flowAt(
   page: Page,
   sample: Sample,
   steps: (flowId: string) => [RouteName, object][],
+  beforeReload?: () => Promise<void>,
 ): Promise<void> {
   const flowId = await startAppFlow(page, sample);
   const taken = steps(flowId);
   for (const [route, body] of taken) await takeStep(page, route, flowId, body);
+  await beforeReload?.();
   if (taken.length > 0) await page.reload();
 }
 
@@ -265,7 +275,7 @@ const signedOutPages: PageVisit[] = [
     name: "sign-in-start",
     open: async (page, sample) => {
       await flowAt(page, sample, () => []);
-      return page.locator('input[autocomplete="username"]');
+      return page.locator('input[autocomplete="username webauthn"]');
     },
   },
   {
@@ -284,6 +294,16 @@ const signedOutPages: PageVisit[] = [
     },
   },
   {
+    name: "sign-in-passkey-failed",
+    open: async (page, sample) => {
+      // A device without a passkey for the site: the sign-in fails at once and the failure screen shows.
+      await addVirtualAuthenticator(page);
+      await flowAt(page, sample, () => []);
+      await page.getByRole("button", { name: /passkey|ključem za dostop/ }).click();
+      return page.getByRole("alert");
+    },
+  },
+  {
     name: "sign-in-identity",
     open: async (page, sample) => {
       await flowAt(page, sample, () => signedInWithPassword(sample));
@@ -295,12 +315,18 @@ const signedOutPages: PageVisit[] = [
     open: async (page, sample) => {
       // The step counts down to sending the browser to the app, and Escape pauses it. The page's clock
       // stands still until then, so a slow machine cannot let the countdown end first.
-      await page.clock.install();
-      await page.clock.pauseAt(Date.now() + 1_000);
-      await flowAt(page, sample, () => [
-        ...signedInWithPassword(sample),
-        ["AuthFlowChooseIdentity", { identity: { id: sample.identity.id } }],
-      ]);
+      await flowAt(
+        page,
+        sample,
+        () => [
+          ...signedInWithPassword(sample),
+          ["AuthFlowChooseIdentity", { identity: { id: sample.identity.id } }],
+        ],
+        async () => {
+          await page.clock.install();
+          await page.clock.pauseAt(Date.now() + 1_000);
+        },
+      );
       // The countdown says how many seconds are left, in any language; once paused, it does not.
       const countdown = page.getByRole("status").filter({ hasText: /\d/ });
       // Only as much time passes as the page needs to load: the countdown starts when it shows.

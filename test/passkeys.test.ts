@@ -60,7 +60,6 @@ async function post(driver: FlowDriver, step: string, body: unknown): Promise<An
 async function createOptions(driver: FlowDriver): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const { status, flow } = await driver.step("passkeyCreateStart");
   expect(status).toBe(200);
-  expect(flow.providers).toEqual(["passkey"]);
   if (!flow.passkey || !("createOptions" in flow.passkey)) throw new Error("no creation options");
   return flow.passkey.createOptions;
 }
@@ -149,6 +148,17 @@ describe("passkey sign-up and sign-in", () => {
     expect(options).toMatchObject({ rpId, userVerification: "preferred", timeout: 60_000 });
     expect(options.allowCredentials ?? []).toEqual([]);
     expect(Buffer.from(options.challenge, "base64url").length).toBeGreaterThanOrEqual(16);
+  });
+
+  it("leaves the flow's method alone until a passkey signs in, so a password can follow autofill's request", async () => {
+    const driver = await start();
+    await driver.step("passwordStart", { emailOrUsername: "autofill-then-password" });
+    await getOptions(driver);
+    // The page reloaded now still shows the password step, and the password signs up.
+    expect((await driver.get()).providers).toEqual(["password"]);
+    const { status, flow } = await driver.step("passwordComplete", { password: "a long enough password" });
+    expect(status).toBe(200);
+    expect(flow).toMatchObject({ completed: ["signup"], providers: ["password"] });
   });
 
   it("signs up with a passkey only, then signs in with it, and the app gets the same person both times", async () => {

@@ -72,8 +72,9 @@ export async function passkeyGetStart(deps: FlowDeps, step: StepRequest): Promis
     userVerification: "preferred",
     timeout: passkeyTimeoutMs,
   });
+  // The flow's method is unchanged until the answer signs in: the start step asks for the passkeys
+  // autofill offers on its own, while the person may well go on with a password.
   flow.state.passkey = { ceremony: "get", challenge: getOptions.challenge };
-  flow.state.providers = ["passkey"];
   step.answer.passkey = { getOptions };
 }
 
@@ -144,6 +145,7 @@ export async function passkeyGetComplete(
   await guess.forgive();
   const use = { counter: verified.newCounter, backedUp: verified.credentialBackedUp, at: Date.now() };
   step.effects.write((db) => recordPasskeyUse(db, passkey, use));
+  flow.state.providers = ["passkey"];
   completeAuthStep(deps, step, { accountId: passkey.accountId });
 }
 
@@ -173,7 +175,6 @@ export async function passkeyCreateStart(deps: FlowDeps, step: StepRequest): Pro
     challenge: createOptions.challenge,
     userHandle: createOptions.user.id,
   };
-  flow.state.providers = ["passkey"];
   step.answer.passkey = { createOptions };
 }
 
@@ -235,6 +236,7 @@ export async function passkeyCreateComplete(
   }
   await guess.forgive();
   await reserveOrRefuse(deps, flow, [signUpBucket(step.address)], "tooManyAttempts");
+  flow.state.providers = ["passkey"];
   completeAuthStep(deps, step, {
     newAccount: {
       id: newId(),
