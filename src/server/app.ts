@@ -18,7 +18,8 @@ import type { JwtAccessTokens } from "./oidc/jwt-access-tokens.ts";
 import cookie from "@fastify/cookie";
 import { activityPlugin } from "./activity/routes.ts";
 import { flowPlugin } from "./flow/routes.ts";
-import type { CallerDeps } from "./http/caller.ts";
+import type { CallerDeps } from "./access/caller.ts";
+import type { FlowDeps } from "./flow/deps.ts";
 import { identityPlugin } from "./identities/routes.ts";
 import { invitationPlugin } from "./invitations/routes.ts";
 import { templatePlugin } from "./templates/routes.ts";
@@ -100,7 +101,7 @@ export async function buildApp({
   if (devMiddleware) await devMiddleware(app);
   await app.register(cookie);
   await app.register(oidcPlugin, { provider, jwtAccessTokens, renderIndex });
-  const deps: CallerDeps = {
+  const deps: FlowDeps & CallerDeps = {
     db,
     secrets,
     provider,

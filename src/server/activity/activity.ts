@@ -6,7 +6,7 @@ import {
   type ActivityChange,
   type Change,
 } from "../../common/api/activity.ts";
-import type { Caller } from "../http/caller.ts";
+import type { Caller } from "../access/caller.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";

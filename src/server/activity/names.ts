@@ -1,8 +1,9 @@
 import type { Activity, ApplicationReference, Change, Reference } from "../../common/api/activity.ts";
 import { displayName } from "../../common/api/identity.ts";
 import { pathFor } from "../../common/routes.ts";
-import { isAdmin, type Caller } from "../http/caller.ts";
-import { accessibleIdentities } from "../identities/access.ts";
+import type { Caller } from "../access/caller.ts";
+import { isAdmin } from "../access/documents.ts";
+import { accessibleIdentities } from "../access/identities.ts";
 import type { OrganizationDocument } from "../organizations/organizations.ts";
 import type { Database } from "../store/database.ts";
 import { findDocuments } from "../store/documents.ts";

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from "fastify";
 import { activityQuerySchema } from "../../common/api/activity.ts";
 import { apiPrefix, routes } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
-import { requireCaller, type CallerDeps } from "../http/caller.ts";
+import { requireCaller, type CallerDeps } from "../access/caller.ts";
 import { HttpError } from "../http/errors.ts";
 import { findActivity } from "../store/activities.ts";
 import { activityPage, toActivity } from "./activity.ts";

@@ -6,7 +6,7 @@ import { HttpError } from "../http/errors.ts";
 import type { FlowDeps } from "./deps.ts";
 import { FlowStepError, type Flow, type StepRequest } from "./flows.ts";
 import { isKnownDevice, rememberDevice } from "./known-device.ts";
-import { newSession } from "./session.ts";
+import { newSession } from "../access/session.ts";
 import { addCompleted } from "./state.ts";
 import type { Bucket } from "../store/throttle.ts";
 import {

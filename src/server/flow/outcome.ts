@@ -1,36 +1,16 @@
 import type { FastifyRequest } from "fastify";
-import { accessibleIdentities } from "../identities/access.ts";
+import { accessibleIdentities } from "../access/identities.ts";
 import { joinOrganization } from "../identities/memberships.ts";
 import { HttpError } from "../http/errors.ts";
 import { deactivateSessions } from "../store/flows.ts";
 import { membershipsIn } from "../store/identities.ts";
 import type { FlowDeps } from "./deps.ts";
 import type { Flow, StepRequest } from "./flows.ts";
-import { clearSessionCookie, sessionFor } from "./session.ts";
+import { clearSessionCookie, requireSession, requireSessionIfAny } from "../access/session.ts";
 import { addCompleted, authenticated, newFlowState } from "./state.ts";
 
 // The steps after the sign-in: choosing an identity, declining, starting over, and getting ready to
 // go back to the app (reference §4.8).
-
-/** The account signed in to this flow, proven by the flow's session cookie. */
-export async function requireSession(deps: FlowDeps, request: FastifyRequest, flow: Flow): Promise<string> {
-  const { accountId, sessionId } = flow.state;
-  if (!accountId || !sessionId) throw new HttpError(400, "badRequest", "sign in or sign up first");
-  const session = await sessionFor(deps, request, flow.id);
-  if (session?.id !== sessionId || session.accountId !== accountId) {
-    throw new HttpError(401, "unauthorized", "this flow was signed in from another browser");
-  }
-  return accountId;
-}
-
-/** Reading the flow or sending the person back needs the session only once the flow has one. */
-export async function requireSessionIfAny(
-  deps: FlowDeps,
-  request: FastifyRequest,
-  flow: Flow,
-): Promise<void> {
-  if (flow.state.sessionId) await requireSession(deps, request, flow);
-}
 
 /** Signs the flow out so that another account can sign in; the flow's guesses stay counted. */
 export async function restart(deps: FlowDeps, request: FastifyRequest, step: StepRequest): Promise<void> {

@@ -23,7 +23,8 @@ import { deviceOf } from "./known-device.ts";
 import { StepEffects } from "./step-effects.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import { signOut } from "./signout.ts";
-import { chooseIdentity, decline, readyToRedirect, requireSessionIfAny, restart } from "./outcome.ts";
+import { requireSessionIfAny } from "../access/session.ts";
+import { chooseIdentity, decline, readyToRedirect, restart } from "./outcome.ts";
 
 export interface FlowRoutesOptions {
   deps: FlowDeps;

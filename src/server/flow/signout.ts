@@ -4,7 +4,7 @@ import { ssoCookieOptions, ssoSessionCookie } from "../oidc/provider.ts";
 import { deactivateSessions, findGrantAccount } from "../store/flows.ts";
 import type { FlowDeps } from "./deps.ts";
 import { sameSitePath } from "./location.ts";
-import { clearSessionCookie, sessionCookieName, sessionFor } from "./session.ts";
+import { clearSessionCookie, sessionCookieName, sessionFor } from "../access/session.ts";
 
 /**
  * Signs the browser out: the console's access token is revoked with everything its grant issued, the

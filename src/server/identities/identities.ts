@@ -17,7 +17,7 @@ import {
   type IdentityDocument,
   type IdentityRow,
 } from "../store/identities.ts";
-import { accessibleIdentities } from "./access.ts";
+import { accessibleIdentities } from "../access/identities.ts";
 import { applyMemberships, changeableMemberships } from "./memberships.ts";
 
 const profileFields = ["username", "email", "givenName", "fullName", "pictureUrl"] as const;

@@ -7,11 +7,11 @@ import {
 } from "../../common/api/identity.ts";
 import { apiPrefix, routes } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
-import { requireCaller, type Caller, type CallerDeps } from "../http/caller.ts";
+import { requireCaller, type Caller, type CallerDeps } from "../access/caller.ts";
 import { HttpError } from "../http/errors.ts";
 import type { Database } from "../store/database.ts";
 import { applicationsUsed, findIdentities, membershipsIn, type IdentityRow } from "../store/identities.ts";
-import { accessibleIdentities, type Access } from "./access.ts";
+import { accessibleIdentities, type Access } from "../access/identities.ts";
 import { createIdentity, updateIdentity } from "./identities.ts";
 import { membershipViews } from "./memberships.ts";
 import { searchIdentities } from "./search.ts";

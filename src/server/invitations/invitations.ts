@@ -6,9 +6,9 @@ import type {
 import type { z } from "zod";
 import { invitationLifetimeMs } from "../../common/limits.ts";
 import { recordActivity } from "../activity/activity.ts";
-import type { Caller } from "../http/caller.ts";
+import type { Caller } from "../access/caller.ts";
 import { HttpError } from "../http/errors.ts";
-import { accessibleIdentities } from "../identities/access.ts";
+import { accessibleIdentities } from "../access/identities.ts";
 import { joinOrganization } from "../identities/memberships.ts";
 import { newId } from "../ids.ts";
 import { addAdmin, administeredOrganization, findOrganization } from "../organizations/organizations.ts";

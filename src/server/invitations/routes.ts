@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { invitationCreateSchema } from "../../common/api/invitation.ts";
 import { apiPrefix, routes, type RouteName } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
-import { requireCaller, type Caller, type CallerDeps } from "../http/caller.ts";
+import { requireCaller, type Caller, type CallerDeps } from "../access/caller.ts";
 import {
   accept,
   decline,

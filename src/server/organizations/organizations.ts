@@ -7,16 +7,17 @@ import type {
 import { isSecureUri } from "../../common/uris.ts";
 import { recordActivity } from "../activity/activity.ts";
 import { adminChanges, fieldChanges, groupedChanges } from "../activity/changes.ts";
-import { isAdmin, type Caller } from "../http/caller.ts";
+import type { Caller } from "../access/caller.ts";
+import { actingIdentity, isAdmin } from "../access/documents.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
 import { findDocument, insertDocument, listDocuments, replaceDocument } from "../store/documents.ts";
 import { setClientSecretHash } from "../store/clients.ts";
 import { applicationsUsed, findIdentity, findMembershipById } from "../store/identities.ts";
-import { accessibleIdentities } from "../identities/access.ts";
+import { accessibleIdentities } from "../access/identities.ts";
 import { interpolate } from "../templates/interpolate.ts";
-import { actingIdentity, findTemplate } from "../templates/templates.ts";
+import { findTemplate } from "../templates/templates.ts";
 import { clientsOf, syncClients } from "./clients.ts";
 import { hashClientSecret, newClientSecret } from "./secrets.ts";
 

@@ -2,9 +2,10 @@ import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { organizationFieldsSchema, organizationUpdateSchema } from "../../common/api/organization.ts";
 import { apiPrefix, routes } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
-import { isAdmin, optionalCaller, requireCaller, summaries, type CallerDeps } from "../http/caller.ts";
+import { optionalCaller, requireCaller, type CallerDeps } from "../access/caller.ts";
+import { isAdmin, summaries } from "../access/documents.ts";
 import { HttpError } from "../http/errors.ts";
-import { ownAdminIdentities } from "../identities/access.ts";
+import { ownAdminIdentities } from "../access/identities.ts";
 import { configuredClients, homepageOf } from "./clients.ts";
 import {
   createOrganization,

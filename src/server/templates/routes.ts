@@ -2,9 +2,10 @@ import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { templateFieldsSchema, templateUpdateSchema } from "../../common/api/template.ts";
 import { apiPrefix, routes } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
-import { optionalCaller, requireCaller, summaries, type CallerDeps } from "../http/caller.ts";
+import { optionalCaller, requireCaller, type CallerDeps } from "../access/caller.ts";
+import { summaries } from "../access/documents.ts";
 import { HttpError } from "../http/errors.ts";
-import { ownAdminIdentities } from "../identities/access.ts";
+import { ownAdminIdentities } from "../access/identities.ts";
 import { createTemplate, findTemplate, listTemplates, templateView, updateTemplate } from "./templates.ts";
 
 /** Application templates: public to read, created by anyone signed in, changed by their admins. */

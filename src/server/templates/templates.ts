@@ -2,36 +2,17 @@ import type { Change } from "../../common/api/activity.ts";
 import type { Template, TemplateFields } from "../../common/api/template.ts";
 import { recordActivity } from "../activity/activity.ts";
 import { adminChanges, fieldChanges } from "../activity/changes.ts";
-import { isAdmin, type Caller } from "../http/caller.ts";
+import type { Caller } from "../access/caller.ts";
+import { actingIdentity, checkedAdmins, isAdmin } from "../access/documents.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
 import { findDocument, insertDocument, listDocuments, replaceDocument } from "../store/documents.ts";
-import { findIdentities } from "../store/identities.ts";
 import { validTemplate } from "./validate.ts";
 
 export type TemplateDocument = TemplateFields;
 
 const table = "application_templates";
-
-/** The identity a console caller acts as; creating and editing need one. */
-export function actingIdentity(caller: Caller): string {
-  if (!caller.identityId) throw new HttpError(401, "unauthorized", "sign in to the console first");
-  return caller.identityId;
-}
-
-/** Admins must be existing identities, and the editing identity always stays one. */
-export async function checkedAdmins(
-  db: Database,
-  admins: readonly string[],
-  editor: string,
-): Promise<string[]> {
-  const wanted = [...new Set([editor, ...admins])];
-  const found = new Set((await findIdentities(db, wanted)).map((identity) => identity.id));
-  const unknown = wanted.filter((id) => !found.has(id));
-  if (unknown.length > 0) throw new HttpError(400, "unknownIdentity", `no identity ${unknown.join(", ")}`);
-  return wanted;
-}
 
 /** New clients get server-made IDs; a client that claims an ID must be one the template has. */
 function withClientIds(fields: TemplateFields, existing?: TemplateDocument): TemplateFields {

@@ -1,4 +1,4 @@
-import type { Caller } from "../http/caller.ts";
+import type { Caller } from "./caller.ts";
 import type { Database } from "../store/database.ts";
 import { findIdentities, identitiesWithMembers, identityIdsCreatedBy } from "../store/identities.ts";
 

@@ -3,7 +3,8 @@ import type {} from "@fastify/cookie";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
-import type { FlowDeps } from "./deps.ts";
+import { HttpError } from "../http/errors.ts";
+import type { InstanceSecrets } from "../secrets/instance-secrets.ts";
 import { findActiveSession, insertSession, type SessionRow } from "../store/flows.ts";
 
 // After the auth step the browser holds a session cookie for that flow only (reference §4.6). It
@@ -15,14 +16,17 @@ const valuePrefix = "vse-";
 export const sessionCookieName = (flowId: string) => `__Host-session-${flowId}`;
 
 /** The store and the key that stands for cookie secrets there, so a copy of the store holds no usable cookie. */
-type SessionDeps = Pick<FlowDeps, "db" | "secrets">;
+export interface SessionDeps {
+  db: Database;
+  secrets: InstanceSecrets;
+}
 
 /**
  * A new session of the account for this flow: its row to store, and the cookie that proves it once
  * stored. Only the secret's hash is stored.
  */
 export function newSession(
-  { secrets }: Pick<FlowDeps, "secrets">,
+  { secrets }: Pick<SessionDeps, "secrets">,
   flowId: string,
   accountId: string,
   now: number,
@@ -63,4 +67,34 @@ export async function sessionFor(
 
 export function clearSessionCookie(reply: FastifyReply, flowId: string): void {
   reply.clearCookie(sessionCookieName(flowId), { path: "/", secure: true, httpOnly: true, sameSite: "lax" });
+}
+
+/** A flow as far as its session goes: the account that signed in on it and the session that proves it. */
+export interface SessionOfFlow {
+  id: string;
+  state: { accountId?: string | undefined; sessionId?: string | undefined };
+}
+
+/** The flow's account, when this browser holds the flow's session; 401 for any other browser. */
+export async function requireSession(
+  deps: SessionDeps,
+  request: FastifyRequest,
+  flow: SessionOfFlow,
+): Promise<string> {
+  const { accountId, sessionId } = flow.state;
+  if (!accountId || !sessionId) throw new HttpError(400, "badRequest", "sign in or sign up first");
+  const session = await sessionFor(deps, request, flow.id);
+  if (session?.id !== sessionId || session.accountId !== accountId) {
+    throw new HttpError(401, "unauthorized", "this flow was signed in from another browser");
+  }
+  return accountId;
+}
+
+/** Reading the flow or sending the person back needs the session only once the flow has one. */
+export async function requireSessionIfAny(
+  deps: SessionDeps,
+  request: FastifyRequest,
+  flow: SessionOfFlow,
+): Promise<void> {
+  if (flow.state.sessionId) await requireSession(deps, request, flow);
 }

@@ -1,29 +1,44 @@
 import type { FastifyRequest } from "fastify";
-import type { DocumentSummary } from "../../common/api/summary.ts";
 import type Provider from "oidc-provider";
-import { loadFlow, type Flow } from "../flow/flows.ts";
-import { requireSession } from "../flow/outcome.ts";
-import type { FlowDeps } from "../flow/deps.ts";
-import { findGrantAccount } from "../store/flows.ts";
-import { HttpError } from "./errors.ts";
-import { requireSameOriginJson } from "./same-origin-writes.ts";
+import { flowIdPattern } from "../../common/ids.ts";
+import { HttpError } from "../http/errors.ts";
+import { requireSameOriginJson } from "../http/same-origin-writes.ts";
+import { findFlow, findGrantAccount } from "../store/flows.ts";
+import { requireSession, type SessionDeps } from "./session.ts";
 
 /** Who calls a console API: an account, and the identity it is signed in with when it used the console. */
 export interface Caller {
   accountId: string;
   /** The identity of the console sign-in; absent when the caller is a flow that has no identity yet. */
   identityId?: string;
-  /** The flow the call is made from (identity step), when it is one. */
-  flow?: Flow;
+  /** The flow the call is made from (identity step), when it is one: the app it signs in to. */
+  flow?: { id: string; organizationId: string; applicationId: string };
 }
 
-export interface CallerDeps extends FlowDeps {
+/** What tells who calls: the store, the engine's tokens, the issuer's origin and the console's client. */
+export interface CallerDeps extends SessionDeps {
+  provider: Provider;
+  issuer: string;
   consoleClientId: string;
+}
+
+/** The flow a console call names, signed in from this browser; 401 otherwise. */
+async function fromFlow(deps: CallerDeps, request: FastifyRequest, flowId: string): Promise<Caller> {
+  // The flow's session is a cookie, which the browser sends from other pages too.
+  requireSameOriginJson(request, deps.issuer);
+  const row = flowIdPattern.test(flowId) ? await findFlow(deps.db, flowId, Date.now()) : undefined;
+  if (!row) throw new HttpError(401, "unauthorized", "no such flow");
+  const state = JSON.parse(row.state) as { accountId?: string; sessionId?: string };
+  const accountId = await requireSession(deps, request, { id: row.id, state });
+  return {
+    accountId,
+    flow: { id: row.id, organizationId: row.organizationId, applicationId: row.applicationId },
+  };
 }
 
 async function fromAccessToken(
   provider: Provider,
-  db: FlowDeps["db"],
+  db: CallerDeps["db"],
   consoleClientId: string,
   value: string,
 ) {
@@ -39,13 +54,7 @@ async function fromAccessToken(
 export async function requireCaller(deps: CallerDeps, request: FastifyRequest): Promise<Caller> {
   // A call made from a flow acts for the flow's account, whatever console token the browser also has.
   const flowId = (request.query as { flow?: unknown }).flow;
-  if (typeof flowId === "string" && flowId.length > 0) {
-    // The flow's session is a cookie, which the browser sends from other pages too.
-    requireSameOriginJson(request, deps.issuer);
-    const flow = await loadFlow(deps.db, deps.provider, flowId).catch(() => undefined);
-    if (!flow) throw new HttpError(401, "unauthorized", "no such flow");
-    return { accountId: await requireSession(deps, request, flow), flow };
-  }
+  if (typeof flowId === "string" && flowId.length > 0) return fromFlow(deps, request, flowId);
   const authorization = request.headers.authorization;
   if (authorization?.startsWith("Bearer ")) {
     const grant = await fromAccessToken(
@@ -58,24 +67,6 @@ export async function requireCaller(deps: CallerDeps, request: FastifyRequest): 
     return { accountId: grant.accountId, identityId: grant.identityId };
   }
   throw new HttpError(401, "unauthorized", "sign in first");
-}
-
-/** Whether the caller's console identity is one of a document's admins. */
-export function isAdmin(caller: Caller | undefined, admins: readonly string[]): boolean {
-  return caller?.identityId !== undefined && admins.includes(caller.identityId);
-}
-
-/** Listed templates or organizations as everybody sees them, marking those the caller administers. */
-export function summaries(
-  listed: readonly { id: string; document: { name: string; description: string; admins: string[] } }[],
-  caller: Caller | undefined,
-): DocumentSummary[] {
-  return listed.map(({ id, document }) => ({
-    id,
-    name: document.name,
-    description: document.description,
-    canUpdate: isAdmin(caller, document.admins),
-  }));
 }
 
 /** The caller when the request proves one, else undefined (public views that show more to admins). */
