@@ -119,7 +119,7 @@ const authenticationResponseSchema: z.ZodType<AuthenticationResponseJSON> = z.ob
   clientExtensionResults: extensionResults,
 });
 
-const registrationResponseSchema: z.ZodType<RegistrationResponseJSON> = z.object({
+export const registrationResponseSchema: z.ZodType<RegistrationResponseJSON> = z.object({
   id: credentialId,
   rawId: credentialId,
   type: z.literal("public-key"),
