@@ -129,13 +129,13 @@ test("the account page in Slovenian adds and removes a passkey", async ({ page }
     /^Geslo/,
   ]);
   await page.getByRole("button", { name: "Dodaj ključ za dostop" }).click();
-  await expect(status(page, "Ključ za dostop »Passkey« je dodan.")).toBeVisible();
+  await expect(status(page, "Ključ za dostop »Ključ za dostop« je dodan.")).toBeVisible();
   await expect(page.getByText("Za prijavo še ni bil uporabljen")).toBeVisible();
-  await page.getByRole("button", { name: "Odstrani ključ za dostop Passkey" }).click();
+  await page.getByRole("button", { name: "Odstrani ključ za dostop Ključ za dostop" }).click();
   await page
-    .getByRole("dialog", { name: "Želite odstraniti ključ za dostop »Passkey«?" })
+    .getByRole("dialog", { name: "Želite odstraniti ključ za dostop »Ključ za dostop«?" })
     .getByRole("button", { name: "Odstrani ključ za dostop" })
     .click();
-  await expect(status(page, "Ključ za dostop »Passkey« je odstranjen.")).toBeVisible();
+  await expect(status(page, "Ključ za dostop »Ključ za dostop« je odstranjen.")).toBeVisible();
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
 });

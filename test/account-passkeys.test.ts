@@ -157,6 +157,10 @@ describe("adding a passkey", () => {
       "Passkey",
       "Passkey 2",
     ]);
+    // The page says what to call one in the reader's language.
+    const response = newAuthenticator().register(await createOptions(api));
+    const third = await call(api, "/api/account/passkeyCreateComplete", { response, defaultName: "Ključ" });
+    expect(passkeysOf(accountSchema.parse(third.json)).at(-1)?.name).toBe("Ključ");
   });
 
   it("refuses answers for another site, another RP ID, a used or another account's challenge", async () => {

@@ -49,6 +49,8 @@ const credentialName = typedText(credentialNameMaxLength).min(1);
 export const accountPasskeyCreateBodySchema = z.strictObject({
   response: registrationResponseSchema,
   name: credentialName.optional(),
+  /** Without `name`: what to call it, in the reader's language, when its authenticator is not known. */
+  defaultName: credentialName.optional(),
 });
 export const credentialRenameBodySchema = z.strictObject({ name: credentialName });
 

@@ -158,7 +158,7 @@ function freeName(credentials: readonly StoredCredential[], base: string): strin
 export async function completePasskeyCreation(
   deps: AccountDeps,
   accountId: string,
-  body: { response: RegistrationResponseJSON; name?: string | undefined },
+  body: { response: RegistrationResponseJSON; name?: string | undefined; defaultName?: string | undefined },
   log: Log,
 ): Promise<Account> {
   const challenge = answeredChallenge(body.response);
@@ -180,7 +180,10 @@ export async function completePasskeyCreation(
   if (!passkey) throw new HttpError(400, "passkeyFailed", "the passkey's answer could not be verified");
   if (await findPasskey(deps.db, passkey.credentialId))
     throw new HttpError(409, "passkeyExists", "this passkey is already stored");
-  passkey.name ||= freeName(credentials, authenticatorName(passkey.data.aaguid) ?? "Passkey");
+  passkey.name ||= freeName(
+    credentials,
+    authenticatorName(passkey.data.aaguid) ?? body.defaultName ?? "Passkey",
+  );
   const id = newId();
   try {
     await insertCredential(deps.db, passkeyRow(id, accountId, passkey), Date.now());

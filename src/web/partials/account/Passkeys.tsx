@@ -34,7 +34,7 @@ export function Passkeys({ passkeys }: { readonly passkeys: readonly Credential[
     setOutcome(null);
     try {
       const before = new Set(passkeys.map(({ id }) => id));
-      const result = await addPasskey();
+      const result = await addPasskey(t("account.passkeys.defaultName"));
       if (result === "cancelled") {
         setOutcome({ message: t("account.passkeys.cancelled") });
       } else {

@@ -27,7 +27,7 @@ export function showAccount(queryClient: QueryClient, account: Account): void {
  * Makes a passkey with the browser and stores it; "cancelled" when the person closed the browser's
  * dialog (or it timed out), which is no error of theirs.
  */
-export async function addPasskey(): Promise<Account | "cancelled"> {
+export async function addPasskey(defaultName: string): Promise<Account | "cancelled"> {
   const { createOptions } = await postJson(
     apiPath("AccountPasskeyCreateStart"),
     {},
@@ -45,7 +45,7 @@ export async function addPasskey(): Promise<Account | "cancelled"> {
       throw new ApiError("passkeyExists", 0);
     throw new ApiError("unexpected", 0, (error as Error).message);
   }
-  return postJson(apiPath("AccountPasskeyCreateComplete"), { response }, accountSchema);
+  return postJson(apiPath("AccountPasskeyCreateComplete"), { response, defaultName }, accountSchema);
 }
 
 export function renameCredential(id: string, name: string): Promise<Account> {
