@@ -1,7 +1,7 @@
 import type { PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
 import { z } from "zod";
 import { credentialNameMaxLength } from "../limits.ts";
-import { registrationResponseSchema } from "./flow.ts";
+import { hasChallenge, registrationResponseSchema } from "./flow.ts";
 import { typedText } from "./text.ts";
 
 // The signed-in person's account (spec §2, Account): the ways it signs in, and its passkeys managed.
@@ -34,11 +34,6 @@ export const accountSchema = z.object({
   credentials: z.array(credentialSchema),
 });
 export type Account = z.infer<typeof accountSchema>;
-
-const hasChallenge = (value: unknown) =>
-  typeof value === "object" &&
-  value !== null &&
-  typeof (value as { challenge?: unknown }).challenge === "string";
 
 export const passkeyCreateStartResponseSchema = z.object({
   createOptions: z.custom<PublicKeyCredentialCreationOptionsJSON>(hasChallenge),
