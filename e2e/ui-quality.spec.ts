@@ -497,6 +497,13 @@ const signedInPages: PageVisit[] = [
     },
   },
   {
+    name: "account",
+    open: async (page) => {
+      await page.goto(pathFor("Account"));
+      return page.getByRole("heading", { level: 2 }).first();
+    },
+  },
+  {
     name: "activity",
     open: async (page) => {
       await page.goto(pathFor("ActivityList"));

@@ -90,3 +90,7 @@ export const passwordHashQueueLength = 64;
 export const appNameInEmailMaxLength = 40;
 /** An invitation to an organization can be accepted this long after it was made, in milliseconds. */
 export const invitationLifetimeMs = 7 * 24 * 60 * 60 * 1000;
+/** The longest name of a passkey, in UTF-16 units. */
+export const credentialNameMaxLength = 100;
+/** An account's passkey challenge can be answered this long after it was made, in milliseconds. */
+export const accountPasskeyChallengeLifetimeMs = 5 * 60 * 1000;

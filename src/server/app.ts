@@ -16,6 +16,7 @@ import { apiFallbackPlugin } from "./http/api-fallback.ts";
 import { oidcPlugin } from "./oidc/plugin.ts";
 import type { JwtAccessTokens } from "./oidc/jwt-access-tokens.ts";
 import cookie from "@fastify/cookie";
+import { accountPlugin } from "./accounts/routes.ts";
 import { activityPlugin } from "./activity/routes.ts";
 import { flowPlugin } from "./flow/routes.ts";
 import type { CallerDeps } from "./access/caller.ts";
@@ -112,6 +113,7 @@ export async function buildApp({
   };
   await app.register(flowPlugin, { deps, renderIndex });
   await app.register(identityPlugin, { deps });
+  await app.register(accountPlugin, { deps });
   await app.register(activityPlugin, { deps });
   await app.register(templatePlugin, { deps });
   await app.register(organizationPlugin, { deps });

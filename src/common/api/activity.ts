@@ -13,6 +13,9 @@ export const activityTypes = [
   "identityBlocked",
   "accountBlocked",
   "identityUnblocked",
+  "credentialAdd",
+  "credentialUpdate",
+  "credentialRemove",
 ] as const;
 
 /**
@@ -57,6 +60,7 @@ export const activityCategories = {
   identities: ["identityCreate", "identityUpdate", "identityBlocked", "identityUnblocked", "accountBlocked"],
   organizations: ["organizationCreate", "organizationUpdate"],
   applicationTemplates: ["applicationTemplateCreate", "applicationTemplateUpdate"],
+  signInMethods: ["credentialAdd", "credentialUpdate", "credentialRemove"],
 } as const satisfies Record<string, readonly ActivityType[]>;
 export type ActivityCategory = keyof typeof activityCategories;
 export const activityCategoryNames = Object.keys(activityCategories) as ActivityCategory[];
@@ -98,6 +102,11 @@ export const activitySchema = z.object({
   applicationTemplates: z.array(referenceSchema).optional(),
   applications: z.array(applicationReferenceSchema).optional(),
   providers: z.array(z.string()).optional(),
+  /**
+   * The sign-in method a credential entry is about, named as it was then (it may since have been
+   * renamed or removed); `previousName` when it was renamed.
+   */
+  credential: z.object({ id: z.string(), name: z.string(), previousName: z.string().optional() }).optional(),
   changes: z.array(changeSchema).optional(),
 });
 export type Activity = z.infer<typeof activitySchema>;

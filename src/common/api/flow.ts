@@ -47,7 +47,8 @@ export const flowErrors = [
 ] as const;
 export type FlowError = (typeof flowErrors)[number];
 
-const hasChallenge = (value: unknown) =>
+/** Whether a value looks like WebAuthn options: they carry their challenge. */
+export const hasChallenge = (value: unknown) =>
   typeof value === "object" &&
   value !== null &&
   typeof (value as { challenge?: unknown }).challenge === "string";
@@ -119,7 +120,7 @@ const authenticationResponseSchema: z.ZodType<AuthenticationResponseJSON> = z.ob
   clientExtensionResults: extensionResults,
 });
 
-const registrationResponseSchema: z.ZodType<RegistrationResponseJSON> = z.object({
+export const registrationResponseSchema: z.ZodType<RegistrationResponseJSON> = z.object({
   id: credentialId,
   rawId: credentialId,
   type: z.literal("public-key"),

@@ -1,3 +1,7 @@
+import { generateRegistrationOptions, verifyRegistrationResponse } from "@simplewebauthn/server";
+import { COSEALG } from "@simplewebauthn/server/helpers";
+import type { RegistrationResponseJSON } from "@simplewebauthn/browser";
+import { passkeyTimeoutMs } from "../../common/limits.ts";
 import type { Database } from "../store/database.ts";
 import { findCredential, updateCredentialData, type CredentialRow } from "../store/accounts.ts";
 
@@ -5,6 +9,93 @@ import { findCredential, updateCredentialData, type CredentialRow } from "../sto
 // and holding in `data` what verifying its signatures needs and what the person sees of it.
 
 export const passkeyProvider = "passkey";
+
+/** Algorithms a new passkey may use, in order of preference. */
+export const passkeyAlgorithms = [COSEALG.EdDSA, COSEALG.ES256, COSEALG.RS256];
+
+/**
+ * The relying party is the issuer: its origin is the only one a passkey's answer may come from, its
+ * host the RP ID.
+ */
+export function passkeyRelyingParty(issuer: string): { origin: string; id: string } {
+  const url = new URL(issuer);
+  return { origin: url.origin, id: url.hostname };
+}
+
+/** Where the options of a new passkey differ between a sign-up and an account adding one. */
+export interface PasskeyRegistration {
+  issuer: string;
+  /** The instance's title, which authenticators show as the site's name. */
+  title: string;
+  userHandle: Uint8Array;
+  userName: string;
+  /** Passkeys the account has already: an authenticator holding one of them makes no second one. */
+  exclude?: readonly Passkey[];
+}
+
+/** The options of a discoverable passkey that verifies its user, without attestation. */
+export function passkeyRegistrationOptions(registration: PasskeyRegistration) {
+  return generateRegistrationOptions({
+    rpName: registration.title,
+    rpID: passkeyRelyingParty(registration.issuer).id,
+    userID: new Uint8Array(registration.userHandle),
+    userName: registration.userName,
+    userDisplayName: registration.userName,
+    timeout: passkeyTimeoutMs,
+    attestationType: "none",
+    excludeCredentials: (registration.exclude ?? []).map((passkey) => ({
+      id: passkey.credentialId,
+      transports: passkey.data.transports,
+    })),
+    authenticatorSelection: {
+      residentKey: "required",
+      requireResidentKey: true,
+      userVerification: "required",
+    },
+    supportedAlgorithmIDs: passkeyAlgorithms,
+  });
+}
+
+/**
+ * The passkey a registration answer makes, verified against the challenge it must sign; undefined
+ * when anything about the answer is wrong (origin, RP ID, challenge, user verification, format).
+ */
+export async function verifiedNewPasskey(
+  issuer: string,
+  response: RegistrationResponseJSON,
+  expected: { challenge: string; userHandle: string; name: string },
+  log: { info: (details: object, message: string) => void },
+): Promise<NewPasskey | undefined> {
+  const { origin, id } = passkeyRelyingParty(issuer);
+  try {
+    const { verified, registrationInfo } = await verifyRegistrationResponse({
+      response,
+      expectedChallenge: expected.challenge,
+      expectedOrigin: origin,
+      expectedRPID: id,
+      requireUserVerification: true,
+      supportedAlgorithmIDs: passkeyAlgorithms,
+    });
+    if (!verified) return undefined;
+    const { credential } = registrationInfo;
+    return {
+      credentialId: credential.id,
+      name: expected.name,
+      data: {
+        publicKey: Buffer.from(credential.publicKey).toString("base64url"),
+        counter: credential.counter,
+        transports: credential.transports ?? [],
+        aaguid: registrationInfo.aaguid,
+        multiDevice: registrationInfo.credentialDeviceType === "multiDevice",
+        backedUp: registrationInfo.credentialBackedUp,
+        userHandle: expected.userHandle,
+      },
+    };
+  } catch (error) {
+    log.info({ err: error }, "passkey registration refused");
+    return undefined;
+  }
+}
 
 /** What is stored of a passkey (the credential row's `data`). */
 export interface PasskeyData {

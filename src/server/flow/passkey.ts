@@ -1,14 +1,16 @@
 import { randomBytes } from "node:crypto";
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from "@simplewebauthn/server";
-import { COSEALG } from "@simplewebauthn/server/helpers";
+import { generateAuthenticationOptions, verifyAuthenticationResponse } from "@simplewebauthn/server";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/browser";
 import { passkeyTimeoutMs } from "../../common/limits.ts";
-import { findPasskey, recordPasskeyUse, type NewPasskey, type Passkey } from "../accounts/passkeys.ts";
+import {
+  findPasskey,
+  passkeyRegistrationOptions,
+  passkeyRelyingParty,
+  recordPasskeyUse,
+  verifiedNewPasskey,
+  type NewPasskey,
+  type Passkey,
+} from "../accounts/passkeys.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import {
@@ -26,15 +28,9 @@ import type { PasskeyState } from "./state.ts";
 import { signUpBucket } from "./throttle.ts";
 
 // Signing in and up with a passkey (reference §4.7.3-§4.7.4), with SimpleWebAuthn. The relying party
-// is the issuer: its origin is the only one a passkey's answer may come from, its host the RP ID.
+// is the issuer (see accounts/passkeys.ts).
 
-/** Algorithms a new passkey may use, in order of preference. */
-const algorithms = [COSEALG.EdDSA, COSEALG.ES256, COSEALG.RS256];
-
-function relyingParty(deps: FlowDeps) {
-  const issuer = new URL(deps.issuer);
-  return { origin: issuer.origin, id: issuer.hostname };
-}
+const relyingParty = (deps: FlowDeps) => passkeyRelyingParty(deps.issuer);
 
 /**
  * The challenge of the ceremony under way, forgotten in the store before the answer is verified: a
@@ -155,20 +151,11 @@ export async function passkeyCreateStart(deps: FlowDeps, step: StepRequest): Pro
   // Each sign-up is a new account, with a new random user handle the authenticator files it under.
   const userHandle = randomBytes(16);
   const userName = `${deps.title} (${userHandle.toString("base64url")})`;
-  const createOptions = await generateRegistrationOptions({
-    rpName: deps.title,
-    rpID: relyingParty(deps).id,
-    userID: new Uint8Array(userHandle),
+  const createOptions = await passkeyRegistrationOptions({
+    issuer: deps.issuer,
+    title: deps.title,
+    userHandle,
     userName,
-    userDisplayName: userName,
-    timeout: passkeyTimeoutMs,
-    attestationType: "none",
-    authenticatorSelection: {
-      residentKey: "required",
-      requireResidentKey: true,
-      userVerification: "required",
-    },
-    supportedAlgorithmIDs: algorithms,
   });
   flow.state.passkey = {
     ceremony: "create",
@@ -179,41 +166,19 @@ export async function passkeyCreateStart(deps: FlowDeps, step: StepRequest): Pro
 }
 
 /** The new passkey as it is to be stored; undefined when anything about the answer is wrong. */
-async function verifyRegistration(
+function verifyRegistration(
   deps: FlowDeps,
   step: StepRequest,
   response: RegistrationResponseJSON,
   pending: Extract<PasskeyState, { ceremony: "create" }>,
 ): Promise<NewPasskey | undefined> {
-  const { origin, id } = relyingParty(deps);
-  try {
-    const { verified, registrationInfo } = await verifyRegistrationResponse({
-      response,
-      expectedChallenge: pending.challenge,
-      expectedOrigin: origin,
-      expectedRPID: id,
-      requireUserVerification: true,
-      supportedAlgorithmIDs: algorithms,
-    });
-    if (!verified) return undefined;
-    const { credential } = registrationInfo;
-    return {
-      credentialId: credential.id,
-      name: `${deps.title} (${pending.userHandle})`,
-      data: {
-        publicKey: Buffer.from(credential.publicKey).toString("base64url"),
-        counter: credential.counter,
-        transports: credential.transports ?? [],
-        aaguid: registrationInfo.aaguid,
-        multiDevice: registrationInfo.credentialDeviceType === "multiDevice",
-        backedUp: registrationInfo.credentialBackedUp,
-        userHandle: pending.userHandle,
-      },
-    };
-  } catch (error) {
-    step.log.info({ err: error }, "passkey sign-up refused");
-    return undefined;
-  }
+  const { challenge, userHandle } = pending;
+  return verifiedNewPasskey(
+    deps.issuer,
+    response,
+    { challenge, userHandle, name: `${deps.title} (${userHandle})` },
+    step.log,
+  );
 }
 
 export async function passkeyCreateComplete(

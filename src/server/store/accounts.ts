@@ -1,4 +1,4 @@
-import type { Database } from "./database.ts";
+import { inTransaction, type Database } from "./database.ts";
 import { preparedQuery } from "./prepared.ts";
 import type { CredentialTable } from "./schema.ts";
 
@@ -11,9 +11,22 @@ export interface CredentialRow {
   data: string;
 }
 
-const credentialColumns = ["id", "account_id", "provider", "provider_id", "display_name", "data"] as const;
+/** A credential as stored, with when it was added. */
+export interface StoredCredential extends CredentialRow {
+  createdAt: number;
+}
 
-function toCredential(row: Pick<CredentialTable, (typeof credentialColumns)[number]>): CredentialRow {
+const credentialColumns = [
+  "id",
+  "account_id",
+  "provider",
+  "provider_id",
+  "display_name",
+  "data",
+  "created_at",
+] as const;
+
+function toCredential(row: Pick<CredentialTable, (typeof credentialColumns)[number]>): StoredCredential {
   return {
     id: row.id,
     accountId: row.account_id,
@@ -21,6 +34,7 @@ function toCredential(row: Pick<CredentialTable, (typeof credentialColumns)[numb
     providerId: row.provider_id,
     displayName: row.display_name,
     data: row.data,
+    createdAt: row.created_at,
   };
 }
 
@@ -44,7 +58,7 @@ export async function findCredential(
   db: Database,
   provider: string,
   providerId: string,
-): Promise<CredentialRow | undefined> {
+): Promise<StoredCredential | undefined> {
   const row = await db
     .selectFrom("credentials")
     .select(credentialColumns)
@@ -58,7 +72,7 @@ export async function credentialsOf(
   db: Database,
   accountId: string,
   provider?: string,
-): Promise<CredentialRow[]> {
+): Promise<StoredCredential[]> {
   let query = db.selectFrom("credentials").select(credentialColumns).where("account_id", "=", accountId);
   if (provider !== undefined) query = query.where("provider", "=", provider);
   return (await query.orderBy("created_at").execute()).map(toCredential);
@@ -91,6 +105,66 @@ export async function updateCredentialData(
   now: number,
 ): Promise<void> {
   await db.updateTable("credentials").set({ data, updated_at: now }).where("id", "=", id).execute();
+}
+
+export async function renameCredential(
+  db: Database,
+  accountId: string,
+  id: string,
+  name: string,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable("credentials")
+    .set({ display_name: name, updated_at: now })
+    .where("id", "=", id)
+    .where("account_id", "=", accountId)
+    .execute();
+}
+
+/** Providers whose credentials do not sign anybody in by themselves (a username names an account). */
+const notSignInProviders = ["username"];
+
+/**
+ * Deletes the account's credential unless it is the account's last way to sign in; "last" when it
+ * was, "gone" when there is no such credential. The account's row is locked first (PostgreSQL holds
+ * the lock until the transaction ends; SQLite runs one writing transaction at a time), so removals
+ * made at once see each other's result and cannot together remove every way.
+ */
+export function deleteCredentialUnlessLast(
+  db: Database,
+  accountId: string,
+  id: string,
+): Promise<"deleted" | "last" | "gone"> {
+  return inTransaction(db, async (trx) => {
+    await trx
+      .updateTable("accounts")
+      .set((eb) => ({ created_at: eb.ref("created_at") }))
+      .where("id", "=", accountId)
+      .execute();
+    const others = await trx
+      .selectFrom("credentials")
+      .select((eb) => eb.fn.countAll<number | string>().as("count"))
+      .where("account_id", "=", accountId)
+      .where("id", "<>", id)
+      .where("provider", "not in", notSignInProviders)
+      .executeTakeFirstOrThrow();
+    if (Number(others.count) === 0) {
+      const exists = await trx
+        .selectFrom("credentials")
+        .select("id")
+        .where("id", "=", id)
+        .where("account_id", "=", accountId)
+        .executeTakeFirst();
+      return exists ? "last" : "gone";
+    }
+    const result = await trx
+      .deleteFrom("credentials")
+      .where("id", "=", id)
+      .where("account_id", "=", accountId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0 ? "deleted" : "gone";
+  });
 }
 
 const grantEmails = preparedQuery((db: Database, grantId: string) =>

@@ -3,6 +3,7 @@ import type { Database } from "./database.ts";
 import { deleteExpiredFlows, deleteExpiredSessions } from "./flows.ts";
 import { deleteExpiredInvitations } from "./invitations.ts";
 import { deleteExpiredOidcModels } from "./oidc-models.ts";
+import { deleteExpiredPasskeyChallenges } from "./passkey-challenges.ts";
 import { deleteStaleCounters } from "./throttle.ts";
 
 const intervalMs = 10 * 60 * 1000;
@@ -16,6 +17,7 @@ async function removeExpired(db: Database, now: number): Promise<number> {
     deleteExpiredSessions(db, now),
     deleteStaleCounters(db, now - counterRetentionMs),
     deleteExpiredInvitations(db, now),
+    deleteExpiredPasskeyChallenges(db, now),
   ]);
   return counts.reduce((sum, count) => sum + count, 0);
 }

@@ -144,6 +144,16 @@ export interface OrganizationInvitationTable {
   expires_at: number;
 }
 
+/** A challenge of a passkey an account is adding, until it is answered or expires. */
+export interface PasskeyChallengeTable {
+  challenge: string;
+  account_id: string;
+  /** The user handle the new passkey is made for, base64url. */
+  user_handle: string;
+  created_at: number;
+  expires_at: number;
+}
+
 /** A versioned JSON document: application templates and organizations. */
 export interface DocumentTable {
   id: string;
@@ -172,4 +182,5 @@ export interface Schema {
   attempt_counters: AttemptCounterTable;
   application_templates: DocumentTable;
   organization_invitations: OrganizationInvitationTable;
+  passkey_challenges: PasskeyChallengeTable;
 }

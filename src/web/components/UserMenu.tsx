@@ -68,6 +68,11 @@ export function UserMenu({
             </li>
           )}
           <li>
+            <Link to={pathFor("Account")} className={menuItemClass}>
+              {t("account.menuItem")}
+            </Link>
+          </li>
+          <li>
             <Button variant="menuItem" busy={starting} onClick={() => signIn({ switchIdentity: true })}>
               {t("nav.switchIdentity")}
             </Button>

@@ -57,6 +57,15 @@ function BlockedIcon() {
   );
 }
 
+function KeyIcon() {
+  return (
+    <StrokeIcon>
+      <circle cx="8" cy="15" r="4" />
+      <path d="m10.9 12.1 8.6-8.6M16 7l3 3m-5-1 2 2" {...lines} />
+    </StrokeIcon>
+  );
+}
+
 const icons: Record<ActivityType, () => React.JSX.Element> = {
   signIn: SignInIcon,
   signOut: SignOutIcon,
@@ -69,6 +78,9 @@ const icons: Record<ActivityType, () => React.JSX.Element> = {
   applicationTemplateUpdate: TemplateIcon,
   identityBlocked: BlockedIcon,
   accountBlocked: BlockedIcon,
+  credentialAdd: KeyIcon,
+  credentialUpdate: KeyIcon,
+  credentialRemove: KeyIcon,
 };
 
 /** The type of an entry at a glance, beside its headline (which says it in words). */

@@ -196,6 +196,29 @@ describe("change sentences", () => {
   });
 });
 
+describe("passkey entries", () => {
+  it("name the passkey as it was named then, and any other method vaguely", () => {
+    const passkey = { id: "p", name: "Phone" };
+    expect(headlineIn(entry("credentialAdd", { providers: ["passkey"], credential: passkey }))).toEqual([
+      "Added the passkey “Phone”",
+      "Dodan ključ za dostop »Phone«",
+    ]);
+    const renamed = { ...passkey, name: "Old phone", previousName: "Phone" };
+    expect(headlineIn(entry("credentialUpdate", { providers: ["passkey"], credential: renamed }))).toEqual([
+      "Renamed the passkey “Phone” to “Old phone”",
+      "Preimenovan ključ za dostop »Phone« v »Old phone«",
+    ]);
+    expect(headlineIn(entry("credentialRemove", { providers: ["passkey"], credential: passkey }))).toEqual([
+      "Removed the passkey “Phone”",
+      "Odstranjen ključ za dostop »Phone«",
+    ]);
+    expect(headlineIn(entry("credentialRemove", { providers: ["password"] }))).toEqual([
+      "Removed a sign-in method",
+      "Odstranjen način prijave",
+    ]);
+  });
+});
+
 describe("sign-in methods", () => {
   it("names Vrata's own methods in words and third-party providers by their name", () => {
     const t = translations.en as TFunction;

@@ -90,8 +90,17 @@ interface Words {
   readonly name: Namer;
 }
 
+/** Types about one of the account's sign-in methods, named in the entry as it was then. */
+const credentialTypes = ["credentialAdd", "credentialUpdate", "credentialRemove"] as const;
+type CredentialType = (typeof credentialTypes)[number];
+const isCredentialType = (type: ActivityType): type is CredentialType =>
+  (credentialTypes as readonly ActivityType[]).includes(type);
+
 /** What the headline of each type names: the item the entry is about, for types about one. */
-const subjects: Record<Exclude<ActivityType, "signOut" | "accountBlocked">, ReferenceKind> = {
+const subjects: Record<
+  Exclude<ActivityType, "signOut" | "accountBlocked" | CredentialType>,
+  ReferenceKind
+> = {
   signIn: "application",
   identityCreate: "identity",
   identityUpdate: "identity",
@@ -123,6 +132,7 @@ export function referencesOf(
 export function headline({ t, name }: Words, entry: Activity): Sentence {
   const { type } = entry;
   if (type === "signOut" || type === "accountBlocked") return [t(`activity.headlines.${type}.unnamed`)];
+  if (isCredentialType(type)) return credentialHeadline(t, type, entry);
   const kind = subjects[type];
   const [subject] = referencesOf(entry, kind);
   const named = subject && name(kind, subject);
@@ -130,6 +140,18 @@ export function headline({ t, name }: Words, entry: Activity): Sentence {
   return merged(
     withSlots((markers) => t(`activity.headlines.${type}.named`, { name: markers.name }), { name: [named] }),
   );
+}
+
+/** "Added the passkey “Phone”": passkeys by the name they had; other methods as a sign-in method. */
+function credentialHeadline(t: TFunction, type: CredentialType, entry: Activity): Sentence {
+  const { credential } = entry;
+  if (!credential || !entry.providers?.includes("passkey")) return [t(`activity.headlines.${type}.unnamed`)];
+  return [
+    t(`activity.headlines.${type}.named`, {
+      name: credential.name,
+      previousName: credential.previousName ?? credential.name,
+    }),
+  ];
 }
 
 type Verb = "Added" | "Removed" | "Changed" | "Activated" | "Disabled";

@@ -1,0 +1,57 @@
+import type { PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
+import { z } from "zod";
+import { credentialNameMaxLength } from "../limits.ts";
+import { hasChallenge, registrationResponseSchema } from "./flow.ts";
+import { typedText } from "./text.ts";
+
+// The signed-in person's account (spec §2, Account): the ways it signs in, and its passkeys managed.
+
+/** Kinds of credentials an account has; a username names it, the others sign it in. */
+export const credentialProviders = ["username", "email", "password", "passkey"] as const;
+export type CredentialProvider = (typeof credentialProviders)[number];
+
+export const credentialSchema = z.object({
+  id: z.string(),
+  /** One of {@link credentialProviders}, or a third-party provider's key. */
+  provider: z.string(),
+  /** The username, the e-mail address, or the passkey's name; empty for a password. */
+  name: z.string(),
+  createdAt: z.string(),
+  /** Passkeys: when one last signed in. */
+  lastUsedAt: z.string().optional(),
+  /** Passkeys: the authenticator's make, when its AAGUID is a known one. */
+  authenticator: z.string().optional(),
+  /** Passkeys: may be copied to the person's other devices, and has been backed up. */
+  synced: z.boolean().optional(),
+  backedUp: z.boolean().optional(),
+  /** Whether the person may remove it here: passkeys, unless it is the last way to sign in. */
+  removable: z.boolean(),
+});
+export type Credential = z.infer<typeof credentialSchema>;
+
+export const accountSchema = z.object({
+  /** Oldest first. */
+  credentials: z.array(credentialSchema),
+});
+export type Account = z.infer<typeof accountSchema>;
+
+export const passkeyCreateStartResponseSchema = z.object({
+  createOptions: z.custom<PublicKeyCredentialCreationOptionsJSON>(hasChallenge),
+});
+
+const credentialName = typedText(credentialNameMaxLength).min(1);
+
+export const accountPasskeyCreateBodySchema = z.strictObject({
+  response: registrationResponseSchema,
+  name: credentialName.optional(),
+  /** Without `name`: what to call it, in the reader's language, when its authenticator is not known. */
+  defaultName: credentialName.optional(),
+});
+export const credentialRenameBodySchema = z.strictObject({ name: credentialName });
+
+/** What the browser needs to forget a passkey: `PublicKeyCredential.signalUnknownCredential`. */
+export const signalUnknownSchema = z.object({ rpId: z.string(), credentialId: z.string() });
+
+export const credentialRemoveResponseSchema = accountSchema.extend({
+  signalUnknown: signalUnknownSchema.optional(),
+});

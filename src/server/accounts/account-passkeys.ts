@@ -1,0 +1,237 @@
+import { randomBytes } from "node:crypto";
+import type { RegistrationResponseJSON } from "@simplewebauthn/browser";
+import type { Account, Credential } from "../../common/api/account.ts";
+import { accountPasskeyChallengeLifetimeMs } from "../../common/limits.ts";
+import { recordActivity } from "../activity/activity.ts";
+import { HttpError } from "../http/errors.ts";
+import { newId } from "../ids.ts";
+import type { Database } from "../store/database.ts";
+import {
+  credentialsOf,
+  deleteCredentialUnlessLast,
+  insertCredential,
+  renameCredential,
+  type StoredCredential,
+} from "../store/accounts.ts";
+import { isUniqueViolation } from "../store/errors.ts";
+import { insertPasskeyChallenge, takePasskeyChallenge } from "../store/passkey-challenges.ts";
+import { authenticatorName } from "./authenticators.ts";
+import {
+  findPasskey,
+  passkeyProvider,
+  passkeyRegistrationOptions,
+  passkeyRelyingParty,
+  passkeyRow,
+  verifiedNewPasskey,
+  type PasskeyData,
+} from "./passkeys.ts";
+
+// A signed-in person's own sign-in methods: listed, and passkeys added, renamed and removed. Every
+// rule of the account page is here; the routes only check who calls.
+
+export interface AccountDeps {
+  db: Database;
+  issuer: string;
+  title: string;
+}
+
+type Log = { info: (details: object, message: string) => void };
+
+const iso = (time: number) => new Date(time).toISOString();
+const passkeyData = (credential: StoredCredential) => JSON.parse(credential.data) as PasskeyData;
+const isSignInMethod = (credential: StoredCredential) => credential.provider !== "username";
+
+function credentialView(credential: StoredCredential, lastWay: boolean): Credential {
+  const base = {
+    id: credential.id,
+    provider: credential.provider,
+    name: credential.provider === "password" ? "" : credential.displayName,
+    createdAt: iso(credential.createdAt),
+    removable: false,
+  };
+  if (credential.provider !== passkeyProvider) return base;
+  const data = passkeyData(credential);
+  const authenticator = authenticatorName(data.aaguid);
+  return {
+    ...base,
+    ...(data.lastUsedAt === undefined ? {} : { lastUsedAt: iso(data.lastUsedAt) }),
+    ...(authenticator ? { authenticator } : {}),
+    synced: data.multiDevice,
+    backedUp: data.backedUp,
+    removable: !lastWay,
+  };
+}
+
+export async function accountView(db: Database, accountId: string): Promise<Account> {
+  const credentials = await credentialsOf(db, accountId);
+  const lastWay = credentials.filter(isSignInMethod).length <= 1;
+  return { credentials: credentials.map((credential) => credentialView(credential, lastWay)) };
+}
+
+/** The account's passkey of this credential row ID; 404 for anything else, another account's too. */
+async function ownPasskey(db: Database, accountId: string, id: string): Promise<StoredCredential> {
+  const credentials = await credentialsOf(db, accountId);
+  const credential = credentials.find((candidate) => candidate.id === id);
+  if (!credential) throw new HttpError(404, "notFound", "no such credential");
+  if (credential.provider !== passkeyProvider)
+    throw new HttpError(400, "credentialNotManaged", "only passkeys can be changed here for now");
+  return credential;
+}
+
+/** What the person's authenticator lists the passkey under: their username or e-mail address. */
+function userName(credentials: readonly StoredCredential[], title: string, userHandle: string): string {
+  const named =
+    credentials.find(({ provider }) => provider === "username") ??
+    credentials.find(({ provider }) => provider === "email");
+  return named?.displayName ?? `${title} (${userHandle})`;
+}
+
+/**
+ * The options of a new passkey for the account. Its passkeys share one user handle (a new account
+ * without any gets a random one), so that authenticators keep them together; the challenge is kept
+ * for a few minutes and answers once.
+ */
+export async function startPasskeyCreation(deps: AccountDeps, accountId: string) {
+  const credentials = await credentialsOf(deps.db, accountId);
+  const passkeys = credentials.filter(({ provider }) => provider === passkeyProvider);
+  const existing = passkeys.map(passkeyData).find((data) => data.userHandle)?.userHandle;
+  const userHandle = existing ? Buffer.from(existing, "base64url") : randomBytes(16);
+  const handle = userHandle.toString("base64url");
+  const createOptions = await passkeyRegistrationOptions({
+    issuer: deps.issuer,
+    title: deps.title,
+    userHandle,
+    userName: userName(credentials, deps.title, handle),
+    exclude: passkeys.map((credential) => ({
+      id: credential.id,
+      accountId,
+      credentialId: credential.providerId ?? "",
+      name: credential.displayName,
+      data: passkeyData(credential),
+    })),
+  });
+  const now = Date.now();
+  await insertPasskeyChallenge(deps.db, {
+    challenge: createOptions.challenge,
+    accountId,
+    userHandle: handle,
+    createdAt: now,
+    expiresAt: now + accountPasskeyChallengeLifetimeMs,
+  });
+  return { createOptions };
+}
+
+/** The challenge the browser says it answered; the signature over it is checked afterwards. */
+function answeredChallenge(response: RegistrationResponseJSON): string | undefined {
+  try {
+    const clientData = JSON.parse(Buffer.from(response.response.clientDataJSON, "base64url").toString()) as {
+      challenge?: unknown;
+    };
+    return typeof clientData.challenge === "string" ? clientData.challenge : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function refuseDuplicateName(credentials: readonly StoredCredential[], name: string, except?: string): void {
+  const taken = credentials.some(
+    (credential) =>
+      credential.provider === passkeyProvider && credential.id !== except && credential.displayName === name,
+  );
+  if (taken) throw new HttpError(409, "duplicateCredentialName", "another passkey of yours has this name");
+}
+
+/** "Windows Hello", "Windows Hello 2", ...: a name the account's passkeys do not have yet. */
+function freeName(credentials: readonly StoredCredential[], base: string): string {
+  const names = new Set(
+    credentials.filter(({ provider }) => provider === passkeyProvider).map(({ displayName }) => displayName),
+  );
+  let name = base;
+  for (let number = 2; names.has(name); number++) name = `${base} ${number}`;
+  return name;
+}
+
+/**
+ * Verifies the browser's answer and stores the new passkey. The challenge is taken out of the store
+ * before anything else, so an answer is verified once, even a wrong one.
+ */
+export async function completePasskeyCreation(
+  deps: AccountDeps,
+  accountId: string,
+  body: { response: RegistrationResponseJSON; name?: string | undefined; defaultName?: string | undefined },
+  log: Log,
+): Promise<Account> {
+  const challenge = answeredChallenge(body.response);
+  const pending = challenge && (await takePasskeyChallenge(deps.db, accountId, challenge, Date.now()));
+  if (!challenge || !pending)
+    throw new HttpError(
+      400,
+      "passkeyExpired",
+      "start adding the passkey again; each start allows one answer",
+    );
+  const credentials = await credentialsOf(deps.db, accountId);
+  if (body.name !== undefined) refuseDuplicateName(credentials, body.name);
+  const passkey = await verifiedNewPasskey(
+    deps.issuer,
+    body.response,
+    { challenge, userHandle: pending.userHandle, name: body.name ?? "" },
+    log,
+  );
+  if (!passkey) throw new HttpError(400, "passkeyFailed", "the passkey's answer could not be verified");
+  if (await findPasskey(deps.db, passkey.credentialId))
+    throw new HttpError(409, "passkeyExists", "this passkey is already stored");
+  passkey.name ||= freeName(
+    credentials,
+    authenticatorName(passkey.data.aaguid) ?? body.defaultName ?? "Passkey",
+  );
+  const id = newId();
+  try {
+    await insertCredential(deps.db, passkeyRow(id, accountId, passkey), Date.now());
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new HttpError(409, "passkeyExists", "this passkey is already stored");
+    throw error;
+  }
+  await recordActivity(deps.db, accountId, {
+    type: "credentialAdd",
+    providers: [passkeyProvider],
+    credential: { id, name: passkey.name },
+  });
+  return accountView(deps.db, accountId);
+}
+
+export async function renamePasskey(
+  db: Database,
+  accountId: string,
+  id: string,
+  name: string,
+): Promise<Account> {
+  const passkey = await ownPasskey(db, accountId, id);
+  if (passkey.displayName !== name) {
+    refuseDuplicateName(await credentialsOf(db, accountId), name, id);
+    await renameCredential(db, accountId, id, name, Date.now());
+    await recordActivity(db, accountId, {
+      type: "credentialUpdate",
+      providers: [passkeyProvider],
+      credential: { id, name, previousName: passkey.displayName },
+    });
+  }
+  return accountView(db, accountId);
+}
+
+/** Removes the passkey unless it is the account's last way to sign in (409 `lastSignInMethod`). */
+export async function removePasskey(deps: AccountDeps, accountId: string, id: string) {
+  const passkey = await ownPasskey(deps.db, accountId, id);
+  const outcome = await deleteCredentialUnlessLast(deps.db, accountId, id);
+  if (outcome === "gone") throw new HttpError(404, "notFound", "no such credential");
+  if (outcome === "last")
+    throw new HttpError(409, "lastSignInMethod", "this is the account's last way to sign in");
+  await recordActivity(deps.db, accountId, {
+    type: "credentialRemove",
+    providers: [passkeyProvider],
+    credential: { id, name: passkey.displayName },
+  });
+  return {
+    ...(await accountView(deps.db, accountId)),
+    signalUnknown: { rpId: passkeyRelyingParty(deps.issuer).id, credentialId: passkey.providerId ?? "" },
+  };
+}

@@ -1,0 +1,72 @@
+import { queryOptions, type QueryClient } from "@tanstack/react-query";
+import { sendSignal, startRegistration, WebAuthnError } from "@simplewebauthn/browser";
+import {
+  accountSchema,
+  credentialRemoveResponseSchema,
+  passkeyCreateStartResponseSchema,
+  type Account,
+} from "../../../common/api/account.ts";
+import { apiPath, apiPrefix, pathFor } from "../../../common/routes.ts";
+import { ApiError, getJson, postJson } from "../../api.ts";
+import { activityKey } from "../activity/activityApi.ts";
+
+// The account page's calls, with the console's access token (api.ts adds it).
+
+export const accountQuery = queryOptions({
+  queryKey: ["account"],
+  queryFn: ({ signal }) => getJson(apiPath("Account"), accountSchema, signal),
+});
+
+/** The page shows the account as the last call answered it; the activity list has a new entry. */
+export function showAccount(queryClient: QueryClient, account: Account): void {
+  queryClient.setQueryData(accountQuery.queryKey, account);
+  void queryClient.invalidateQueries({ queryKey: activityKey });
+}
+
+/**
+ * Makes a passkey with the browser and stores it; "cancelled" when the person closed the browser's
+ * dialog (or it timed out), which is no error of theirs.
+ */
+export async function addPasskey(defaultName: string): Promise<Account | "cancelled"> {
+  const { createOptions } = await postJson(
+    apiPath("AccountPasskeyCreateStart"),
+    {},
+    passkeyCreateStartResponseSchema,
+  );
+  let response;
+  try {
+    response = await startRegistration({ optionsJSON: createOptions });
+  } catch (error) {
+    // The browser says NotAllowedError for a cancelled or timed-out dialog alike, on purpose.
+    const name =
+      error instanceof WebAuthnError ? (error.cause as Error | undefined)?.name : (error as Error).name;
+    if (name === "NotAllowedError" || name === "AbortError") return "cancelled";
+    if (error instanceof WebAuthnError && error.code === "ERROR_AUTHENTICATOR_PREVIOUSLY_REGISTERED")
+      throw new ApiError("passkeyExists", 0);
+    throw new ApiError("unexpected", 0, (error as Error).message);
+  }
+  return postJson(apiPath("AccountPasskeyCreateComplete"), { response, defaultName }, accountSchema);
+}
+
+export function renameCredential(id: string, name: string): Promise<Account> {
+  return postJson(apiPrefix + pathFor("AccountCredentialRename", { id }), { name }, accountSchema);
+}
+
+/** Removes the passkey, and tells the browser to stop offering it when the browser can be told. */
+export async function removeCredential(id: string): Promise<Account> {
+  const answer = await postJson(
+    apiPrefix + pathFor("AccountCredentialRemove", { id }),
+    {},
+    credentialRemoveResponseSchema,
+  );
+  const { signalUnknown, ...account } = answer;
+  if (signalUnknown) {
+    // Only a hint, which browsers without the signal API cannot take: the passkey is removed anyway.
+    sendSignal({
+      signalName: "unknownCredential",
+      rpID: signalUnknown.rpId,
+      credentialID: signalUnknown.credentialId,
+    }).catch(() => undefined);
+  }
+  return account;
+}

@@ -1,0 +1,42 @@
+import { useQuery } from "@tanstack/react-query";
+import { useTranslation } from "react-i18next";
+import type { Account as AccountData } from "../../common/api/account.ts";
+import { PageHeader } from "../components/PageHeader.tsx";
+import { Section } from "../components/Section.tsx";
+import { SignedInContent } from "../components/SignedInContent.tsx";
+import { useDocumentTitle } from "../documentTitle.ts";
+import { accountQuery } from "../partials/account/accountApi.ts";
+import { OtherMethods } from "../partials/account/OtherMethods.tsx";
+import { Passkeys } from "../partials/account/Passkeys.tsx";
+import { useSignedIn } from "../session.ts";
+
+/** The signed-in person's account (spec §2, Account): the ways they sign in, and their passkeys. */
+export function Account() {
+  const { t } = useTranslation();
+  const signedIn = useSignedIn();
+  const account = useQuery({ ...accountQuery, enabled: signedIn });
+  useDocumentTitle(t("account.title"));
+
+  return (
+    <div className="flex max-w-3xl flex-col gap-6">
+      <PageHeader title={t("account.title")} description={t("account.description")} />
+      <SignedInContent signedOutMessage={t("account.signedOut")} query={account}>
+        {(data) => <SignInMethods account={data} />}
+      </SignedInContent>
+    </div>
+  );
+}
+
+function SignInMethods({ account }: { readonly account: AccountData }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Section title={t("account.passkeys.title")}>
+        <Passkeys passkeys={account.credentials.filter(({ provider }) => provider === "passkey")} />
+      </Section>
+      <Section title={t("account.others.title")}>
+        <OtherMethods credentials={account.credentials} />
+      </Section>
+    </>
+  );
+}
