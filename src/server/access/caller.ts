@@ -69,6 +69,16 @@ export async function requireCaller(deps: CallerDeps, request: FastifyRequest): 
   throw new HttpError(401, "unauthorized", "sign in first");
 }
 
+/**
+ * A caller at the console, never an auth flow: a flow's session proves a sign-in that is still under
+ * way, not a person managing their account.
+ */
+export async function requireConsoleCaller(deps: CallerDeps, request: FastifyRequest): Promise<Caller> {
+  if ((request.query as { flow?: unknown }).flow !== undefined)
+    throw new HttpError(403, "consoleOnly", "this is managed from the console only");
+  return requireCaller(deps, request);
+}
+
 /** The caller when the request proves one, else undefined (public views that show more to admins). */
 export async function optionalCaller(deps: CallerDeps, request: FastifyRequest): Promise<Caller | undefined> {
   if (!request.headers.authorization && (request.query as { flow?: unknown }).flow === undefined)
