@@ -1,5 +1,5 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
-import { sendSignal, startRegistration, WebAuthnError } from "@simplewebauthn/browser";
+import { startRegistration, WebAuthnError } from "@simplewebauthn/browser";
 import {
   accountSchema,
   credentialRemoveResponseSchema,
@@ -8,6 +8,7 @@ import {
 } from "../../../common/api/account.ts";
 import { apiPath, apiPrefix, pathFor } from "../../../common/routes.ts";
 import { ApiError, getJson, postJson } from "../../api.ts";
+import { signalUnknownPasskey } from "../../passkeySignals.ts";
 import { activityKey } from "../activity/activityApi.ts";
 
 // The account page's calls, with the console's access token (api.ts adds it).
@@ -60,13 +61,6 @@ export async function removeCredential(id: string): Promise<Account> {
     credentialRemoveResponseSchema,
   );
   const { signalUnknown, ...account } = answer;
-  if (signalUnknown) {
-    // Only a hint, which browsers without the signal API cannot take: the passkey is removed anyway.
-    sendSignal({
-      signalName: "unknownCredential",
-      rpID: signalUnknown.rpId,
-      credentialID: signalUnknown.credentialId,
-    }).catch(() => undefined);
-  }
+  signalUnknownPasskey(signalUnknown);
   return account;
 }

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import type { FlowResponse } from "../../../common/api/flow.ts";
 import { errorMessage, FlowStateError } from "../../api.ts";
+import { signalUnknownPasskey } from "../../passkeySignals.ts";
 import { Alert } from "../../components/Alert.tsx";
 import { Button } from "../../components/Button.tsx";
 import { PasskeyIcon } from "../../components/icons.tsx";
@@ -11,7 +12,6 @@ import { Spinner } from "../../components/Spinner.tsx";
 import { isFlowError, mistakeMessage } from "./steps.ts";
 import {
   failureOf,
-  forgetUnknownPasskey,
   signInWithPasskey,
   signUpWithPasskey,
   wasAbandoned,
@@ -60,7 +60,7 @@ export function PasskeyStep({ flowId, initial, onFlow, onOtherMethod }: PasskeyS
     } catch (error) {
       if (wasAbandoned(error)) return;
       if (error instanceof FlowStateError) {
-        forgetUnknownPasskey(error.flow);
+        signalUnknownPasskey(error.flow.signalUnknown);
         // The flow failed (too many attempts): its state is the answer.
         if (error.flow.error === undefined) return onFlow(error.flow);
       }

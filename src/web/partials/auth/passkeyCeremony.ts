@@ -1,4 +1,4 @@
-import { sendSignal, startAuthentication, startRegistration, WebAuthnError } from "@simplewebauthn/browser";
+import { startAuthentication, startRegistration, WebAuthnError } from "@simplewebauthn/browser";
 import type { FlowResponse } from "../../../common/api/flow.ts";
 import { ApiError, FlowStateError } from "../../api.ts";
 import { postStep } from "./flowApi.ts";
@@ -58,18 +58,4 @@ export function failureOf(error: unknown): PasskeyFailure {
   if (error instanceof FlowStateError) return error.flow.error ?? "unexpected";
   if (error instanceof ApiError) return error.code;
   return "cancelled";
-}
-
-/**
- * The server does not know the passkey the browser offered (it was removed): the browser is told, so
- * that it stops offering it. Browsers without the signals API simply keep offering it.
- */
-export function forgetUnknownPasskey(flow: FlowResponse): void {
-  const unknown = flow.signalUnknown;
-  if (!unknown) return;
-  sendSignal({
-    signalName: "unknownCredential",
-    rpID: unknown.rpId,
-    credentialID: unknown.credentialId,
-  }).catch(() => undefined);
 }

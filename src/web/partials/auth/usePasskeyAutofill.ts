@@ -2,7 +2,8 @@ import { browserSupportsWebAuthnAutofill, WebAuthnAbortService } from "@simplewe
 import { useEffect, useRef, useState } from "react";
 import type { FlowResponse } from "../../../common/api/flow.ts";
 import { ApiError, FlowStateError } from "../../api.ts";
-import { failureOf, forgetUnknownPasskey, signInWithPasskey, wasAbandoned } from "./passkeyCeremony.ts";
+import { signalUnknownPasskey } from "../../passkeySignals.ts";
+import { failureOf, signInWithPasskey, wasAbandoned } from "./passkeyCeremony.ts";
 import type { PasskeyPhase } from "./PasskeyStep.tsx";
 
 /**
@@ -40,7 +41,7 @@ export function usePasskeyAutofill(
         // list: autofill then just does not offer passkeys. Only the server's refusal is news.
         if (left() || wasAbandoned(error) || !(error instanceof ApiError)) return;
         if (error instanceof FlowStateError) {
-          forgetUnknownPasskey(error.flow);
+          signalUnknownPasskey(error.flow.signalUnknown);
           if (error.flow.error === undefined) return handlers.current.onFlow(error.flow);
         }
         handlers.current.onFailure({ kind: "failed", attempt: "signIn", failure: failureOf(error) });
