@@ -2,7 +2,14 @@ import type { Page } from "@playwright/test";
 import { expect, seriousAccessibilityViolations, test } from "./fixtures.ts";
 import { addVirtualAuthenticator } from "./support/authenticator.ts";
 import { accountMenu, newName, signUp, status } from "./support/console.ts";
-import { dropRefusedRequests, newEmail, selectIdentityAndReturn, startFlow } from "./support/flow.ts";
+import {
+  dropRefusedRequests,
+  newEmail,
+  onlyPasskeyHandle,
+  selectIdentityAndReturn,
+  signUpWithPasskey,
+  startFlow,
+} from "./support/flow.ts";
 import { codeFrom, waitForMail } from "./support/mail.ts";
 
 // The account page (spec §2, Account): a person sees how they sign in and manages their passkeys,
@@ -114,6 +121,34 @@ test("a person adds, renames and removes passkeys, and their activity tells so",
   dropRefusedRequests(pageErrors);
   const rest = pageErrors.filter((error) => !error.includes("status of 409"));
   pageErrors.splice(0, pageErrors.length, ...rest);
+});
+
+test("an account that signs in with passkeys only keeps its last one", async ({ page }) => {
+  const authenticator = await addVirtualAuthenticator(page);
+  await signUpWithPasskey(page);
+  await selectIdentityAndReturn(page, await onlyPasskeyHandle(authenticator));
+  await accountMenu(page).click();
+  await page.getByRole("link", { name: "Account and sign-in methods" }).click();
+
+  const only = page.getByRole("button", { name: /^Remove the passkey / });
+  await expect(only).toBeDisabled();
+  await expect(only).toHaveAccessibleDescription(
+    "This is your only way to sign in, so it cannot be removed. Add another passkey first.",
+  );
+  await expect(page.getByRole("region", { name: "Other ways to sign in" })).not.toContainText("E-mail");
+
+  // A second passkey, from another device: either may go now, but not both.
+  await authenticator.remove();
+  await addVirtualAuthenticator(page);
+  await addButton(page).click();
+  await expect(status(page, "was added.")).toBeVisible();
+  const removeButtons = page.getByRole("button", { name: /^Remove the passkey / });
+  await expect(removeButtons).toHaveCount(2);
+  for (const button of await removeButtons.all()) await expect(button).toBeEnabled();
+  await removeButtons.first().click();
+  await page.getByRole("dialog").getByRole("button", { name: "Remove passkey" }).click();
+  await expect(removeButtons).toHaveCount(1);
+  await expect(removeButtons).toBeDisabled();
 });
 
 test("the account page in Slovenian adds and removes a passkey", async ({ page }) => {

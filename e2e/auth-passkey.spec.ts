@@ -1,31 +1,19 @@
 import type { Page } from "@playwright/test";
 import { expect, seriousAccessibilityViolations, test } from "./fixtures.ts";
-import { addVirtualAuthenticator, strayPasskey, type VirtualAuthenticator } from "./support/authenticator.ts";
+import { addVirtualAuthenticator, strayPasskey } from "./support/authenticator.ts";
 import { accountMenu } from "./support/console.ts";
-import { dropRefusedRequests, identityItem, startFlow } from "./support/flow.ts";
+import {
+  dropRefusedRequests,
+  failureHeading,
+  identityItem,
+  onlyPasskeyHandle,
+  signUpWithPasskey,
+  startFlow,
+} from "./support/flow.ts";
 import { flowLabels, type FlowLabels } from "./support/labels.ts";
 
 // Signing in and up with a passkey, with Chromium's virtual platform authenticator standing in for the
 // person's device (it answers at once, and verifies them unless told otherwise).
-
-/** The identity a passkey sign-up creates is named by the WebAuthn user handle of its account. */
-async function onlyPasskeyHandle(authenticator: VirtualAuthenticator): Promise<string> {
-  const [passkey] = await authenticator.passkeys();
-  expect(passkey?.userHandle).toBeDefined();
-  return Buffer.from(passkey?.userHandle ?? "", "base64").toString("base64url");
-}
-
-const failureHeading = (page: Page, labels: FlowLabels) =>
-  page.getByRole("heading", { name: labels.passkeySignInFailed });
-
-/** On a new flow page with an empty authenticator: the passkey button fails, and the failure screen signs up. */
-async function signUpWithPasskey(page: Page, labels: FlowLabels): Promise<void> {
-  await startFlow(page, labels.signIn);
-  await page.getByRole("button", { name: labels.passkeySignIn }).click();
-  await expect(failureHeading(page, labels)).toBeFocused();
-  await page.getByRole("button", { name: labels.passkeySignUp }).click();
-  await expect(page.getByText(labels.signedUp)).toBeVisible();
-}
 
 async function selectAndReturn(page: Page, labels: FlowLabels, identity: string): Promise<void> {
   await identityItem(page, identity).getByRole("button", { name: labels.select }).click();

@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { expect } from "../fixtures.ts";
+import type { VirtualAuthenticator } from "./authenticator.ts";
+import { flowLabels, type FlowLabels } from "./labels.ts";
 
 // Steps of the auth flow page as a person takes them, in English unless a test passes its own labels.
 
@@ -30,4 +32,23 @@ export async function selectIdentityAndReturn(page: Page, name: string): Promise
   await identityItem(page, name).getByRole("button", { name: "Select" }).click();
   await page.getByRole("button", { name: "Redirect now" }).click();
   await expect(page.getByRole("button", { name: "Account menu" })).toBeVisible({ timeout: 10_000 });
+}
+
+/** The identity a passkey sign-up creates is named by the WebAuthn user handle of its account. */
+export async function onlyPasskeyHandle(authenticator: VirtualAuthenticator): Promise<string> {
+  const [passkey] = await authenticator.passkeys();
+  expect(passkey?.userHandle).toBeDefined();
+  return Buffer.from(passkey?.userHandle ?? "", "base64").toString("base64url");
+}
+
+export const failureHeading = (page: Page, labels: FlowLabels) =>
+  page.getByRole("heading", { name: labels.passkeySignInFailed });
+
+/** On a new flow page with an empty authenticator: the passkey button fails, and the failure screen signs up. */
+export async function signUpWithPasskey(page: Page, labels: FlowLabels = flowLabels.en): Promise<void> {
+  await startFlow(page, labels.signIn);
+  await page.getByRole("button", { name: labels.passkeySignIn }).click();
+  await expect(failureHeading(page, labels)).toBeFocused();
+  await page.getByRole("button", { name: labels.passkeySignUp }).click();
+  await expect(page.getByText(labels.signedUp)).toBeVisible();
 }
