@@ -32,9 +32,8 @@ for (const [language, locale] of [
   test.describe(`passkeys in ${language}`, () => {
     test.use({ locale });
 
-    test("a person signs up with a passkey only, and later signs in by picking it in the identifier field", async ({
+    test("a person signs up with a passkey only, signs out, and later signs in by picking it in the identifier field", async ({
       page,
-      context,
     }) => {
       const authenticator = await addVirtualAuthenticator(page);
       await signUpWithPasskey(page, labels);
@@ -44,9 +43,11 @@ for (const [language, locale] of [
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
       await selectAndReturn(page, labels, handle);
 
-      // A new visit (the console's session forgotten): the browser offers the passkey in the field's
-      // autofill list, and the virtual authenticator picks it at once, as the person would.
-      await context.clearCookies();
+      // Signed out, the next sign-in: the browser offers the passkey in the field's autofill list, and
+      // the virtual authenticator picks it at once, as the person would.
+      await page.getByRole("navigation").getByRole("button", { name: labels.accountMenu }).first().click();
+      await page.getByRole("button", { name: labels.signOut }).click();
+      await expect(page.getByRole("button", { name: labels.signIn }).first()).toBeVisible();
       await startFlow(page, labels.signIn);
       await expect(page.getByText(labels.signedIn)).toBeVisible();
       await expect(identityItem(page, handle)).toBeVisible();
