@@ -82,7 +82,16 @@ describe("username and password", () => {
     const claims = tokens.claims();
     expect(claims?.sub).toMatch(/^[1-9A-HJ-NP-Za-km-z]{22}$/);
     expect(claims?.sub).not.toBe(identities[0]?.id);
-    expect(claims).toMatchObject({ preferred_username: "Alice_1", aud: app.clientId, nonce: driver.nonce });
+    expect(claims).toMatchObject({
+      preferred_username: "Alice_1",
+      aud: app.clientId,
+      azp: app.clientId,
+      nonce: driver.nonce,
+    });
+    // When the person proved who they are, though the app did not ask (max_age) for it.
+    expect(claims?.auth_time).toBeTypeOf("number");
+    expect(claims?.auth_time).toBeLessThanOrEqual(claims?.iat ?? 0);
+    expect(claims?.auth_time).toBeGreaterThan((claims?.iat ?? 0) - 60);
     const userinfo = await client.fetchUserInfo(driver.config, tokens.access_token, claims?.sub ?? "");
     expect(userinfo).toEqual({ sub: claims?.sub, preferred_username: "Alice_1" });
 
@@ -298,6 +307,8 @@ describe("tokens", () => {
     const refreshed = await client.refreshTokenGrant(driver.config, tokens.refresh_token ?? "");
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
     expect(refreshed.claims()?.sub).toBe(tokens.claims()?.sub);
+    // A refreshed ID token still says when the person signed in and for which app.
+    expect(refreshed.claims()).toMatchObject({ azp: app.clientId, auth_time: tokens.claims()?.auth_time });
 
     const active = await client.tokenIntrospection(driver.config, refreshed.access_token);
     expect(active).toMatchObject({ active: true, sub: tokens.claims()?.sub, client_id: app.clientId });

@@ -19,12 +19,13 @@ export function findAccountFor(db: Database): FindAccount {
 
     const account: Account = {
       accountId: id,
-      claims: async () => {
+      claims: async (use) => {
         const { username, email, givenName, fullName, pictureUrl } = identity.document;
         // An e-mail address is verified only when the signed-in account proved it with a code.
         const verifiedEmails = email && grantId ? await emailsOfGrantAccount(db, grantId) : [];
         return {
           sub: id,
+          ...(use === "id_token" && client ? { azp: client.clientId } : {}),
           ...(username ? { preferred_username: username } : {}),
           ...(givenName ? { given_name: givenName } : {}),
           ...(fullName ? { name: fullName } : {}),

@@ -13,6 +13,8 @@ function engineMetadata(client: ClientRow): AdapterPayload | undefined {
     client_id: client.id,
     vrata_organization_id: client.organizationId,
     vrata_application_id: client.applicationId,
+    // Every ID token says when the person proved who they are (spec §3), asked for or not.
+    require_auth_time: true,
   };
   if (client.kind === "public") return metadata;
   // A confidential client without a secret cannot authenticate, so it does not exist for the engine.

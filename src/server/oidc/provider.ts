@@ -76,7 +76,8 @@ export function createProvider({
     clientAuthMethods: ["none", "client_secret_basic", "client_secret_post"],
     scopes: ["openid", "offline_access", "profile", "email"],
     claims: {
-      openid: ["sub"],
+      // `azp` names the app an ID token was issued to (spec §3); accounts give it to ID tokens only.
+      openid: ["sub", "azp"],
       profile: ["name", "given_name", "preferred_username", "picture"],
       email: ["email", "email_verified"],
     },
