@@ -91,6 +91,12 @@ export const routes = {
   OrganizationInvite: api("/o/invite/:id"),
   OrganizationInvitationWithdraw: api("/o/withdraw/:id/:invitationId"),
 
+  /** Whether the process serves at all, and whether it can serve requests (store reachable, migrated). */
+  HealthLive: api("/health/live"),
+  HealthReady: api("/health/ready"),
+  /** Prometheus metrics, for a scraper holding the metrics token (README "Metrics"). */
+  Metrics: api("/metrics"),
+
   /** The signed-in person's account: its ways to sign in. */
   Account: viewAndApi("/account"),
   AccountPasskeyCreateStart: api("/account/passkeyCreateStart"),

@@ -26,6 +26,7 @@ import { invitationPlugin } from "./invitations/routes.ts";
 import { templatePlugin } from "./templates/routes.ts";
 import { organizationPlugin } from "./organizations/routes.ts";
 import { createMailer } from "./mail/mailer.ts";
+import { operationsPlugin } from "./operations/routes.ts";
 import type { Database } from "./store/database.ts";
 import type { InstanceSecrets } from "./secrets/instance-secrets.ts";
 
@@ -37,6 +38,10 @@ export interface AppParts {
   db: Database;
   secrets: InstanceSecrets;
   context: Context;
+  /** The PostgreSQL schema of the store when it is not the default (readiness finds its migrations there). */
+  postgresSchema?: string | undefined;
+  /** The token of /metrics (read from --metrics-token-file); without it, /metrics is off. */
+  metricsToken?: string | undefined;
   renderIndex: (url: string) => Promise<string>;
   /** Development: Vite's middleware serves the web app's modules. */
   devMiddleware?: (app: FastifyInstance) => Promise<void>;
@@ -65,6 +70,8 @@ export async function buildApp({
   db,
   secrets,
   context,
+  postgresSchema,
+  metricsToken,
   renderIndex,
   devMiddleware,
 }: AppParts) {
@@ -100,6 +107,7 @@ export async function buildApp({
   // After the security headers: a path it refuses is answered with a page that needs them.
   registerParamFormats(app);
   if (devMiddleware) await devMiddleware(app);
+  await app.register(operationsPlugin, { db, postgresSchema, metricsToken });
   await app.register(cookie);
   await app.register(oidcPlugin, { provider, jwtAccessTokens, renderIndex });
   const deps: FlowDeps & CallerDeps = {

@@ -106,6 +106,11 @@ const optionTable = {
     schema: z.string().refine((value) => decodeInstanceKey(value) !== undefined, `must be ${keyFormatHint}`),
     secret: true,
   },
+  "metrics-token-file": {
+    env: "VRATA_METRICS_TOKEN_FILE",
+    help: "file holding the token a Prometheus scraper presents at /metrics (without it, /metrics is off)",
+    schema: z.string().min(1),
+  },
   "log-level": {
     env: "VRATA_LOG_LEVEL",
     help: "fatal, error, warn, info, debug, trace or silent",
@@ -155,6 +160,8 @@ export interface Config {
   logLevel: z.infer<(typeof optionTable)["log-level"]["schema"]>;
   mail?: MailConfig;
   secretKey: SecretKeySource;
+  /** Turns /metrics on for whoever presents the token in this file. */
+  metricsTokenFile?: string;
   dev: boolean;
 }
 
@@ -252,6 +259,7 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv): Con
   if (mailHost === undefined && mailUser !== undefined)
     throw new ConfigError("--mail-user needs --mail-host");
 
+  const metricsTokenFile = setting("metrics-token-file");
   const secretKeyFile = setting("secret-key-file");
   const secretKey = setting("secret-key");
   // The flag wins over the environment; two settings from the environment leave it unclear which is meant.
@@ -283,6 +291,7 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv): Con
           ? { kind: "value", value: secretKey }
           : { kind: "file", file: path.join(dataDir, "secret.key"), createIfMissing: true },
     dev: setting("dev") as boolean,
+    ...(metricsTokenFile === undefined ? {} : { metricsTokenFile: path.resolve(metricsTokenFile) }),
     ...(mailHost === undefined
       ? {}
       : {

@@ -1,8 +1,9 @@
+import fs from "node:fs/promises";
 import type { FastifyInstance } from "fastify";
 import type { JWK } from "jose";
 import { locales } from "../common/limits.ts";
 import { buildApp } from "./app.ts";
-import type { Config } from "./config.ts";
+import { ConfigError, type Config } from "./config.ts";
 import { builtIndex } from "./http/pages.ts";
 import { loadTls, type TlsMaterial } from "./http/tls.ts";
 import { newSecret } from "./ids.ts";
@@ -26,6 +27,18 @@ export interface RunningVrata {
   /** The private signing keys and cookie secret this instance opened from the store. */
   opened: { signingKeys: JWK[]; cookieSecret: string };
   close: () => Promise<void>;
+}
+
+/** A scraper's token must not be guessable: at least 32 characters (say, `openssl rand -hex 32`). */
+async function readMetricsToken(file: string): Promise<string> {
+  let token: string;
+  try {
+    token = (await fs.readFile(file, "utf8")).trim();
+  } catch (error) {
+    throw new ConfigError(`--metrics-token-file cannot be read: ${(error as Error).message}`);
+  }
+  if (token.length < 32) throw new ConfigError("--metrics-token-file must hold at least 32 characters");
+  return token;
 }
 
 /**
@@ -63,6 +76,8 @@ export async function startVrata(
     const vite = dev ? await dev.createViteDevServer() : undefined;
     const app = await buildApp({
       config,
+      postgresSchema: storeOptions.postgresSchema,
+      metricsToken: config.metricsTokenFile ? await readMetricsToken(config.metricsTokenFile) : undefined,
       tls,
       provider,
       jwtAccessTokens,

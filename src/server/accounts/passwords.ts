@@ -1,6 +1,7 @@
 import { hash, verify, type Algorithm } from "@node-rs/argon2";
 import { passwordHashesInFlight, passwordHashQueueLength } from "../../common/limits.ts";
 import { TooManyRequestsError } from "../http/errors.ts";
+import { passwordHashing } from "../operations/metrics.ts";
 
 // argon2id with OWASP's minimum parameters (design.md §2). The library hashes on its own threads, so
 // the event loop keeps serving other requests meanwhile.
@@ -30,15 +31,24 @@ class WorkLimit {
       throw new TooManyRequestsError("the server is busy hashing passwords; try again shortly", 1);
     } else {
       // The finishing work hands its slot over, so `#running` stays as it was.
-      await new Promise<void>((resolve) => this.#waiting.push(resolve));
+      const turn = new Promise<void>((resolve) => this.#waiting.push(resolve));
+      this.#report();
+      await turn;
     }
+    this.#report();
     try {
       return await work();
     } finally {
       const next = this.#waiting.shift();
       if (next) next();
       else this.#running -= 1;
+      this.#report();
     }
+  }
+
+  #report(): void {
+    passwordHashing.set({ state: "running" }, this.#running);
+    passwordHashing.set({ state: "waiting" }, this.#waiting.length);
   }
 }
 

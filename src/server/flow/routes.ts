@@ -21,6 +21,9 @@ import { passkeyCreateComplete, passkeyCreateStart, passkeyGetComplete, passkeyG
 import { commitStep, FlowStepError, flowResponse, loadFlow, type Flow, type StepRequest } from "./flows.ts";
 import { deviceOf } from "./known-device.ts";
 import { StepEffects } from "./step-effects.ts";
+import { lastCompleted, type FlowState } from "./state.ts";
+import { authSteps } from "../operations/metrics.ts";
+import type { Completed } from "../../common/api/flow.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import { signOut } from "./signout.ts";
 import { requireSessionIfAny } from "../access/session.ts";
@@ -47,6 +50,13 @@ async function stepAnswer(deps: FlowDeps, reply: FastifyReply, step: StepRequest
     reply.status(429).header("retry-after", String(error.retryAfterSeconds));
   } else if (error) reply.status(400);
   return reply.send(await flowResponse(deps.db, step.flow, error?.code, step.answer));
+}
+
+/** A step that signed in, signed up or failed the flow is counted by the methods it used. */
+function countAuthOutcome(before: Completed | undefined, state: FlowState): void {
+  const after = lastCompleted(state);
+  if (after === before || (after !== "signin" && after !== "signup" && after !== "failed")) return;
+  authSteps.inc({ method: state.providers.join("+") || "none", outcome: after });
 }
 
 /** The auth flow: its page, which also sends the person back to the app, and its JSON steps. */
@@ -87,6 +97,7 @@ export const flowPlugin: FastifyPluginAsync<FlowRoutesOptions> = (app, { deps, r
         locale: flow.state.locale ?? preferredLocale(request.headers["accept-language"]),
       };
       let mistake: FlowStepError | undefined;
+      const before = lastCompleted(flow.state);
       try {
         await run({ flow, body, request, step });
       } catch (error) {
@@ -95,6 +106,7 @@ export const flowPlugin: FastifyPluginAsync<FlowRoutesOptions> = (app, { deps, r
         mistake = error;
       }
       await commitStep(deps.db, flow, step.effects);
+      countAuthOutcome(before, flow.state);
       step.effects.applyTo(reply);
       return stepAnswer(deps, reply, step, mistake);
     };

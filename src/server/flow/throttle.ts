@@ -3,6 +3,7 @@ import { maxFlowAttempts, rateLimits, type RateLimit } from "../../common/limits
 import type { KeyedHash } from "../secrets/keyed-hash.ts";
 import type { Database } from "../store/database.ts";
 import type { FlowDeps } from "./deps.ts";
+import { limitOfBucket, limitRefusals } from "../operations/metrics.ts";
 import { bucketLevel, clearBucket, releaseUnit, reserveUnit, type Bucket } from "../store/throttle.ts";
 
 // Which limits guard which work (design.md §6-§7, README "Limits"). Every unit is reserved in the
@@ -77,6 +78,7 @@ export async function reserveAll(limits: LimitStore, buckets: Bucket[]): Promise
   const levels = await Promise.all(stored.map((candidate) => reserveUnit(db, candidate, now)));
   const full = buckets.find((_, index) => levels[index] === undefined);
   if (!full) return { buckets, levels: levels as number[] };
+  limitRefusals.inc({ limit: limitOfBucket(full.key) });
   const taken = stored.filter((_, index) => levels[index] !== undefined);
   await Promise.all(taken.map((bucket) => releaseUnit(db, bucket, now)));
   const level = await bucketLevel(db, inStore(limits, full), now);

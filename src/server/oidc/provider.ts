@@ -12,6 +12,7 @@ import { interactionPolicyWithOrganizations } from "./interaction-policy.ts";
 import { extraClientProperties, lifespan, ownerOf } from "./client-extras.ts";
 import { engineErrorPage, protectEnginePages } from "./engine-pages.ts";
 import { answerWithJwtAccessTokens, type JwtAccessTokens } from "./jwt-access-tokens.ts";
+import { tokensIssued } from "../operations/metrics.ts";
 
 export interface ProviderOptions {
   issuer: string;
@@ -121,6 +122,10 @@ export function createProvider({
   enforceClientSecrets(provider);
   answerWithJwtAccessTokens(provider, jwtAccessTokens);
   protectEnginePages(provider);
+  provider.on("grant.success", (ctx) => {
+    const grant = ctx.oidc.params?.grant_type;
+    tokensIssued.inc({ grant: typeof grant === "string" ? grant : "unknown" });
+  });
 
   return provider;
 }

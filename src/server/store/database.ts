@@ -1,8 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import { Kysely, SqliteDialect } from "kysely";
+import { Kysely, SqliteDialect, type LogEvent } from "kysely";
 import { Migrator } from "kysely/migration";
 import type { Config } from "../config.ts";
+import { statementOf, storeQueries } from "../operations/metrics.ts";
 import { migrations } from "./migrations/index.ts";
 import type { Schema } from "./schema.ts";
 import { runDirectly } from "./prepared.ts";
@@ -28,33 +29,49 @@ function ownerOnlyDatabaseFile(file: string): void {
   }
 }
 
+/** Every query's time goes to the store's latency metric. */
+function timeQuery(event: LogEvent): void {
+  storeQueries.observe({ statement: statementOf(event.query.sql) }, event.queryDurationMillis / 1000);
+}
+
 /** Opens the store; the PostgreSQL driver is loaded only when PostgreSQL is the store. */
 export async function openDatabase({ database, postgresSchema }: StoreOptions): Promise<Database> {
   if (database.kind === "sqlite") {
     ownerOnlyDatabaseFile(database.file);
     const store = openSqlite(database.file);
-    const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: store.database }) });
+    const db = new Kysely<Schema>({
+      dialect: new SqliteDialect({ database: store.database }),
+      log: timeQuery,
+    });
     runDirectly(db, store.runUnlessInTransaction);
     return db;
   }
   const { postgresDialect } = await import("./postgres.ts");
-  return new Kysely<Schema>({ dialect: postgresDialect(database.url, postgresSchema) });
+  return new Kysely<Schema>({ dialect: postgresDialect(database.url, postgresSchema), log: timeQuery });
 }
 
-/** Brings the schema up to date. Safe to run from several instances at once (the migrator locks). */
-export async function migrate(db: Database, postgresSchema?: string): Promise<void> {
-  // The migrator's own tables live in the same schema as Vrata's; otherwise it may find another
-  // schema's bookkeeping and take this one for migrated.
-  const migrator = new Migrator({
+// The migrator's own tables live in the same schema as Vrata's; otherwise it may find another
+// schema's bookkeeping and take this one for migrated.
+const migratorOf = (db: Database, postgresSchema?: string) =>
+  new Migrator({
     db,
     provider: migrations,
     ...(postgresSchema ? { migrationTableSchema: postgresSchema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+
+/** Brings the schema up to date. Safe to run from several instances at once (the migrator locks). */
+export async function migrate(db: Database, postgresSchema?: string): Promise<void> {
+  const { error, results } = await migratorOf(db, postgresSchema).migrateToLatest();
   const failed = results?.find((result) => result.status === "Error");
   if (error !== undefined || failed) {
     throw new Error(`database migration ${failed?.migrationName ?? ""} failed`, { cause: error });
   }
+}
+
+/** The migrations this version has that the store has not run yet (another instance may be running them). */
+export async function pendingMigrations(db: Database, postgresSchema?: string): Promise<string[]> {
+  const known = await migratorOf(db, postgresSchema).getMigrations();
+  return known.filter((migration) => migration.executedAt === undefined).map(({ name }) => name);
 }
 
 /** Runs `work` in the caller's transaction when `db` is one, else in a transaction of its own. */

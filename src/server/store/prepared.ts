@@ -1,6 +1,7 @@
 import type { Compilable, CompiledQuery, QueryResult } from "kysely";
 import type { Database } from "./database.ts";
 import type { DirectRunner } from "./sqlite.ts";
+import { statementOf, storeQueries } from "../operations/metrics.ts";
 
 // Building and compiling a query with Kysely costs more than SQLite takes to answer a primary-key
 // lookup. The queries every token request runs are therefore built once per database, with stand-ins
@@ -62,8 +63,12 @@ export function preparedQuery<Args extends Argument[], Row>(
       "argument" in source ? args[source.argument] : source.fixed,
     );
     const query = { ...prepared.compiled, parameters };
-    // The runner returns the rows the query was built to select.
+    // The runner returns the rows the query was built to select. Queries it runs bypass Kysely, and
+    // with it the store's latency metric: they are timed here.
+    const started = performance.now();
     const direct = directRunners.get(db)?.(query) as QueryResult<Row> | undefined;
-    return direct ?? (await db.executeQuery<Row>(query));
+    if (!direct) return db.executeQuery<Row>(query);
+    storeQueries.observe({ statement: statementOf(query.sql) }, (performance.now() - started) / 1000);
+    return direct;
   };
 }
