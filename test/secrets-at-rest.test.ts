@@ -14,6 +14,7 @@ import { loadConfig } from "../src/server/config.ts";
 import { startVrata } from "../src/server/start.ts";
 import { consoleSignUp, postJson } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
+import { freePort } from "./support/ports.ts";
 import { postgresUrl } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 import { codeIn, startSmtpReceiver } from "./support/smtp.ts";
@@ -257,7 +258,14 @@ describe.each(engines)("a copy of the store on $name", ({ postgres }) => {
   it("cannot be opened with another instance key: the start stops with one line", async () => {
     const otherKeyFile = path.join(server.dataDir, "other.key");
     fs.writeFileSync(otherKeyFile, randomBytes(32).toString("base64"), { mode: 0o600 });
-    const args = ["--port", "0", "--data", server.dataDir, "--secret-key-file", otherKeyFile];
+    const args = [
+      "--port",
+      String(await freePort()),
+      "--data",
+      server.dataDir,
+      "--secret-key-file",
+      otherKeyFile,
+    ];
     const start = startVrata(
       loadConfig([...args, ...(postgres ? ["--database", postgres] : [])], {}),
       server.postgresSchema ? { postgresSchema: server.postgresSchema } : {},
@@ -275,7 +283,7 @@ describe("files of a new data folder", () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-modes-"));
     const dataDir = path.join(root, "data");
     const vrata = await startVrata(
-      loadConfig(["--port", "0", "--data", dataDir, "--log-level", "silent"], {}),
+      loadConfig(["--port", String(await freePort()), "--data", dataDir, "--log-level", "silent"], {}),
     );
     try {
       const modeOf = (file: string) => fs.statSync(path.join(dataDir, file)).mode & 0o777;

@@ -11,7 +11,12 @@ const optionTable = {
   port: {
     env: "VRATA_PORT",
     help: "port to listen on",
-    schema: z.coerce.number().int().min(0).max(65535),
+    // Port 0 would listen on a port nobody knows in advance, while the issuer names port 0.
+    schema: z.coerce
+      .number()
+      .int()
+      .min(1, "must be between 1 and 65535")
+      .max(65535, "must be between 1 and 65535"),
     defaultValue: "8080",
   },
   host: {

@@ -1,5 +1,6 @@
 import { ConfigError, HelpRequested, loadConfig } from "./config.ts";
 import { startVrata } from "./start.ts";
+import { describeStartFailure } from "./start-failure.ts";
 
 // The `vrata` command: reads the settings, starts the server and stops it cleanly on a signal.
 
@@ -24,12 +25,7 @@ let vrata;
 try {
   vrata = await startVrata(config);
 } catch (error) {
-  const { code, message, path } = error as NodeJS.ErrnoException;
-  if (code === "EADDRINUSE") fail(`port ${config.port} is already in use (choose another with --port)`);
-  if (code === "EACCES" && !path) fail(`not allowed to listen on port ${config.port}`);
-  if (code === "ENOENT" && path) fail(`cannot read ${path}`);
-  if (code === "ECONNREFUSED") fail("cannot connect to the database (check --database)");
-  fail(message);
+  fail(describeStartFailure(error, config));
 }
 
 const { app, url, issuer, tls } = vrata;

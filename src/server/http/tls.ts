@@ -4,6 +4,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import type { Config } from "../config.ts";
 import type { PemPair } from "./tls-generate.ts";
+import { makeFolder } from "../folders.ts";
 
 export interface TlsMaterial {
   key: string;
@@ -63,7 +64,7 @@ async function loadOrCreateCa(dir: string): Promise<PemPair & { cert: X509Certif
  */
 async function generatedTls(dataDir: string, issuer: string): Promise<TlsMaterial> {
   const dir = path.join(dataDir, "tls");
-  await fs.mkdir(dir, { recursive: true, mode: 0o700 });
+  makeFolder(dir);
   const issuerHost = new URL(issuer).hostname.replace(/^\[|\]$/g, "");
   const certFile = path.join(dir, "localhost.pem");
   const keyFile = path.join(dir, "localhost-key.pem");

@@ -131,6 +131,7 @@ describe.each(storeEngines)("oidc-provider adapter on $name", ({ open }) => {
       redirect_uris: ["https://app.example/cb"],
       vrata_organization_id: "org1",
       vrata_application_id: "app1",
+      require_auth_time: true,
     });
     expect(await adapter("Client").find("missing")).toBeUndefined();
     const client = {

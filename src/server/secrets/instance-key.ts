@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { makeFolder } from "../folders.ts";
 
 // The instance key: the one secret Vrata keeps outside its store. Keys derived from it seal the signing
 // keys and instance secrets in the store and hash its tokens, codes and session secrets, so a copy of
@@ -28,7 +29,7 @@ export function decodeInstanceKey(text: string): Buffer | undefined {
  * then linked into place), so instances starting together on one data folder agree on one key.
  */
 async function createKeyFile(file: string): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+  makeFolder(path.dirname(file));
   const draft = `${file}.${randomBytes(6).toString("hex")}.new`;
   await fs.writeFile(draft, randomBytes(keyBytes).toString("base64") + "\n", { mode: 0o600, flag: "wx" });
   try {

@@ -8,6 +8,7 @@ import { migrations } from "./migrations/index.ts";
 import type { Schema } from "./schema.ts";
 import { runDirectly } from "./prepared.ts";
 import { openSqlite } from "./sqlite.ts";
+import { makeFolder } from "../folders.ts";
 
 export type Database = Kysely<Schema>;
 
@@ -22,7 +23,7 @@ export interface StoreOptions {
  * gives its -wal and -shm files too. A file an earlier version made readable to others is narrowed.
  */
 function ownerOnlyDatabaseFile(file: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  makeFolder(path.dirname(file));
   fs.closeSync(fs.openSync(file, "a", 0o600));
   for (const owned of [file, `${file}-wal`, `${file}-shm`]) {
     if (fs.existsSync(owned)) fs.chmodSync(owned, 0o600);
