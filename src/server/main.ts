@@ -1,4 +1,6 @@
+import path from "node:path";
 import { ConfigError, HelpRequested, loadConfig } from "./config.ts";
+import { backUpSqlite } from "./store/backup.ts";
 import { startVrata } from "./start.ts";
 import { describeStartFailure } from "./start-failure.ts";
 
@@ -7,6 +9,36 @@ import { describeStartFailure } from "./start-failure.ts";
 function fail(message: string): never {
   process.stderr.write(`vrata: ${message}\n`);
   process.exit(2);
+}
+
+const [command, ...rest] = process.argv.slice(2);
+if (command === "backup") {
+  await backUp(rest);
+  process.exit(0);
+}
+
+/** `vrata backup <file> [options]`: a consistent copy of the SQLite store, taken while Vrata serves. */
+async function backUp([destination, ...options]: string[]): Promise<void> {
+  if (destination === undefined || destination.startsWith("-")) fail("usage: vrata backup <file> [options]");
+  let settings;
+  try {
+    settings = loadConfig(options, process.env);
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof HelpRequested) fail(error.message);
+    throw error;
+  }
+  if (settings.database.kind === "postgres") {
+    fail("the store is PostgreSQL: back it up with pg_dump (README, Secrets and backups)");
+  }
+  try {
+    const pages = await backUpSqlite(settings.database.file, path.resolve(destination));
+    process.stdout.write(
+      `vrata: backed up ${settings.database.file} to ${path.resolve(destination)} (${pages} pages). ` +
+        "Keep the instance key (secret.key or VRATA_SECRET_KEY) too, stored apart: the copy's secrets open only with it.\n",
+    );
+  } catch (error) {
+    fail(`backup failed: ${(error as Error).message}`);
+  }
 }
 
 let config;

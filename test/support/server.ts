@@ -11,8 +11,11 @@ export interface TestServer extends RunningVrata {
   dataDir: string;
   /** The PostgreSQL schema holding this server's tables, when PostgreSQL is its store. */
   postgresSchema?: string;
-  /** Stops this server and starts a new one on the same data folder and database. */
-  restart: () => Promise<TestServer>;
+  /**
+   * Stops this server and starts a new one on the same data folder and database; `whileStopped` runs
+   * in between (a restore, say).
+   */
+  restart: (whileStopped?: () => void) => Promise<TestServer>;
   /** Stops the server and removes its data. */
   dispose: () => Promise<void>;
 }
@@ -70,8 +73,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       ...running,
       dataDir,
       ...(postgres ? { postgresSchema: postgres.schema } : {}),
-      restart: async () => {
+      restart: async (whileStopped) => {
         await running.close();
+        whileStopped?.();
         return launch();
       },
       dispose: async () => {

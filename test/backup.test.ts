@@ -1,0 +1,73 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { promisify } from "node:util";
+import * as client from "openid-client";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { registerTestApp, type TestApp } from "./support/apps.ts";
+import { FlowDriver } from "./support/flow-driver.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+
+// `vrata backup` copies the SQLite store while Vrata serves; putting the copy back restores what was.
+
+const run = promisify(execFile);
+let server: TestServer;
+let app: TestApp;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  app = await registerTestApp(server.db, "Backed up");
+});
+afterAll(() => server.dispose());
+
+/** Signs a new person up and returns the app's tokens and the driver's client configuration. */
+async function signUp(username: string) {
+  const driver = await FlowDriver.start(server.issuer, app, {
+    scope: "openid offline_access",
+    prompt: "consent",
+  });
+  await driver.step("passwordStart", { emailOrUsername: username });
+  await driver.step("passwordComplete", { password: `${username}'s passphrase` });
+  const id = (await driver.identities())[0]?.id ?? "";
+  await driver.step("chooseIdentity", { identity: { id } });
+  await driver.step("redirect");
+  return { tokens: await driver.exchange(await driver.returnToApp()), config: driver.config };
+}
+
+it("is consistent while serving, and a restored store serves the tokens it held", async () => {
+  const before = await signUp("before-backup");
+  const copy = path.join(server.dataDir, "..", `${path.basename(server.dataDir)}-backup.sqlite`);
+  const backup = run(process.execPath, ["bin/vrata.js", "backup", copy, "--data", server.dataDir]);
+  // People keep signing in while the copy is taken.
+  await Promise.all([backup, signUp("during-backup")]);
+  expect((await backup).stdout).toMatch(/^vrata: backed up .* \(\d+ pages\)\. Keep the instance key/);
+  expect(fs.statSync(copy).mode & 0o777).toBe(0o600);
+  const again = run(process.execPath, ["bin/vrata.js", "backup", copy, "--data", server.dataDir]);
+  await expect(again).rejects.toMatchObject({ stderr: expect.stringMatching(/exists already/) as unknown });
+
+  // After the backup the refresh token is revoked; the restored store knows it from before.
+  const refresh = before.tokens.refresh_token ?? "";
+  await client.tokenRevocation(before.config, refresh);
+  await expect(client.refreshTokenGrant(before.config, refresh)).rejects.toThrow();
+
+  const store = path.join(server.dataDir, "vrata.sqlite");
+  // The store is put back while no Vrata runs on it.
+  server = await server.restart(() => {
+    for (const file of [store, `${store}-wal`, `${store}-shm`]) fs.rmSync(file, { force: true });
+    fs.copyFileSync(copy, store);
+    fs.rmSync(copy);
+  });
+  const refreshed = await client.refreshTokenGrant(before.config, refresh);
+  expect(refreshed.claims()?.sub).toBe(before.tokens.claims()?.sub);
+});
+
+it("of a PostgreSQL store points to pg_dump", async () => {
+  const answer = run(process.execPath, [
+    "bin/vrata.js",
+    "backup",
+    path.join(server.dataDir, "never.sqlite"),
+    "--database",
+    "postgres://vrata@127.0.0.1:1/vrata",
+  ]);
+  await expect(answer).rejects.toMatchObject({ stderr: expect.stringMatching(/pg_dump/) as unknown });
+});
