@@ -476,6 +476,14 @@ const signedInPages: PageVisit[] = [
     },
   },
   {
+    name: "organization-block-user",
+    open: async (page, sample) => {
+      const { id, identityId } = sample.organization;
+      await page.goto(pathFor("OrganizationBlockUser", { id, identityId }));
+      return page.getByRole("radio").first();
+    },
+  },
+  {
     name: "templates",
     open: async (page, sample) => {
       await page.goto(pathFor("ApplicationTemplateList"));

@@ -94,3 +94,6 @@ export const invitationLifetimeMs = 7 * 24 * 60 * 60 * 1000;
 export const credentialNameMaxLength = 100;
 /** An account's passkey challenge can be answered this long after it was made, in milliseconds. */
 export const accountPasskeyChallengeLifetimeMs = 5 * 60 * 1000;
+
+/** The notes of a block, for the organization's admins and for the blocked person. */
+export const blockNoteMaxLength = 2000;

@@ -25,6 +25,7 @@ import { identityPlugin } from "./identities/routes.ts";
 import { invitationPlugin } from "./invitations/routes.ts";
 import { templatePlugin } from "./templates/routes.ts";
 import { organizationPlugin } from "./organizations/routes.ts";
+import { blockPlugin } from "./organizations/block-routes.ts";
 import { createMailer } from "./mail/mailer.ts";
 import { operationsPlugin } from "./operations/routes.ts";
 import type { Database } from "./store/database.ts";
@@ -125,6 +126,7 @@ export async function buildApp({
   await app.register(activityPlugin, { deps });
   await app.register(templatePlugin, { deps });
   await app.register(organizationPlugin, { deps });
+  await app.register(blockPlugin, { deps });
   await app.register(invitationPlugin, { deps });
   await app.register(pagesPlugin, {
     context,

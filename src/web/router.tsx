@@ -34,6 +34,8 @@ const lazyViews: Partial<Record<RouteName, () => Promise<ComponentType>>> = {
   OrganizationGet: async () => (await import("./views/OrganizationGet.tsx")).OrganizationGet,
   OrganizationApp: async () => (await import("./views/OrganizationApp.tsx")).OrganizationApp,
   OrganizationIdentity: async () => (await import("./views/OrganizationIdentity.tsx")).OrganizationIdentity,
+  OrganizationBlockUser: async () =>
+    (await import("./views/OrganizationBlockUser.tsx")).OrganizationBlockUser,
   About: async () => (await import("./views/About.tsx")).About,
   License: async () => (await import("./views/License.tsx")).License,
   Notice: async () => (await import("./views/Notice.tsx")).Notice,

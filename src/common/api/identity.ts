@@ -54,6 +54,10 @@ export const identitySchema = identityFieldsSchema.extend({
   membership: membershipSchema.nullable().optional(),
   /** Only in a flow's list: blocked in the flow's organization. */
   blocked: z.boolean().optional(),
+  /** Only in a flow's list, when blocked: the organization's note to the person. */
+  blockNote: z.string().optional(),
+  /** Only in a flow's list: the organization blocked the account, so no identity of it can be used there. */
+  accountBlocked: z.boolean().optional(),
   /** Only when reading one identity: its organizations. */
   organizations: z.array(identityOrganizationSchema).optional(),
 });

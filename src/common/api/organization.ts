@@ -99,6 +99,8 @@ export const organizationIdentitySchema = z.object({
   id: z.string(),
   organizationId: z.string(),
   active: z.boolean(),
+  /** A block of the identity is in force in the organization. */
+  blocked: z.boolean(),
   /** The organization's applications the identity has signed in to. */
   applications: z.array(z.string()),
   username: z.string().optional(),

@@ -45,3 +45,29 @@ export async function ownAdminIdentities(
   const access = await accessibleIdentities(db, caller.accountId);
   return admins.filter((admin) => access.get(admin) === "admin");
 }
+
+/**
+ * The accounts that can reach an identity (accessibleIdentities the other way round): the creators
+ * of the identity and of the identities among its admins and users, transitively, that do reach it.
+ */
+export async function accountsWithAccess(db: Database, identityId: string): Promise<string[]> {
+  const seen = new Set<string>([identityId]);
+  const creators = new Set<string>();
+  let frontier = [identityId];
+  while (frontier.length > 0) {
+    const next: string[] = [];
+    for (const identity of await findIdentities(db, frontier)) {
+      if (identity.creatorAccountId) creators.add(identity.creatorAccountId);
+      for (const member of [...identity.document.admins, ...identity.document.users]) {
+        if (seen.has(member)) continue;
+        seen.add(member);
+        next.push(member);
+      }
+    }
+    frontier = next;
+  }
+  const reaching: string[] = [];
+  for (const accountId of creators)
+    if ((await accessibleIdentities(db, accountId)).has(identityId)) reaching.push(accountId);
+  return reaching.sort();
+}

@@ -3,6 +3,7 @@ import { accessibleIdentities } from "../access/identities.ts";
 import { joinOrganization } from "../identities/memberships.ts";
 import { HttpError } from "../http/errors.ts";
 import { deactivateSessions } from "../store/flows.ts";
+import { isBlocked } from "../store/blocks.ts";
 import { membershipsIn } from "../store/identities.ts";
 import type { FlowDeps } from "./deps.ts";
 import type { Flow, StepRequest } from "./flows.ts";
@@ -38,6 +39,9 @@ export async function chooseIdentity(
   if (!authenticated(flow.state)) throw new HttpError(400, "badRequest", "no identity can be chosen now");
   const access = (await accessibleIdentities(deps.db, accountId)).get(identityId);
   if (!access) throw new HttpError(404, "notFound", "no such identity");
+  // Also a new identity of an account the organization blocked: the block covers the account.
+  if (await isBlocked(deps.db, flow.organizationId, identityId, accountId))
+    throw new HttpError(400, "identityBlocked", "the identity is blocked in this organization");
   const [existing] = await membershipsIn(deps.db, flow.organizationId, [identityId]);
   if (existing && !existing.active)
     throw new HttpError(400, "identityDisabled", "the identity is disabled in this organization");

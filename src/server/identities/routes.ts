@@ -10,6 +10,7 @@ import { parseBody } from "../http/body.ts";
 import { requireCaller, type Caller, type CallerDeps } from "../access/caller.ts";
 import { HttpError } from "../http/errors.ts";
 import type { Database } from "../store/database.ts";
+import { blocksOfAccount, blocksOfIdentities } from "../store/blocks.ts";
 import { applicationsUsed, findIdentities, membershipsIn, type IdentityRow } from "../store/identities.ts";
 import { accessibleIdentities, type Access } from "../access/identities.ts";
 import { createIdentity, updateIdentity } from "./identities.ts";
@@ -27,24 +28,29 @@ function view(identity: IdentityRow, access: Access, caller: Caller): Identity {
   };
 }
 
-/** In a flow, each identity also says how it stands with the flow's organization and app. */
+/**
+ * In a flow, each identity also says how it stands with the flow's organization and app, and whether
+ * the organization blocked it (or the account: then every identity, new ones too) with its note.
+ */
 async function withMemberships(db: Database, caller: Caller, identities: Identity[]): Promise<Identity[]> {
   const flow = caller.flow;
   if (!flow) return identities;
-  const memberships = await membershipsIn(
-    db,
-    flow.organizationId,
-    identities.map((identity) => identity.id),
-  );
+  const ids = identities.map((identity) => identity.id);
+  const memberships = await membershipsIn(db, flow.organizationId, ids);
   const used = await applicationsUsed(
     db,
     memberships.map((membership) => membership.id),
   );
+  const blocks = await blocksOfIdentities(db, flow.organizationId, ids);
+  const [accountBlock] = await blocksOfAccount(db, flow.organizationId, caller.accountId);
   return identities.map((identity) => {
     const membership = memberships.find((candidate) => candidate.identityId === identity.id);
+    const block = blocks.find((candidate) => candidate.identityId === identity.id) ?? accountBlock;
     return {
       ...identity,
-      blocked: false,
+      blocked: block !== undefined,
+      ...(block ? { blockNote: block.userNote } : {}),
+      ...(accountBlock ? { accountBlocked: true } : {}),
       membership: membership
         ? {
             status: membership.active ? "active" : "disabled",

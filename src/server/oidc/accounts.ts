@@ -1,13 +1,16 @@
 import type { Account, FindAccount } from "oidc-provider";
 import type { Database } from "../store/database.ts";
 import { emailsOfGrantAccount } from "../store/accounts.ts";
+import { isBlocked } from "../store/blocks.ts";
+import { findGrantAccount } from "../store/flows.ts";
 import { findScopedIdentity } from "../store/identities.ts";
 import { ownerOf } from "./client-extras.ts";
 
 /**
  * oidc-provider's "account" is an identity as one organization sees it: its ID is the
  * organization-scoped identity ID, which becomes `sub`. It is found only for clients of that
- * organization and while the identity is active there.
+ * organization and while the identity is active and not blocked there: a block refuses the tokens of
+ * the identity (and of the accounts it covers) at once, whatever a revocation may have missed.
  */
 export function findAccountFor(db: Database): FindAccount {
   return async (ctx, id, token) => {
@@ -16,6 +19,9 @@ export function findAccountFor(db: Database): FindAccount {
     const client = ctx.oidc.client;
     if (client && ownerOf(client).organizationId !== identity.organizationId) return undefined;
     const grantId = token && "grantId" in token ? token.grantId : undefined;
+    const signedIn = grantId ? await findGrantAccount(db, grantId) : undefined;
+    if (await isBlocked(db, identity.organizationId, identity.identityId, signedIn?.accountId))
+      return undefined;
 
     const account: Account = {
       accountId: id,

@@ -15,6 +15,7 @@ import type { Database } from "../store/database.ts";
 import { findDocument, insertDocument, listDocuments, replaceDocument } from "../store/documents.ts";
 import { setClientSecretHash } from "../store/clients.ts";
 import { applicationsUsed, findIdentity, findMembershipById } from "../store/identities.ts";
+import { findBlockInForce } from "../store/blocks.ts";
 import { accessibleIdentities } from "../access/identities.ts";
 import { interpolate } from "../templates/interpolate.ts";
 import { findTemplate } from "../templates/templates.ts";
@@ -261,10 +262,12 @@ export async function organizationIdentity(
   if (!identity) throw new HttpError(404, "notFound", "no such identity in this organization");
   const { username, email, givenName, fullName, pictureUrl } = identity.document;
   const applications = (await applicationsUsed(db, [membership.id])).get(membership.id) ?? [];
+  const blocked = (await findBlockInForce(db, organizationId, membership.identityId)) !== undefined;
   return {
     id: scopedId,
     organizationId,
     active: membership.active,
+    blocked,
     applications,
     username,
     email,

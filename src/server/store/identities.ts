@@ -261,7 +261,12 @@ const scopedIdentity = preparedQuery((db: Database, scopedId: string) =>
   db
     .selectFrom("identity_organizations as membership")
     .innerJoin("identities as identity", "identity.id", "membership.identity_id")
-    .select(["membership.organization_id", "membership.active", "identity.document"])
+    .select([
+      "membership.organization_id",
+      "membership.identity_id",
+      "membership.active",
+      "identity.document",
+    ])
     .where("membership.id", "=", scopedId),
 );
 
@@ -269,11 +274,14 @@ const scopedIdentity = preparedQuery((db: Database, scopedId: string) =>
 export async function findScopedIdentity(
   db: Database,
   scopedId: string,
-): Promise<{ organizationId: string; active: boolean; document: IdentityDocument } | undefined> {
+): Promise<
+  { organizationId: string; identityId: string; active: boolean; document: IdentityDocument } | undefined
+> {
   const [row] = (await scopedIdentity(db, scopedId)).rows;
   return (
     row && {
       organizationId: row.organization_id,
+      identityId: row.identity_id,
       active: row.active === 1,
       document: JSON.parse(row.document) as IdentityDocument,
     }

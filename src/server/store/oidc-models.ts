@@ -121,3 +121,16 @@ export async function deleteExpiredOidcModels(db: Database, now: number): Promis
   const result = await db.deleteFrom("oidc_models").where("expires_at", "<=", now).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
+
+/**
+ * Ends the single sign-on sessions signed in as these organization-scoped identities. The engine keeps
+ * a session's `accountId` in its payload as JSON without white space; IDs hold no LIKE wildcards.
+ */
+export async function destroySessionsOf(db: Database, scopedIds: readonly string[]): Promise<void> {
+  if (scopedIds.length === 0) return;
+  await db
+    .deleteFrom("oidc_models")
+    .where("model", "=", "Session")
+    .where((eb) => eb.or(scopedIds.map((id) => eb("payload", "like", `%"accountId":${JSON.stringify(id)}%`))))
+    .execute();
+}

@@ -154,6 +154,31 @@ export interface PasskeyChallengeTable {
   expires_at: number;
 }
 
+/** A block of an identity by an organization; lifted ones stay as a record. */
+export interface BlockTable {
+  id: string;
+  organization_id: string;
+  /** The organization-scoped identity ID. */
+  membership_id: string;
+  identity_id: string;
+  /** identity or identityAndAccounts */
+  scope: string;
+  /** For the organization's admins only. */
+  admin_note: string;
+  /** Shown to the blocked person. */
+  user_note: string;
+  blocked_by_identity_id: string;
+  created_at: number;
+  lifted_at: number | null;
+  lifted_by_identity_id: string | null;
+}
+
+/** The accounts a block of an identity and its accounts covers; never shown to anybody. */
+export interface BlockAccountTable {
+  block_id: string;
+  account_id: string;
+}
+
 /** A versioned JSON document: application templates and organizations. */
 export interface DocumentTable {
   id: string;
@@ -183,4 +208,6 @@ export interface Schema {
   application_templates: DocumentTable;
   organization_invitations: OrganizationInvitationTable;
   passkey_challenges: PasskeyChallengeTable;
+  blocks: BlockTable;
+  block_accounts: BlockAccountTable;
 }

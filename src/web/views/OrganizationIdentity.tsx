@@ -1,6 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { useParams } from "react-router";
+import { Link, useParams } from "react-router";
+import { pathFor } from "../../common/routes.ts";
+import { buttonClassName } from "../components/Button.tsx";
 import { displayName } from "../../common/api/identity.ts";
 import { Breadcrumbs } from "../components/Breadcrumbs.tsx";
 import { DetailList } from "../components/DetailList.tsx";
@@ -8,7 +10,7 @@ import { Identifier } from "../components/Identifier.tsx";
 import { Labels } from "../components/Labels.tsx";
 import { QueryError } from "../components/QueryError.tsx";
 import { useDocumentTitle } from "../documentTitle.ts";
-import { organizationIdentityQuery } from "../partials/organization/organizationApi.ts";
+import { organizationIdentityQuery, organizationQuery } from "../partials/organization/organizationApi.ts";
 import { useOrganizationTrail } from "../partials/organization/organizationTrail.ts";
 
 /** An identity as the organization sees it (spec §2): its organization-scoped ID, profile and status. */
@@ -19,6 +21,7 @@ export function OrganizationIdentity() {
   const name = identity.data ? displayName(identity.data) : t("organizations.identity.title");
   useDocumentTitle(name);
   const trail = useOrganizationTrail(id);
+  const canBlock = useQuery(organizationQuery(id)).data?.canUpdate === true;
 
   return (
     <div className="flex max-w-3xl flex-col gap-6">
@@ -26,7 +29,12 @@ export function OrganizationIdentity() {
       <h1 className="text-3xl font-bold tracking-tight break-words">
         {name}
         {identity.data && (
-          <Labels labels={[identity.data.active ? t("common.labels.active") : t("common.labels.disabled")]} />
+          <Labels
+            labels={[
+              identity.data.active ? t("common.labels.active") : t("common.labels.disabled"),
+              ...(identity.data.blocked ? [t("common.labels.blocked")] : []),
+            ]}
+          />
         )}
       </h1>
       {identity.data !== undefined ? (
@@ -48,6 +56,16 @@ export function OrganizationIdentity() {
         <QueryError error={identity.error} />
       ) : (
         <p role="status">{t("app.loading")}</p>
+      )}
+      {identity.data !== undefined && canBlock && (
+        <div>
+          <Link
+            to={pathFor("OrganizationBlockUser", { id, identityId })}
+            className={buttonClassName({ variant: identity.data.blocked ? "secondary" : "danger" })}
+          >
+            {identity.data.blocked ? t("organizations.block.manage") : t("organizations.block.title")}
+          </Link>
+        </div>
       )}
     </div>
   );

@@ -87,6 +87,11 @@ function IdentityItem({ identity, label, onSelect, busy, focus }: IdentityItemPr
 
   return (
     <IdentityCard identity={identity} labels={label ? [label] : []} nameId={nameId}>
+      {identity.blocked && identity.blockNote && (
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          {t("authFlow.identity.blockNote", { note: identity.blockNote })}
+        </p>
+      )}
       {onSelect && (
         // At the end of the row, also when it wraps under the name on a narrow screen.
         <Button

@@ -34,6 +34,8 @@ export function IdentityStep({ flowId, flow, onFlow, onRestart, restarting }: Id
   const { pending, failure, run } = useStepAction(onFlow);
   const [creating, setCreating] = useState(false);
   const [createdId, setCreatedId] = useState<string | null>(null);
+  // Blocked as an account, the person has no identity to use here, a new one included.
+  const accountBlocked = identities.data?.some((identity) => identity.accountBlocked) === true;
   useFocusOnMount(heading);
 
   async function created(id: string): Promise<void> {
@@ -82,7 +84,11 @@ export function IdentityStep({ flowId, flow, onFlow, onRestart, restarting }: Id
       <p role="status" className="text-sm text-slate-700 empty:sr-only dark:text-slate-300">
         {createdId !== null ? t("identities.form.created") : ""}
       </p>
-      {creating ? (
+      {accountBlocked ? (
+        <p className="rounded-md bg-red-50 px-4 py-3 text-sm text-red-900 dark:bg-red-950 dark:text-red-100">
+          {t("authFlow.identity.accountBlocked")}
+        </p>
+      ) : creating ? (
         <div className="flex flex-col gap-4 rounded-md border border-slate-300 p-4 dark:border-slate-600">
           <h3 id={formHeadingId} className="font-semibold">
             {t("authFlow.identity.newHeading")}

@@ -1,0 +1,160 @@
+import type Provider from "oidc-provider";
+import type { BlockPage, BlockRecord, BlockStatus } from "../../common/api/block.ts";
+import { displayName } from "../../common/api/identity.ts";
+import { recordActivity } from "../activity/activity.ts";
+import { blockStatusReader } from "../access/blocks.ts";
+import type { Caller } from "../access/caller.ts";
+import { accountsWithAccess } from "../access/identities.ts";
+import { HttpError } from "../http/errors.ts";
+import { newId } from "../ids.ts";
+import { revokeInOrganization } from "../oidc/revocation.ts";
+import {
+  accountsOfBlock,
+  blocksOfAccount,
+  findBlockInForce,
+  insertBlock,
+  liftBlock,
+  type BlockRow,
+} from "../store/blocks.ts";
+import type { Database } from "../store/database.ts";
+import { findIdentity, findMembershipById } from "../store/identities.ts";
+import { administeredOrganization, findOrganization, organizationIdentity } from "./organizations.ts";
+
+// Blocks (spec §2, design.md §6): an organization's admins block one of its identities, or the identity
+// and every sign-in of the accounts behind it there. A block takes effect at once and is a record that
+// can be lifted; the accounts it covers are never shown to the admins.
+
+export interface BlockDeps {
+  db: Database;
+  provider: Provider;
+}
+
+async function recordOf(db: Database, block: BlockRow): Promise<BlockRecord> {
+  const admin = await findIdentity(db, block.blockedBy);
+  return {
+    scope: block.scope,
+    adminNote: block.adminNote,
+    userNote: block.userNote,
+    blockedBy: admin
+      ? { id: admin.id, name: displayName({ id: admin.id, ...admin.document }) }
+      : { id: block.blockedBy },
+    createdAt: new Date(block.createdAt).toISOString(),
+  };
+}
+
+/** The identity as the organization sees it and its block in force: for the organization's admins. */
+export async function blockPage(
+  db: Database,
+  caller: Caller,
+  organizationId: string,
+  scopedId: string,
+): Promise<BlockPage> {
+  await administeredOrganization(db, caller, organizationId);
+  const identity = await organizationIdentity(db, caller, organizationId, scopedId);
+  const membership = await findMembershipById(db, scopedId);
+  const block = membership && (await findBlockInForce(db, organizationId, membership.identityId));
+  return { identity, block: block ? await recordOf(db, block) : null };
+}
+
+/** The membership an admin acts on, 404 when the organization has no such identity. */
+async function memberOf(db: Database, organizationId: string, scopedId: string) {
+  const membership = await findMembershipById(db, scopedId);
+  if (membership?.organizationId !== organizationId)
+    throw new HttpError(404, "notFound", "no such identity in this organization");
+  return membership;
+}
+
+export async function blockIdentity(
+  { db, provider }: BlockDeps,
+  caller: Caller,
+  organizationId: string,
+  scopedId: string,
+  request: { scope: BlockRow["scope"]; adminNote: string; userNote: string },
+): Promise<BlockPage> {
+  const { editor } = await administeredOrganization(db, caller, organizationId);
+  const membership = await memberOf(db, organizationId, scopedId);
+  const accounts = await accountsWithAccess(db, membership.identityId);
+  // An admin who blocked themself would lose the organization they manage mid-sentence.
+  if (accounts.includes(caller.accountId) || membership.identityId === editor)
+    throw new HttpError(400, "blockSelf", "admins cannot block their own identities");
+  const covered = request.scope === "identityAndAccounts" ? accounts : [];
+  const block = {
+    id: newId(),
+    organizationId,
+    membershipId: membership.id,
+    identityId: membership.identityId,
+    ...request,
+    blockedBy: editor,
+    createdAt: Date.now(),
+  };
+  if (!(await insertBlock(db, block, covered)))
+    throw new HttpError(409, "alreadyBlocked", "the identity is already blocked in this organization");
+  await revokeInOrganization(provider, db, {
+    organizationId,
+    membershipId: membership.id,
+    identityId: membership.identityId,
+    accountIds: covered,
+  });
+
+  const about = { identities: [{ id: membership.identityId }], organizations: [{ id: organizationId }] };
+  await recordActivity(db, caller.accountId, { type: "identityBlocked", ...about });
+  const type = request.scope === "identityAndAccounts" ? "accountBlocked" : "identityBlocked";
+  for (const accountId of accounts) await recordActivity(db, accountId, { type, ...about });
+  return blockPage(db, caller, organizationId, scopedId);
+}
+
+export async function unblockIdentity(
+  db: Database,
+  caller: Caller,
+  organizationId: string,
+  scopedId: string,
+): Promise<BlockPage> {
+  const { editor } = await administeredOrganization(db, caller, organizationId);
+  const membership = await memberOf(db, organizationId, scopedId);
+  const block = await findBlockInForce(db, organizationId, membership.identityId);
+  if (!block || !(await liftBlock(db, block.id, editor, Date.now())))
+    throw new HttpError(409, "notBlocked", "the identity is not blocked in this organization");
+
+  // Those who were blocked learn it is over: the accounts behind the identity then and now.
+  const accounts = new Set([
+    ...(await accountsOfBlock(db, block.id)),
+    ...(await accountsWithAccess(db, block.identityId)),
+  ]);
+  const about = { identities: [{ id: block.identityId }], organizations: [{ id: organizationId }] };
+  await recordActivity(db, caller.accountId, { type: "identityUnblocked", ...about });
+  for (const accountId of accounts)
+    if (accountId !== caller.accountId)
+      await recordActivity(db, accountId, { type: "identityUnblocked", ...about });
+  return blockPage(db, caller, organizationId, scopedId);
+}
+
+const statusOf = (block: BlockRow, withAdminNote: boolean): BlockStatus => ({
+  blocked: true,
+  scope: block.scope,
+  userNote: block.userNote,
+  ...(withAdminNote ? { adminNote: block.adminNote } : {}),
+  createdAt: new Date(block.createdAt).toISOString(),
+});
+
+/**
+ * Whether the organization's identity is blocked: to its admins with their note, to the people who
+ * can use the identity without it (also when the block is of their account, not of this identity);
+ * 404 to anybody else.
+ */
+export async function blockStatus(
+  db: Database,
+  caller: Caller,
+  organizationId: string,
+  scopedId: string,
+): Promise<BlockStatus> {
+  const organization = await findOrganization(db, organizationId);
+  const membership = await findMembershipById(db, scopedId);
+  const notFound = new HttpError(404, "notFound", "no such identity in this organization");
+  if (!organization || membership?.organizationId !== organizationId) throw notFound;
+  const reader = await blockStatusReader(db, caller, organization.document.admins, membership.identityId);
+  if (!reader) throw notFound;
+  const block = await findBlockInForce(db, organizationId, membership.identityId);
+  if (block) return statusOf(block, reader === "admin");
+  const [ofAccount] = reader === "person" ? await blocksOfAccount(db, organizationId, caller.accountId) : [];
+  return ofAccount ? statusOf(ofAccount, false) : { blocked: false };
+}
