@@ -80,7 +80,9 @@ export function parseIdpMetadata(xml: string, entityId?: string, now = Date.now(
     throw new IdpMetadataError("the document is not SAML metadata");
   }
   if (expired(root, now)) throw new IdpMetadataError("the IdP's metadata has expired (validUntil)");
-  const identityProviders = [...document.getElementsByTagNameNS(namespaces.metadata, "EntityDescriptor")]
+  const identityProviders = Array.from(
+    document.getElementsByTagNameNS(namespaces.metadata, "EntityDescriptor"),
+  )
     .map((entity) => ({
       entity,
       descriptor: childElements(entity, namespaces.metadata, "IDPSSODescriptor").find((descriptor) =>

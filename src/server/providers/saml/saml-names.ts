@@ -13,6 +13,8 @@ export const bindings = {
   post: "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST",
 } as const;
 
+export const statusSuccess = "urn:oasis:names:tc:SAML:2.0:status:Success";
+
 export const nameIdFormats = {
   unspecified: "urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified",
   emailAddress: "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress",

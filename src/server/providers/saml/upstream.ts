@@ -6,10 +6,10 @@ import { SamlError, type SamlErrorCode } from "./errors.ts";
 import type { IdpMetadata } from "./idp-metadata.ts";
 import { identityFromProfile, type SamlIdentity } from "./identity.ts";
 import { openIdpMetadataSource, type MetadataSourceOptions } from "./metadata-source.ts";
-import { nameIdFormats, namespaces } from "./saml-names.ts";
+import { nameIdFormats, namespaces, statusSuccess } from "./saml-names.ts";
 import type { SamlProviderSettings } from "./settings.ts";
 import type { SamlSpCredentials } from "./sp-credentials.ts";
-import { MalformedXml, parseXml } from "./xml.ts";
+import { childElements, MalformedXml, parseXml } from "./xml.ts";
 
 /** A name in each of Vrata's languages. */
 export interface LocalizedName {
@@ -162,6 +162,18 @@ function decodeResponse(samlResponse: unknown): string {
   }
   if (root.namespaceURI !== namespaces.protocol || root.localName !== "Response") {
     throw new SamlError("samlResponseMalformed", "SAMLResponse is not a SAML Response");
+  }
+  // node-saml reads an assertion even when the status says the IdP failed; a failure is a failure.
+  const status = childElements(root, namespaces.protocol, "Status")[0];
+  const statusCode = status && childElements(status, namespaces.protocol, "StatusCode")[0];
+  const value = statusCode?.getAttribute("Value");
+  if (value !== statusSuccess) {
+    const detail =
+      statusCode && childElements(statusCode, namespaces.protocol, "StatusCode")[0]?.getAttribute("Value");
+    throw new SamlError(
+      "samlIdpStatus",
+      `the IdP answered ${value ?? "no status"}${detail ? ` (${detail})` : ""}`,
+    );
   }
   return xml;
 }
