@@ -1,4 +1,5 @@
 import { X509Certificate } from "node:crypto";
+import { toPem } from "./pem.ts";
 import { bindings, namespaces } from "./saml-names.ts";
 import { childElements, parseXml } from "./xml.ts";
 
@@ -38,12 +39,13 @@ function ssoUrl(descriptor: Element): string {
 function certificatePem(base64: string): string | undefined {
   const body = base64.replace(/\s+/g, "");
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(body)) return undefined;
+  const der = Buffer.from(body, "base64");
   try {
-    new X509Certificate(Buffer.from(body, "base64"));
+    new X509Certificate(der);
   } catch {
     return undefined;
   }
-  return `-----BEGIN CERTIFICATE-----\n${body.replace(/.{64}/g, "$&\n").trimEnd()}\n-----END CERTIFICATE-----\n`;
+  return toPem("CERTIFICATE", der);
 }
 
 /** Certificates of the key descriptors meant for signing (those without `use` serve both). */

@@ -3,6 +3,7 @@ import "reflect-metadata";
 import * as x509 from "@peculiar/x509";
 import type { Sealer } from "../../secrets/sealing.ts";
 import { sealedSettingOrCreate } from "../../secrets/sealed-settings.ts";
+import { toPem } from "./pem.ts";
 import type { Database } from "../../store/database.ts";
 
 /** The key Vrata signs its AuthnRequests with, and the certificate its SP metadata publishes. */
@@ -18,11 +19,6 @@ const algorithm = { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256", publicExponent: 
 x509.cryptoProvider.set(crypto);
 
 const settingKey = "samlServiceProviderKey";
-
-function pem(label: string, der: ArrayBuffer): string {
-  const body = Buffer.from(der).toString("base64").replace(/.{64}/g, "$&\n").trimEnd();
-  return `-----BEGIN ${label}-----\n${body}\n-----END ${label}-----\n`;
-}
 
 /**
  * A new key pair and self-signed certificate. In SAML metadata a certificate only carries the key (no
@@ -47,7 +43,7 @@ export async function createSpCredentials(commonName: string): Promise<SamlSpCre
     extensions: [new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true)],
   });
   return {
-    privateKeyPem: pem("PRIVATE KEY", await crypto.subtle.exportKey("pkcs8", keys.privateKey)),
+    privateKeyPem: toPem("PRIVATE KEY", await crypto.subtle.exportKey("pkcs8", keys.privateKey)),
     certificatePem: cert.toString("pem") + "\n",
   };
 }

@@ -1,3 +1,4 @@
+import { pemBody } from "./pem.ts";
 import { bindings, namespaces } from "./saml-names.ts";
 import type { SamlUpstream } from "./upstream.ts";
 import { requestedNameIdFormat } from "./upstream.ts";
@@ -5,8 +6,6 @@ import { escapeXml } from "./xml.ts";
 
 /** The media type of SAML metadata, registered by the SAML 2.0 metadata specification. */
 export const samlMetadataMediaType = "application/samlmetadata+xml";
-
-const certificateBody = (pem: string) => pem.replace(/-----[^-]+-----|\s/g, "");
 
 /** The attributes Vrata asks for: the identifying one (required) and the mapped ones. */
 function requestedAttributes(upstream: SamlUpstream): { name: string; required: boolean }[] {
@@ -42,7 +41,7 @@ export function spMetadata(upstream: SamlUpstream): string {
     `      </mdui:UIInfo>`,
     `    </md:Extensions>`,
     `    <md:KeyDescriptor use="signing">`,
-    `      <ds:KeyInfo><ds:X509Data><ds:X509Certificate>${certificateBody(upstream.credentials.certificatePem)}</ds:X509Certificate></ds:X509Data></ds:KeyInfo>`,
+    `      <ds:KeyInfo><ds:X509Data><ds:X509Certificate>${pemBody(upstream.credentials.certificatePem)}</ds:X509Certificate></ds:X509Data></ds:KeyInfo>`,
     `    </md:KeyDescriptor>`,
     ...(nameIdFormat ? [`    <md:NameIDFormat>${escapeXml(nameIdFormat)}</md:NameIDFormat>`] : []),
     `    <md:AssertionConsumerService Binding="${bindings.post}" Location="${escapeXml(upstream.acsUrl)}" index="0" isDefault="true"/>`,

@@ -146,8 +146,11 @@ const sameText = (a: string, b: string) => {
   return left.length === right.length && timingSafeEqual(left, right);
 };
 
-/** The response's XML, checked to be one well-formed SAML Response before any signature work. */
-function decodeResponse(samlResponse: unknown): string {
+/**
+ * The posted response, checked to be one well-formed SAML Response with a success status before any
+ * signature work.
+ */
+function checkedResponse(samlResponse: unknown): string {
   if (typeof samlResponse !== "string" || !/^[A-Za-z0-9+/\s]+={0,2}\s*$/.test(samlResponse)) {
     throw new SamlError("samlResponseMalformed", "SAMLResponse is not base64");
   }
@@ -175,7 +178,7 @@ function decodeResponse(samlResponse: unknown): string {
       `the IdP answered ${value ?? "no status"}${detail ? ` (${detail})` : ""}`,
     );
   }
-  return xml;
+  return samlResponse;
 }
 
 // node-saml says why it refused a response only in its messages; these are its words (5.x).
@@ -212,7 +215,7 @@ export async function samlComplete(upstream: SamlUpstream, input: SamlCompleteIn
     if (typeof input.relayState !== "string" || !sameText(input.relayState, expected.relayState)) {
       throw new SamlError("samlRelayStateMismatch", "the RelayState is not this sign-in's");
     }
-    const xml = decodeResponse(input.samlResponse);
+    const samlResponse = checkedResponse(input.samlResponse);
     const requests: CacheProvider = {
       ...noCache,
       getAsync: (requestId) => {
@@ -222,7 +225,7 @@ export async function samlComplete(upstream: SamlUpstream, input: SamlCompleteIn
       },
     };
     const { profile } = await client(upstream, idp, requests).validatePostResponseAsync({
-      SAMLResponse: Buffer.from(xml).toString("base64"),
+      SAMLResponse: samlResponse,
     });
     if (!profile) throw new SamlError("samlIdpStatus", "the IdP did not sign the person in");
     const issuer: unknown = profile.issuer;
