@@ -283,6 +283,8 @@ describe("SAML upstream against a samlify IdP", () => {
     expect(request.acsUrl).toBe(`${issuer}/auth/provider/eid`);
     expect(request.nameIdFormat).toBe(nameIdFormats.persistent);
 
+    await expect(samlStart(upstream, { relayState: "x".repeat(81) })).rejects.toThrow(RangeError);
+
     // The signature covers the RelayState: the IdP refuses a request whose RelayState was changed.
     const tampered = {
       ...start,

@@ -124,6 +124,7 @@ export async function samlStart(
   upstream: SamlUpstream,
   { relayState = randomToken() } = {},
 ): Promise<SamlStart> {
+  if (Buffer.byteLength(relayState) > 80) throw new RangeError("a SAML RelayState is at most 80 bytes");
   const idp = currentIdp(upstream);
   // An XML ID must not start with a digit.
   const requestId = `_${randomBytes(20).toString("hex")}`;
