@@ -97,3 +97,18 @@ export const accountPasskeyChallengeLifetimeMs = 5 * 60 * 1000;
 
 /** The notes of a block, for the organization's admins and for the blocked person. */
 export const blockNoteMaxLength = 2000;
+
+/** Upstream SAML identity providers: their metadata, and the responses they send back. */
+export const samlMetadata = {
+  /** How often an IdP's metadata is read again, and how soon after a failure while none is known. */
+  refreshMs: 6 * 60 * minuteMs,
+  retryMs: minuteMs,
+  /** How long fetching it may take. */
+  timeoutMs: 30_000,
+  /** The largest metadata document read (a federation's lists every member). */
+  maxBytes: 32 * 1024 * 1024,
+} as const;
+/** How far the IdP's clock may be off when an assertion's NotBefore / NotOnOrAfter is checked. */
+export const samlClockToleranceMs = 30_000;
+/** The longest NameID or identifying attribute value accepted as a person's ID at an IdP. */
+export const samlSubjectMaxLength = 1024;

@@ -8,9 +8,9 @@ export async function sealedSettingOrCreate(
   db: Database,
   sealer: Sealer,
   key: string,
-  create: () => string,
+  create: () => string | Promise<string>,
 ): Promise<string> {
   const context = `instance_settings:${key}`;
-  const stored = await settingOrCreate(db, key, () => sealer.seal(create(), context));
+  const stored = await settingOrCreate(db, key, async () => sealer.seal(await create(), context));
   return openStoredSecret(sealer, stored, context, (sealed) => updateSetting(db, key, sealed));
 }

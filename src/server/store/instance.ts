@@ -4,7 +4,11 @@ import type { Database } from "./database.ts";
  * Returns the stored value for `key`, storing `create()` first if there is none. When several
  * instances start at once the first insert wins and everyone reads that one.
  */
-export async function settingOrCreate(db: Database, key: string, create: () => string): Promise<string> {
+export async function settingOrCreate(
+  db: Database,
+  key: string,
+  create: () => string | Promise<string>,
+): Promise<string> {
   const existing = await db
     .selectFrom("instance_settings")
     .select("value")
@@ -13,7 +17,7 @@ export async function settingOrCreate(db: Database, key: string, create: () => s
   if (existing) return existing.value;
   await db
     .insertInto("instance_settings")
-    .values({ key, value: create() })
+    .values({ key, value: await create() })
     .onConflict((conflict) => conflict.column("key").doNothing())
     .execute();
   const stored = await db

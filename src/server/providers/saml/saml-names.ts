@@ -1,0 +1,41 @@
+// The SAML 2.0 names (namespaces, bindings, NameID formats) Vrata reads and writes.
+
+export const namespaces = {
+  metadata: "urn:oasis:names:tc:SAML:2.0:metadata",
+  metadataUi: "urn:oasis:names:tc:SAML:metadata:ui",
+  protocol: "urn:oasis:names:tc:SAML:2.0:protocol",
+  assertion: "urn:oasis:names:tc:SAML:2.0:assertion",
+  signature: "http://www.w3.org/2000/09/xmldsig#",
+} as const;
+
+export const bindings = {
+  redirect: "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect",
+  post: "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST",
+} as const;
+
+export const statusSuccess = "urn:oasis:names:tc:SAML:2.0:status:Success";
+
+export const nameIdFormats = {
+  unspecified: "urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified",
+  emailAddress: "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress",
+  x509SubjectName: "urn:oasis:names:tc:SAML:1.1:nameid-format:X509SubjectName",
+  windowsDomainQualifiedName: "urn:oasis:names:tc:SAML:1.1:nameid-format:WindowsDomainQualifiedName",
+  kerberos: "urn:oasis:names:tc:SAML:2.0:nameid-format:kerberos",
+  entity: "urn:oasis:names:tc:SAML:2.0:nameid-format:entity",
+  persistent: "urn:oasis:names:tc:SAML:2.0:nameid-format:persistent",
+  transient: "urn:oasis:names:tc:SAML:2.0:nameid-format:transient",
+} as const;
+
+/**
+ * NameID formats that name the same person the same way at every sign-in, so the NameID can be the
+ * credential. A transient NameID is new each time; an unspecified one promises nothing (it is
+ * accepted only when the operator asks for it by name).
+ */
+export const stableNameIdFormats: ReadonlySet<string> = new Set([
+  nameIdFormats.emailAddress,
+  nameIdFormats.x509SubjectName,
+  nameIdFormats.windowsDomainQualifiedName,
+  nameIdFormats.kerberos,
+  nameIdFormats.entity,
+  nameIdFormats.persistent,
+]);

@@ -1,0 +1,80 @@
+import { z } from "zod";
+import { providerKeyPattern } from "../../../common/ids.ts";
+import { nameIdFormats } from "./saml-names.ts";
+
+// A SAML identity provider as the operator declares it in the configuration file, e.g.
+//   { "key": "eid", "type": "saml", "name": { "en": "National eID", "sl": "Nacionalna e-identiteta" },
+//     "metadataUrl": "https://idp.example/metadata", "identifyBy": "nameId",
+//     "attributes": { "email": "urn:oid:0.9.2342.19200300.100.1.3" } }
+
+const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/**
+ * The IdP's metadata carries the certificates every response is checked against, so it must come
+ * over HTTPS; plain HTTP only from this machine, where nobody on the way can change it.
+ */
+const metadataUrlSchema = z.url({ protocol: /^https?$/ }).refine((value) => {
+  const url = new URL(value);
+  return url.protocol === "https:" || loopbackHosts.has(url.hostname);
+}, "must be an https:// URL (http:// only on this machine)");
+
+const attributeName = z.string().trim().min(1).max(1024);
+
+/** Which SAML attribute (by its `Name`) fills each identity field. */
+export const samlAttributeMappingSchema = z
+  .object({
+    username: attributeName.optional(),
+    email: attributeName.optional(),
+    givenName: attributeName.optional(),
+    fullName: attributeName.optional(),
+    pictureUrl: attributeName.optional(),
+  })
+  .strict();
+
+export type SamlAttributeMapping = z.infer<typeof samlAttributeMappingSchema>;
+export type SamlIdentityField = keyof SamlAttributeMapping;
+
+export const samlProviderSettingsSchema = z
+  .object({
+    key: z.string().regex(providerKeyPattern, "must be 1 to 64 letters, digits, - or _"),
+    type: z.literal("saml"),
+    name: z.object({ en: z.string().trim().min(1), sl: z.string().trim().min(1) }).strict(),
+    /** Where the IdP publishes its metadata; fetched at start and refreshed. */
+    metadataUrl: metadataUrlSchema.optional(),
+    /** Or a file holding it (relative to the configuration file); read at start and re-read. */
+    metadataFile: z.string().min(1).optional(),
+    /** Which entity of a metadata file listing several (a federation's) is the IdP. */
+    idpEntityId: z.string().min(1).optional(),
+    /** Our entity ID at this IdP; `<issuer>/samlMetadata/<key>` by default. */
+    entityId: z.string().min(1).optional(),
+    /** The NameID format asked for; persistent by default when the NameID identifies people. */
+    nameIdFormat: z.string().min(1).optional(),
+    /** What identifies a person: the NameID (not a transient one) or the value of an attribute. */
+    identifyBy: z
+      .union([z.literal("nameId"), z.object({ attribute: attributeName }).strict()])
+      .default("nameId"),
+    attributes: samlAttributeMappingSchema.default({}),
+  })
+  .strict()
+  .check((context) => {
+    const settings = context.value;
+    if ((settings.metadataUrl === undefined) === (settings.metadataFile === undefined)) {
+      context.issues.push({
+        code: "custom",
+        input: settings,
+        path: ["metadataUrl"],
+        message: "give exactly one of metadataUrl and metadataFile",
+      });
+    }
+    if (settings.identifyBy === "nameId" && settings.nameIdFormat === nameIdFormats.transient) {
+      context.issues.push({
+        code: "custom",
+        input: settings,
+        path: ["nameIdFormat"],
+        message: "a transient NameID changes at every sign-in: identify people by an attribute instead",
+      });
+    }
+  });
+
+/** A SAML provider's settings, with the defaults filled in. */
+export type SamlProviderSettings = z.infer<typeof samlProviderSettingsSchema>;

@@ -1,0 +1,243 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import { SAML, SamlStatusError, ValidateInResponseTo, type CacheProvider } from "@node-saml/node-saml";
+import { samlClockToleranceMs } from "../../../common/limits.ts";
+import { pathFor } from "../../../common/routes.ts";
+import { SamlError, type SamlErrorCode } from "./errors.ts";
+import type { IdpMetadata } from "./idp-metadata.ts";
+import { identityFromProfile, type SamlIdentity } from "./identity.ts";
+import { openIdpMetadataSource, type MetadataSourceOptions } from "./metadata-source.ts";
+import { nameIdFormats, namespaces, statusSuccess } from "./saml-names.ts";
+import type { SamlProviderSettings } from "./settings.ts";
+import type { SamlSpCredentials } from "./sp-credentials.ts";
+import { childElements, MalformedXml, parseXml } from "./xml.ts";
+
+/** A name in each of Vrata's languages. */
+export interface LocalizedName {
+  en: string;
+  sl: string;
+}
+
+/** One configured SAML identity provider, ready for sign-ins: Vrata's side of it and the IdP's. */
+export interface SamlUpstream {
+  readonly settings: SamlProviderSettings;
+  /** Vrata's entity ID at this IdP. */
+  readonly entityId: string;
+  /** Where the IdP posts its responses (HTTP-POST binding). */
+  readonly acsUrl: string;
+  readonly credentials: SamlSpCredentials;
+  /** The service the IdP shows people they are signing in to (the instance's title). */
+  readonly serviceName: LocalizedName;
+  /** The IdP's metadata as last read, or undefined while none could be. */
+  idp: () => IdpMetadata | undefined;
+  /** Stops refreshing the IdP's metadata. */
+  close: () => void;
+}
+
+export interface SamlUpstreamOptions extends MetadataSourceOptions {
+  /** Vrata's public origin. */
+  issuer: string;
+  credentials: SamlSpCredentials;
+  serviceName: LocalizedName;
+}
+
+/** Reads the IdP's metadata (see `openIdpMetadataSource`) and sets Vrata's side of the IdP up. */
+export async function openSamlUpstream(
+  settings: SamlProviderSettings,
+  { issuer, credentials, serviceName, ...sourceOptions }: SamlUpstreamOptions,
+): Promise<SamlUpstream> {
+  const source = await openIdpMetadataSource(settings, sourceOptions);
+  return {
+    settings,
+    entityId: settings.entityId ?? issuer + pathFor("SAMLMetadata", { provider: settings.key }),
+    acsUrl: issuer + pathFor("AuthThirdPartyProvider", { provider: settings.key }),
+    credentials,
+    serviceName,
+    idp: source.current,
+    close: source.close,
+  };
+}
+
+/** The NameID format Vrata asks the IdP for, if any. */
+export function requestedNameIdFormat(settings: SamlProviderSettings): string | undefined {
+  return settings.nameIdFormat ?? (settings.identifyBy === "nameId" ? nameIdFormats.persistent : undefined);
+}
+
+function currentIdp(upstream: SamlUpstream): IdpMetadata {
+  const idp = upstream.idp();
+  if (!idp) {
+    throw new SamlError(
+      "samlIdpUnavailable",
+      `the metadata of the IdP ${upstream.settings.key} could not be read yet`,
+    );
+  }
+  return idp;
+}
+
+const noCache: CacheProvider = {
+  saveAsync: () => Promise.resolve(null),
+  getAsync: () => Promise.resolve(null),
+  removeAsync: () => Promise.resolve(null),
+};
+
+function client(upstream: SamlUpstream, idp: IdpMetadata, requests: CacheProvider, requestId = ""): SAML {
+  return new SAML({
+    entryPoint: idp.ssoRedirectUrl,
+    issuer: upstream.entityId,
+    audience: upstream.entityId,
+    callbackUrl: upstream.acsUrl,
+    idpCert: idp.signingCertificates,
+    privateKey: upstream.credentials.privateKeyPem,
+    publicCert: upstream.credentials.certificatePem,
+    signatureAlgorithm: "sha256",
+    authnRequestBinding: "HTTP-Redirect",
+    identifierFormat: requestedNameIdFormat(upstream.settings) ?? null,
+    // How the person authenticates is the IdP's business (an eID asks for more than a password).
+    disableRequestedAuthnContext: true,
+    acceptedClockSkewMs: samlClockToleranceMs,
+    // Either signature will do: node-saml then requires the assertion's when the response has none.
+    wantAuthnResponseSigned: false,
+    wantAssertionsSigned: false,
+    // The request IDs live in the flows: the cache answers only for the flow's own request.
+    validateInResponseTo: ValidateInResponseTo.always,
+    cacheProvider: requests,
+    generateUniqueId: () => requestId,
+  });
+}
+
+/** Where to send the browser, and what the flow keeps to check the answer. */
+export interface SamlStart {
+  /** The IdP's sign-in address with the signed AuthnRequest (HTTP-Redirect binding). */
+  url: string;
+  /** The AuthnRequest's ID: the response must be `InResponseTo` it. */
+  requestId: string;
+  /** The RelayState the IdP posts back with the response. */
+  relayState: string;
+}
+
+const randomToken = () => randomBytes(24).toString("base64url");
+
+/**
+ * Starts a sign-in at the IdP: a signed AuthnRequest with a fresh ID and a `relayState` binding the
+ * answer to the flow (a random one unless given; at most 80 bytes, as SAML allows).
+ */
+export async function samlStart(
+  upstream: SamlUpstream,
+  { relayState = randomToken() } = {},
+): Promise<SamlStart> {
+  if (Buffer.byteLength(relayState) > 80) throw new RangeError("a SAML RelayState is at most 80 bytes");
+  const idp = currentIdp(upstream);
+  // An XML ID must not start with a digit.
+  const requestId = `_${randomBytes(20).toString("hex")}`;
+  const url = await client(upstream, idp, noCache, requestId).getAuthorizeUrlAsync(relayState, undefined, {});
+  return { url, requestId, relayState };
+}
+
+/** What the IdP posted to the ACS URL, and what the flow expects of it. */
+export interface SamlCompleteInput {
+  /** The `SAMLResponse` form field, as posted. */
+  samlResponse: unknown;
+  /** The `RelayState` form field, as posted. */
+  relayState: unknown;
+  expected: { requestId: string; relayState: string };
+}
+
+const sameText = (a: string, b: string) => {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+};
+
+/**
+ * The posted response, checked to be one well-formed SAML Response with a success status before any
+ * signature work.
+ */
+function checkedResponse(samlResponse: unknown): string {
+  if (typeof samlResponse !== "string" || !/^[A-Za-z0-9+/\s]+={0,2}\s*$/.test(samlResponse)) {
+    throw new SamlError("samlResponseMalformed", "SAMLResponse is not base64");
+  }
+  const xml = Buffer.from(samlResponse, "base64").toString("utf8");
+  let root: Element;
+  try {
+    root = parseXml(xml).documentElement;
+  } catch (error) {
+    if (error instanceof MalformedXml)
+      throw new SamlError("samlResponseMalformed", `SAMLResponse: ${error.message}`);
+    throw error;
+  }
+  if (root.namespaceURI !== namespaces.protocol || root.localName !== "Response") {
+    throw new SamlError("samlResponseMalformed", "SAMLResponse is not a SAML Response");
+  }
+  // node-saml reads an assertion even when the status says the IdP failed; a failure is a failure.
+  const status = childElements(root, namespaces.protocol, "Status")[0];
+  const statusCode = status && childElements(status, namespaces.protocol, "StatusCode")[0];
+  const value = statusCode?.getAttribute("Value");
+  if (value !== statusSuccess) {
+    const detail =
+      statusCode && childElements(statusCode, namespaces.protocol, "StatusCode")[0]?.getAttribute("Value");
+    throw new SamlError(
+      "samlIdpStatus",
+      `the IdP answered ${value ?? "no status"}${detail ? ` (${detail})` : ""}`,
+    );
+  }
+  return samlResponse;
+}
+
+// node-saml says why it refused a response only in its messages; these are its words (5.x).
+const refusals: [RegExp, SamlErrorCode][] = [
+  [/InResponseTo/i, "samlInResponseToMismatch"],
+  [/signature|signed data/i, "samlSignatureInvalid"],
+  [/audience/i, "samlAudienceMismatch"],
+  [/not yet valid/i, "samlNotYetValid"],
+  [/expired|no valid subject confirmation/i, "samlExpired"],
+  [/error parsing|invalid date/i, "samlResponseMalformed"],
+];
+
+function refusal(error: unknown, inResponseToRefused: boolean): SamlError {
+  if (error instanceof SamlError) return error;
+  if (error instanceof SamlStatusError) return new SamlError("samlIdpStatus", error.message);
+  const message = error instanceof Error ? error.message : String(error);
+  if (inResponseToRefused) return new SamlError("samlInResponseToMismatch", message);
+  const code = refusals.find(([pattern]) => pattern.test(message))?.[1] ?? "samlResponseInvalid";
+  return new SamlError(code, message);
+}
+
+/**
+ * Checks a response the IdP posted and returns the person it names. Refused, with a `SamlError`
+ * (and never another error): a RelayState or `InResponseTo` other than the flow's, no valid signature
+ * by the IdP on the response or its assertion, another issuer or audience, an assertion outside its
+ * time window (with the clock tolerance), a transient NameID when the NameID identifies people, or
+ * no identifying value.
+ */
+export async function samlComplete(upstream: SamlUpstream, input: SamlCompleteInput): Promise<SamlIdentity> {
+  const { expected } = input;
+  let inResponseToRefused = false;
+  try {
+    const idp = currentIdp(upstream);
+    if (typeof input.relayState !== "string" || !sameText(input.relayState, expected.relayState)) {
+      throw new SamlError("samlRelayStateMismatch", "the RelayState is not this sign-in's");
+    }
+    const samlResponse = checkedResponse(input.samlResponse);
+    const requests: CacheProvider = {
+      ...noCache,
+      getAsync: (requestId) => {
+        if (sameText(requestId, expected.requestId)) return Promise.resolve(new Date().toISOString());
+        inResponseToRefused = true;
+        return Promise.resolve(null);
+      },
+    };
+    const { profile } = await client(upstream, idp, requests).validatePostResponseAsync({
+      SAMLResponse: samlResponse,
+    });
+    if (!profile) throw new SamlError("samlIdpStatus", "the IdP did not sign the person in");
+    const issuer: unknown = profile.issuer;
+    if (issuer !== idp.entityId) {
+      throw new SamlError(
+        "samlIssuerMismatch",
+        `the assertion was issued by ${String(issuer)}, not ${idp.entityId}`,
+      );
+    }
+    return identityFromProfile(upstream.settings, profile);
+  } catch (error) {
+    throw refusal(error, inResponseToRefused);
+  }
+}
