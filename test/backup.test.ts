@@ -1,11 +1,12 @@
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import * as client from "openid-client";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerTestApp, type TestApp } from "./support/apps.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
+import { postgresUrl } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 // `vrata backup` copies the SQLite store while Vrata serves; putting the copy back restores what was.
@@ -21,8 +22,8 @@ beforeAll(async () => {
 afterAll(() => server.dispose());
 
 /** Signs a new person up and returns the app's tokens and the driver's client configuration. */
-async function signUp(username: string) {
-  const driver = await FlowDriver.start(server.issuer, app, {
+async function signUp(on: { server: TestServer; app: TestApp }, username: string) {
+  const driver = await FlowDriver.start(on.server.issuer, on.app, {
     scope: "openid offline_access",
     prompt: "consent",
   });
@@ -35,11 +36,11 @@ async function signUp(username: string) {
 }
 
 it("is consistent while serving, and a restored store serves the tokens it held", async () => {
-  const before = await signUp("before-backup");
+  const before = await signUp({ server, app }, "before-backup");
   const copy = path.join(server.dataDir, "..", `${path.basename(server.dataDir)}-backup.sqlite`);
   const backup = run(process.execPath, ["bin/vrata.js", "backup", copy, "--data", server.dataDir]);
   // People keep signing in while the copy is taken.
-  await Promise.all([backup, signUp("during-backup")]);
+  await Promise.all([backup, signUp({ server, app }, "during-backup")]);
   expect((await backup).stdout).toMatch(/^vrata: backed up .* \(\d+ pages\)\. Keep the instance key/);
   expect(fs.statSync(copy).mode & 0o777).toBe(0o600);
   const again = run(process.execPath, ["bin/vrata.js", "backup", copy, "--data", server.dataDir]);
@@ -70,4 +71,30 @@ it("of a PostgreSQL store points to pg_dump", async () => {
     "postgres://vrata@127.0.0.1:1/vrata",
   ]);
   await expect(answer).rejects.toMatchObject({ stderr: expect.stringMatching(/pg_dump/) as unknown });
+});
+
+describe.runIf(postgresUrl)("on PostgreSQL", () => {
+  it("pg_dump while serving and pg_restore bring back the tokens the store held", async () => {
+    const url = postgresUrl ?? "";
+    let store = await startTestServer({ postgresUrl: url });
+    try {
+      const target = { server: store, app: await registerTestApp(store.db, "Backed up on PostgreSQL") };
+      const before = await signUp(target, "before-dump");
+      const dump = path.join(store.dataDir, "vrata.dump");
+      const schema = store.postgresSchema ?? "";
+      execFileSync("pg_dump", ["--format=custom", `--schema=${schema}`, `--file=${dump}`, url]);
+
+      const refresh = before.tokens.refresh_token ?? "";
+      await client.tokenRevocation(before.config, refresh);
+      await expect(client.refreshTokenGrant(before.config, refresh)).rejects.toThrow();
+
+      store = await store.restart(() => {
+        execFileSync("pg_restore", ["--clean", "--if-exists", "--no-owner", `--dbname=${url}`, dump]);
+      });
+      const refreshed = await client.refreshTokenGrant(before.config, refresh);
+      expect(refreshed.claims()?.sub).toBe(before.tokens.claims()?.sub);
+    } finally {
+      await store.dispose();
+    }
+  });
 });
