@@ -94,3 +94,6 @@ export const invitationLifetimeMs = 7 * 24 * 60 * 60 * 1000;
 export const credentialNameMaxLength = 100;
 /** An account's passkey challenge can be answered this long after it was made, in milliseconds. */
 export const accountPasskeyChallengeLifetimeMs = 5 * 60 * 1000;
+
+/** People and identities one identity can be shared with, per role. */
+export const identityMembersMax = 100;

@@ -13,7 +13,7 @@ import {
   identitiesQuery,
   identityQuery,
   invalidateAfterIdentityChange,
-  updateIdentity,
+  saveMembership,
 } from "../identity/identityApi.ts";
 import { useConfirmation } from "./useConfirmation.tsx";
 
@@ -47,22 +47,7 @@ export function OrganizationIdentities({ organizationId }: { readonly organizati
   const save = (identity: Identity, active: boolean | null, done: string, key: string) =>
     action.run(
       async () => {
-        const { username, email, givenName, fullName, pictureUrl, description } = identity;
-        const fields = Object.fromEntries(
-          Object.entries({ username, email, givenName, fullName, pictureUrl, description }).filter(
-            ([, value]) => value !== undefined && value !== "",
-          ),
-        );
-        const organizations = (identity.organizations ?? []).flatMap((current) => {
-          if (current.organizationId !== organizationId)
-            return [{ organizationId: current.organizationId, active: current.active }];
-          return active === null ? [] : [{ organizationId, active }];
-        });
-        const updated = await updateIdentity(identity.id, {
-          ...fields,
-          version: identity.version,
-          organizations,
-        });
+        const updated = await saveMembership(identity, organizationId, active);
         queryClient.setQueryData(identityQuery(identity.id).queryKey, updated);
         await invalidateAfterIdentityChange(queryClient);
       },
