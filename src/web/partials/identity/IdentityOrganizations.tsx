@@ -127,7 +127,9 @@ export function IdentityOrganizations({ identity }: { readonly identity: Identit
                   {t("identities.organizations.scopedId")} <Identifier value={membership.id} />
                 </p>
                 <p className="text-sm text-slate-700">
-                  {t("identities.organizations.applications", { count: membership.applications.length })}
+                  {membership.applications.length === 0
+                    ? t("identities.organizations.noApplications")
+                    : t("identities.organizations.applications", { count: membership.applications.length })}
                 </p>
               </CardItem>
             );
