@@ -5,14 +5,14 @@ import { Link } from "react-router";
 import type { Identity } from "../../../common/api/identity.ts";
 import { pathFor } from "../../../common/routes.ts";
 import { useBuiltInNames } from "../../builtInNames.ts";
-import { Button } from "../../components/Button.tsx";
 import { CardItem, CardList } from "../../components/Cards.tsx";
 import { Identifier } from "../../components/Identifier.tsx";
 import { Labels } from "../../components/Labels.tsx";
 import { Section } from "../../components/Section.tsx";
 import { ActionFeedback, useAction } from "../../components/useAction.tsx";
 import { useConfirmation } from "../organization/useConfirmation.tsx";
-import { identityQuery, invalidateAfterIdentityChange, saveMembership } from "./identityApi.ts";
+import { changeMembership } from "./identityApi.ts";
+import { MembershipButtons } from "./MembershipButtons.tsx";
 
 /**
  * The organizations the identity is in (spec §2, identity page: added organizations), each with the ID
@@ -29,15 +29,7 @@ export function IdentityOrganizations({ identity }: { readonly identity: Identit
   const memberships = identity.organizations ?? [];
 
   const save = (organizationId: string, active: boolean | null, done: string, key: string) =>
-    action.run(
-      async () => {
-        const updated = await saveMembership(identity, organizationId, active);
-        queryClient.setQueryData(identityQuery(identity.id).queryKey, updated);
-        await invalidateAfterIdentityChange(queryClient);
-      },
-      done,
-      key,
-    );
+    action.run(() => changeMembership(queryClient, identity, organizationId, active), done, key);
 
   return (
     <Section title={t("identities.organizations.title")}>
@@ -54,58 +46,17 @@ export function IdentityOrganizations({ identity }: { readonly identity: Identit
                 key={organizationId}
                 actions={
                   identity.canUpdate && (
-                    <>
-                      <Button
-                        variant="secondary"
-                        {...action.button(`${organizationId}:status`)}
-                        aria-describedby={nameId}
-                        onClick={() =>
-                          active
-                            ? confirmation.ask({
-                                title: t("identities.organizations.disableConfirm.title", { name }),
-                                message: t("identities.organizations.disableConfirm.message"),
-                                confirmLabel: t("organizations.disable"),
-                                onConfirm: () =>
-                                  void save(
-                                    organizationId,
-                                    false,
-                                    t("identities.organizations.disabled", { name }),
-                                    `${organizationId}:status`,
-                                  ),
-                              })
-                            : void save(
-                                organizationId,
-                                true,
-                                t("identities.organizations.activated", { name }),
-                                `${organizationId}:status`,
-                              )
-                        }
-                      >
-                        {active ? t("organizations.disable") : t("organizations.activate")}
-                      </Button>
-                      <Button
-                        variant="secondary"
-                        {...action.button(`${organizationId}:leave`)}
-                        aria-describedby={nameId}
-                        onClick={() =>
-                          confirmation.ask({
-                            title: t("identities.organizations.leaveConfirm.title", { name }),
-                            message: t("identities.organizations.leaveConfirm.message"),
-                            confirmLabel: t("identities.organizations.leave"),
-                            destructive: true,
-                            onConfirm: () =>
-                              void save(
-                                organizationId,
-                                null,
-                                t("identities.organizations.left", { name }),
-                                `${organizationId}:leave`,
-                              ),
-                          })
-                        }
-                      >
-                        {t("identities.organizations.leave")}
-                      </Button>
-                    </>
+                    <MembershipButtons
+                      active={active}
+                      itemKey={organizationId}
+                      describedBy={nameId}
+                      action={action}
+                      ask={confirmation.ask}
+                      save={(wanted, done, key) => void save(organizationId, wanted, done, key)}
+                      name={name}
+                      removeLabel={t("identities.organizations.leave")}
+                      texts="identities.organizations"
+                    />
                   )
                 }
               >

@@ -68,6 +68,18 @@ export function saveMembership(
   return updateIdentity(identity.id, { version: identity.version, organizations });
 }
 
+/** Saves the membership (see {@link saveMembership}); the identity's page and the lists show the change. */
+export async function changeMembership(
+  queryClient: QueryClient,
+  identity: Identity,
+  organizationId: string,
+  active: boolean | null,
+): Promise<void> {
+  const updated = await saveMembership(identity, organizationId, active);
+  queryClient.setQueryData(identityQuery(identity.id).queryKey, updated);
+  await invalidateAfterIdentityChange(queryClient);
+}
+
 /**
  * After an identity was created or changed: the list and the activity are loaded again when shown; the
  * identity's own query is set from the answer by the caller.
