@@ -2,6 +2,7 @@ import type { Browser, Page } from "@playwright/test";
 import { expect, seriousAccessibilityViolations, test } from "./fixtures.ts";
 import { newName, openIdentity, password, status } from "./support/console.ts";
 import { identityItem } from "./support/flow.ts";
+import { checkPage, settle } from "./support/layout-checks.ts";
 import { flowLabels, type FlowLabels } from "./support/labels.ts";
 
 // A person shares an identity with another person by username: first to use, then to manage. The
@@ -123,6 +124,13 @@ for (const language of ["en", "sl"] as const) {
         await expect(admins.getByRole("listitem")).toHaveCount(2);
         await expect(users.getByRole("listitem")).toHaveCount(0);
         await expect(admins.getByRole("button", { name: w.remove }).first()).toBeEnabled();
+        for (const width of [390, 1280]) {
+          await owner.page.setViewportSize({ width, height: 900 });
+          // From the top, where the header sits in the page rather than over it.
+          await owner.page.evaluate(() => window.scrollTo(0, 0));
+          await settle(owner.page);
+          await checkPage(owner.page, `identity-shared-${width}-${language}`);
+        }
 
         await again.page.reload();
         const form = again.page.getByRole("region", { name: w.updateIdentity });

@@ -180,6 +180,19 @@ describe.each([
     expect(await read(owner.api, identity.id)).toMatchObject({ version: identity.version, users: [] });
   });
 
+  it("users and admins are changed at the console only, not from a sign-in under way", async () => {
+    const identity = await createIdentity(owner.api, "ana-console-only");
+    const flow = await identityStep("ana");
+    const response = await flow.fetch(`${server.url}/api/i/update/${identity.id}?flow=${flow.flowId}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ version: identity.version, users: [{ person: "bojan" }] }),
+    });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ error: "consoleOnly" });
+    expect(await read(owner.api, identity.id)).toMatchObject({ version: identity.version, users: [] });
+  });
+
   it("answers strangers 401, people without access 404, users 403", async () => {
     const identity = await createIdentity(owner.api, "ana-private");
     const anonymous = await fetch(`${server.url}/api/i/update/${identity.id}`, {
