@@ -112,3 +112,5 @@ export const samlMetadata = {
 export const samlClockToleranceMs = 30_000;
 /** The longest NameID or identifying attribute value accepted as a person's ID at an IdP. */
 export const samlSubjectMaxLength = 1024;
+/** People and identities one identity can be shared with, per role. */
+export const identityMembersMax = 100;

@@ -90,6 +90,10 @@ export const changeSchema = z.object({
   identities: z.array(referenceSchema).optional(),
   organizations: z.array(referenceSchema).optional(),
   applications: z.array(applicationReferenceSchema).optional(),
+  /** Of a permissions change of an identity: whether it is about its admins or its users. */
+  role: z.enum(["admin", "user"]).optional(),
+  /** People an identity was shared with, by the username or e-mail address it was shared by. */
+  people: z.array(z.string()).optional(),
 });
 export type Change = z.infer<typeof changeSchema>;
 

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { identitySearchMaxLength, identitySearchMaxResults } from "../limits.ts";
+import {
+  identityMembersMax,
+  identitySearchMaxLength,
+  identitySearchMaxResults,
+  usernameOrEmailMaxLength,
+} from "../limits.ts";
 import { idText, typedText } from "./text.ts";
 
 const optionalText = (max: number) => typedText(max).optional();
@@ -21,17 +26,46 @@ export const membershipChangeSchema = z.strictObject({
   active: z.boolean(),
 });
 
+/**
+ * An entry of the users or admins its admin sends: one that is there already, by the ID the identity
+ * page shows for it, or a person to share the identity with, by their username or e-mail address.
+ */
+export const memberChangeSchema = z.union([
+  z.strictObject({ id: idText() }),
+  z.strictObject({ person: typedText(usernameOrEmailMaxLength).min(1) }),
+]);
+export type MemberChange = z.infer<typeof memberChangeSchema>;
+
 export const identityUpdateSchema = identityFieldsSchema.extend({
   version: z.number().int().positive(),
   /** When given, the identity joins, leaves, activates or disables organizations to match the list. */
   organizations: z.array(membershipChangeSchema).max(200).optional(),
+  /** When given, those who may use the identity become these (an admin listed here stops being one). */
+  users: z.array(memberChangeSchema).max(identityMembersMax).optional(),
+  /** When given, its admins become these; at least one always remains. */
+  admins: z.array(memberChangeSchema).max(identityMembersMax).optional(),
 });
+
+/** Who may use or administer an identity, as its admins see them. */
+export const identityMemberSchema = z.object({
+  /** The identity's own ID (its creator's entry), another identity's ID, or the ID of a share. */
+  id: z.string(),
+  /** For a person the identity was shared with: the username or e-mail address it was shared by. */
+  person: z.string().optional(),
+  /** The identity's own entry: whoever created it has their access through it. */
+  creator: z.boolean(),
+  /** The entry the signed-in person has their access through. */
+  isCurrent: z.boolean(),
+});
+export type IdentityMember = z.infer<typeof identityMemberSchema>;
 
 /** An identity's membership as its users and admins see it. */
 export const identityOrganizationSchema = z.object({
   /** The organization-scoped ID: what the organization's apps see as `sub`. */
   id: z.string(),
   organizationId: z.string(),
+  /** The organization's name, which everybody may read. */
+  organizationName: z.string().optional(),
   active: z.boolean(),
   applications: z.array(z.string()),
 });
@@ -60,6 +94,10 @@ export const identitySchema = identityFieldsSchema.extend({
   accountBlocked: z.boolean().optional(),
   /** Only when reading one identity: its organizations. */
   organizations: z.array(identityOrganizationSchema).optional(),
+  /** Only when one of its admins reads one identity: who may use it. */
+  users: z.array(identityMemberSchema).optional(),
+  /** Only when one of its admins reads one identity: who administers it. */
+  admins: z.array(identityMemberSchema).optional(),
 });
 export type Identity = z.infer<typeof identitySchema>;
 

@@ -1,19 +1,26 @@
 import type { Caller } from "./caller.ts";
 import type { Database } from "../store/database.ts";
-import { findIdentities, identitiesWithMembers, identityIdsCreatedBy } from "../store/identities.ts";
+import {
+  findIdentities,
+  identitiesSharedWith,
+  identitiesWithMembers,
+  identityIdsCreatedBy,
+} from "../store/identities.ts";
 
 export type Access = "admin" | "user";
 
 /**
  * The identities an account can reach and how: those it created and that still list themselves as
- * admin, then, transitively, every identity that lists a reached identity among its admins or users.
- * Admin access wins over use.
+ * admin, and those their admins shared with the account; then, transitively, every identity that lists
+ * a reached identity among its admins or users. Admin access wins over use.
  */
 export async function accessibleIdentities(db: Database, accountId: string): Promise<Map<string, Access>> {
   const access = new Map<string, Access>();
   const created = await findIdentities(db, await identityIdsCreatedBy(db, accountId));
   for (const identity of created)
     if (identity.document.admins.includes(identity.id)) access.set(identity.id, "admin");
+  for (const { identityId, role } of await identitiesSharedWith(db, accountId))
+    if (access.get(identityId) !== "admin") access.set(identityId, role);
 
   let frontier = [...access.keys()];
   while (frontier.length > 0) {

@@ -18,7 +18,9 @@ import {
   type IdentityRow,
 } from "../store/identities.ts";
 import { accessibleIdentities } from "../access/identities.ts";
+import type { Caller } from "../access/caller.ts";
 import { applyMemberships, changeableMemberships } from "./memberships.ts";
+import { affectedAccounts, permissionChanges, sharedMembers } from "./sharing.ts";
 
 const profileFields = ["username", "email", "givenName", "fullName", "pictureUrl"] as const;
 
@@ -71,34 +73,58 @@ export async function createIdentity(
 
 export type IdentityUpdate = z.infer<typeof identityUpdateSchema>;
 
-/** Changes an identity the account administers, unless it changed since the version it saw. */
+/**
+ * Changes an identity the caller administers, unless it changed since the version it saw. Its users
+ * and admins are changed at the console only: a sign-in under way proves no one is managing the identity.
+ */
 export async function updateIdentity(
   db: Database,
-  accountId: string,
+  caller: Caller,
   id: string,
   update: IdentityUpdate,
 ): Promise<IdentityRow> {
-  const { version, organizations, ...fields } = update;
+  const { version, organizations, users, admins, ...fields } = update;
+  const { accountId } = caller;
   const access = (await accessibleIdentities(db, accountId)).get(id);
   const identity = access && (await findIdentity(db, id));
   if (!identity) throw new HttpError(404, "notFound", "no such identity");
   if (access !== "admin") throw new HttpError(403, "forbidden", "only admins of an identity can change it");
-  const document: IdentityDocument = {
-    ...validIdentityFields(fields),
+  const sharing = users !== undefined || admins !== undefined;
+  if (sharing && caller.flow)
+    throw new HttpError(403, "consoleOnly", "users and admins are managed from the console");
+  const before = {
     admins: identity.document.admins,
     users: identity.document.users,
+    shares: identity.document.shares ?? [],
   };
+  const members = sharing ? await sharedMembers(db, identity, { users, admins }) : before;
+  // An update that sends none of the fields keeps them: the identity page saves its users, its admins
+  // or its organizations on their own. (Sending none to clear them all would leave an empty identity.)
+  const { admins: _admins, users: _users, shares: _shares, ...stored } = identity.document;
+  const kept = Object.keys(fields).length === 0 ? stored : validIdentityFields(fields);
+  const document: IdentityDocument = { ...kept, ...members };
   // Refused before anything is saved, so a refused change leaves the identity as it was.
   const memberships = organizations && (await changeableMemberships(db, id, organizations));
   if (!(await updateIdentityDocument(db, id, version, document, Date.now()))) {
     throw new HttpError(409, "conflict", "the identity was changed meanwhile; reload and try again");
   }
+  const permissions = permissionChanges(before, members);
   const changes: Change[] = [
     ...fieldChanges(identity.document, document, [...profileFields, "description"]),
+    ...permissions,
     ...(organizations && memberships ? await applyMemberships(db, memberships, organizations) : []),
   ];
   if (changes.length > 0) {
     await recordActivity(db, accountId, { type: "identityUpdate", identities: [{ id }], changes });
+  }
+  // A person whose access changed reads it in their own activity, told only about themselves.
+  for (const { accountId: affected, person } of affectedAccounts(before, members)) {
+    if (affected === accountId) continue;
+    const own = permissions.flatMap((change) =>
+      change.people?.includes(person) ? [{ ...change, identities: undefined, people: [person] }] : [],
+    );
+    if (own.length > 0)
+      await recordActivity(db, affected, { type: "identityUpdate", identities: [{ id }], changes: own });
   }
   return { ...identity, version: version + 1, document };
 }

@@ -5,6 +5,7 @@ import { groupedChanges } from "../activity/changes.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
+import { findDocuments } from "../store/documents.ts";
 import {
   applicationsUsed,
   deleteMembership,
@@ -89,16 +90,23 @@ export async function applyMemberships(
   return groupedChanges(changed, (kind, ids) => ({ kind, organizations: ids.map((id) => ({ id })) }));
 }
 
-/** The identity's memberships with the applications it used in each. */
+/** The identity's memberships with the organizations' names and the applications it used in each. */
 export async function membershipViews(db: Database, identityId: string) {
   const memberships = await membershipsOf(db, identityId);
   const used = await applicationsUsed(
     db,
     memberships.map((membership) => membership.id),
   );
+  const organizations = await findDocuments<{ name: string }>(
+    db,
+    "organizations",
+    memberships.map((membership) => membership.organizationId),
+  );
+  const nameOf = (id: string) => organizations.find((organization) => organization.id === id)?.document.name;
   return memberships.map((membership) => ({
     id: membership.id,
     organizationId: membership.organizationId,
+    organizationName: nameOf(membership.organizationId),
     active: membership.active,
     applications: used.get(membership.id) ?? [],
   }));

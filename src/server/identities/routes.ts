@@ -15,10 +15,11 @@ import { applicationsUsed, findIdentities, membershipsIn, type IdentityRow } fro
 import { accessibleIdentities, type Access } from "../access/identities.ts";
 import { createIdentity, updateIdentity } from "./identities.ts";
 import { membershipViews } from "./memberships.ts";
+import { memberViews } from "./sharing.ts";
 import { searchIdentities } from "./search.ts";
 
 function view(identity: IdentityRow, access: Access, caller: Caller): Identity {
-  const { admins: _admins, users: _users, ...fields } = identity.document;
+  const { admins: _admins, users: _users, shares: _shares, ...fields } = identity.document;
   return {
     ...fields,
     id: identity.id,
@@ -91,25 +92,31 @@ export const identityPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { 
     return reply.status(201).send({ id: identity.id });
   });
 
+  /** One identity as the caller reads it; its admins also see who may use and administer it. */
+  const full = async (identity: IdentityRow, caller: Caller, access: Map<string, Access>) => {
+    const level = access.get(identity.id) ?? "user";
+    return {
+      ...view(identity, level, caller),
+      organizations: await membershipViews(db, identity.id),
+      ...(level === "admin" ? memberViews(identity, caller.accountId, (id) => access.has(id)) : {}),
+    };
+  };
+
   app.get(apiPrefix + routes.IdentityGet.path, async (request) => {
     const caller = await requireCaller(deps, request);
     const { id } = request.params as { id: string };
-    const access = (await accessibleIdentities(db, caller.accountId)).get(id);
-    const [identity] = access ? await findIdentities(db, [id]) : [];
-    if (!access || !identity) throw new HttpError(404, "notFound", "no such identity");
-    return { ...view(identity, access, caller), organizations: await membershipViews(db, id) };
+    const access = await accessibleIdentities(db, caller.accountId);
+    const [identity] = access.has(id) ? await findIdentities(db, [id]) : [];
+    if (!identity) throw new HttpError(404, "notFound", "no such identity");
+    return full(identity, caller, access);
   });
 
   const update = async (request: FastifyRequest) => {
     const caller = await requireCaller(deps, request);
     const { id } = request.params as { id: string };
-    const identity = await updateIdentity(
-      db,
-      caller.accountId,
-      id,
-      parseBody(identityUpdateSchema, request.body),
-    );
-    return { ...view(identity, "admin", caller), organizations: await membershipViews(db, id) };
+    const identity = await updateIdentity(db, caller, id, parseBody(identityUpdateSchema, request.body));
+    // Read again: the edit may have taken the caller's own admin rights (or all access) away.
+    return full(identity, caller, await accessibleIdentities(db, caller.accountId));
   };
   for (const url of [routes.IdentityUpdate.path, apiPrefix + routes.IdentityUpdate.path])
     app.post(url, update);

@@ -12,6 +12,20 @@ export interface IdentityDocument {
   admins: string[];
   /** Identities that may use this one. */
   users: string[];
+  /** People's accounts the identity's admins shared it with (absent: nobody). */
+  shares?: IdentityShare[];
+}
+
+export type IdentityRole = "admin" | "user";
+
+/** An account an identity is shared with, as its admins named it. */
+export interface IdentityShare {
+  /** The share's own ID: what the identity's admins see and send back, never the account's ID. */
+  id: string;
+  accountId: string;
+  role: IdentityRole;
+  /** The username or e-mail address the admin who shared it typed. */
+  person: string;
 }
 
 export interface IdentityRow {
@@ -40,6 +54,25 @@ const memberRows = (identityId: string, document: IdentityDocument) => [
     .map((member) => ({ identity_id: identityId, member_identity_id: member, role: "user" as const })),
 ];
 
+const shareRows = (identityId: string, document: IdentityDocument) =>
+  (document.shares ?? []).map((share) => ({
+    identity_id: identityId,
+    account_id: share.accountId,
+    role: share.role,
+  }));
+
+/** Replaces the lookup rows of the identity's members and shares with those of its document. */
+async function storeMembers(trx: Database, id: string, document: IdentityDocument, replace: boolean) {
+  if (replace) {
+    await trx.deleteFrom("identity_members").where("identity_id", "=", id).execute();
+    await trx.deleteFrom("identity_shares").where("identity_id", "=", id).execute();
+  }
+  const members = memberRows(id, document);
+  if (members.length > 0) await trx.insertInto("identity_members").values(members).execute();
+  const shares = shareRows(id, document);
+  if (shares.length > 0) await trx.insertInto("identity_shares").values(shares).execute();
+}
+
 export async function insertIdentity(
   db: Database,
   identity: { id: string; document: IdentityDocument; creatorAccountId: string | null },
@@ -57,8 +90,7 @@ export async function insertIdentity(
         updated_at: now,
       })
       .execute();
-    const members = memberRows(identity.id, identity.document);
-    if (members.length > 0) await trx.insertInto("identity_members").values(members).execute();
+    await storeMembers(trx, identity.id, identity.document, false);
   });
 }
 
@@ -78,9 +110,7 @@ export async function updateIdentityDocument(
       .where("version", "=", version)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return false;
-    await trx.deleteFrom("identity_members").where("identity_id", "=", id).execute();
-    const members = memberRows(id, document);
-    if (members.length > 0) await trx.insertInto("identity_members").values(members).execute();
+    await storeMembers(trx, id, document, true);
     return true;
   });
 }
@@ -113,6 +143,19 @@ export async function identityIdsCreatedBy(db: Database, accountId: string): Pro
     .where("creator_account_id", "=", accountId)
     .execute();
   return rows.map((row) => row.id);
+}
+
+/** The identities shared with the account, each with the role it was given. */
+export async function identitiesSharedWith(
+  db: Database,
+  accountId: string,
+): Promise<{ identityId: string; role: IdentityRole }[]> {
+  const rows = await db
+    .selectFrom("identity_shares")
+    .select(["identity_id", "role"])
+    .where("account_id", "=", accountId)
+    .execute();
+  return rows.map((row) => ({ identityId: row.identity_id, role: row.role }));
 }
 
 /** The identities that list any of `memberIds` among their admins or users. */

@@ -73,6 +73,12 @@ export interface IdentityMemberTable {
   role: "admin" | "user";
 }
 
+export interface IdentityShareTable {
+  identity_id: string;
+  account_id: string;
+  role: "admin" | "user";
+}
+
 export interface IdentityOrganizationTable {
   id: string;
   identity_id: string;
@@ -198,6 +204,7 @@ export interface Schema {
   credentials: CredentialTable;
   identities: IdentityTable;
   identity_members: IdentityMemberTable;
+  identity_shares: IdentityShareTable;
   identity_organizations: IdentityOrganizationTable;
   identity_applications: IdentityApplicationTable;
   flows: FlowTable;

@@ -17,6 +17,8 @@ import {
 } from "../partials/identity/identityApi.ts";
 import { IdentityForm } from "../partials/identity/IdentityForm.tsx";
 import { IdentityInvitations } from "../partials/identity/IdentityInvitations.tsx";
+import { IdentityMembers } from "../partials/identity/IdentityMembers.tsx";
+import { IdentityOrganizations } from "../partials/identity/IdentityOrganizations.tsx";
 import { identityLabels } from "../partials/identity/identityLabels.ts";
 import { useSignedIn } from "../session.ts";
 import type { CreatedState } from "./IdentityCreate.tsx";
@@ -24,7 +26,10 @@ import type { CreatedState } from "./IdentityCreate.tsx";
 const isCreatedState = (state: unknown): state is CreatedState =>
   typeof state === "object" && state !== null && (state as Partial<CreatedState>).created === true;
 
-/** One identity (spec §2, IdentityGet): its fields; for its admins, its invitations and a form to change it. */
+/**
+ * One identity (spec §2, IdentityGet): its fields and organizations; for its admins, its invitations,
+ * its users and admins, and a form to change it. Someone who may only use it reads it.
+ */
 export function IdentityGet() {
   const { t } = useTranslation();
   const { id = "" } = useParams();
@@ -87,9 +92,13 @@ function IdentityDetails({ identity }: { readonly identity: Identity }) {
         {created ? t("identities.form.created") : ""}
       </p>
       <DetailList fields={fields} />
+      {!identity.canUpdate && <p className="text-slate-700">{t("identities.page.useOnly")}</p>}
+      <IdentityOrganizations identity={identity} />
       {identity.canUpdate && (
         <>
           <IdentityInvitations identityId={identity.id} />
+          <IdentityMembers identity={identity} role="users" />
+          <IdentityMembers identity={identity} role="admins" />
           <IdentityUpdate identity={identity} />
         </>
       )}
@@ -97,12 +106,14 @@ function IdentityDetails({ identity }: { readonly identity: Identity }) {
   );
 }
 
-/** The edit form: it saves over the version it was loaded with, so a change made meanwhile is not lost. */
+/**
+ * The edit form: it saves over the version shown (which the page's other sections move on as they
+ * save), so a change made elsewhere meanwhile is not lost.
+ */
 function IdentityUpdate({ identity }: { readonly identity: Identity }) {
   const { t } = useTranslation();
   const headingId = useId();
   const queryClient = useQueryClient();
-  const [version, setVersion] = useState(identity.version);
 
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-4 border-t border-slate-200 pt-6">
@@ -115,8 +126,7 @@ function IdentityUpdate({ identity }: { readonly identity: Identity }) {
         submitLabel={t("identities.form.update")}
         savedMessage={t("identities.form.updated")}
         onSubmit={async (fields) => {
-          const updated = await updateIdentity(identity.id, { ...fields, version });
-          setVersion(updated.version);
+          const updated = await updateIdentity(identity.id, { ...fields, version: identity.version });
           queryClient.setQueryData(identityQuery(identity.id).queryKey, updated);
           await invalidateAfterIdentityChange(queryClient);
         }}

@@ -7,6 +7,7 @@ import * as keyedArtifactIds from "./0005-keyed-artifact-ids.ts";
 import * as invitations from "./0006-invitations.ts";
 import * as passkeyChallenges from "./0007-passkey-challenges.ts";
 import * as blocks from "./0008-blocks.ts";
+import * as identityShares from "./0009-identity-shares.ts";
 
 /** Forward-only migrations, applied in the order of their names. Never edit one that has shipped. */
 export const migrations: MigrationProvider = {
@@ -20,5 +21,6 @@ export const migrations: MigrationProvider = {
       "0006-invitations": invitations,
       "0007-passkey-challenges": passkeyChallenges,
       "0008-blocks": blocks,
+      "0009-identity-shares": identityShares,
     }),
 };

@@ -156,7 +156,13 @@ function credentialHeadline(t: TFunction, type: CredentialType, entry: Activity)
 
 type Verb = "Added" | "Removed" | "Changed" | "Activated" | "Disabled";
 type PhraseKey =
-  "adminsAdded" | "adminsRemoved" | "identitiesAdded" | `applications${Verb}` | `organizations${Verb}`;
+  | "adminsAdded"
+  | "adminsRemoved"
+  | "usersAdded"
+  | "usersRemoved"
+  | "identitiesAdded"
+  | `applications${Verb}`
+  | `organizations${Verb}`;
 
 const membershipVerbs = {
   membershipAdded: "Added",
@@ -175,12 +181,17 @@ function phraseOf(
     case "otherData":
       return undefined;
     case "permissionsAdded":
-    case "permissionsRemoved":
+    case "permissionsRemoved": {
+      const added = change.kind === "permissionsAdded";
+      const users = change.role === "user";
+      // People an identity was shared with are named as they were named then; they have no page.
+      const people = (change.people ?? []).map((person) => ({ id: person, name: person }));
       return {
-        key: change.kind === "permissionsAdded" ? "adminsAdded" : "adminsRemoved",
+        key: users ? (added ? "usersAdded" : "usersRemoved") : added ? "adminsAdded" : "adminsRemoved",
         kind: "identity",
-        items: change.identities ?? [],
+        items: [...(change.identities ?? []), ...people],
       };
+    }
     case "identitiesAdded":
       return { key: "identitiesAdded", kind: "identity", items: change.identities ?? [] };
     default: {

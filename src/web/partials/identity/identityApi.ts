@@ -52,6 +52,35 @@ export function updateIdentity(id: string, body: z.infer<typeof identityUpdateSc
 }
 
 /**
+ * Saves the identity with its membership in the organization set active or disabled, or, with null,
+ * left; its other memberships and its fields stay as they are.
+ */
+export function saveMembership(
+  identity: Identity,
+  organizationId: string,
+  active: boolean | null,
+): Promise<Identity> {
+  const organizations = (identity.organizations ?? []).flatMap((current) => {
+    if (current.organizationId !== organizationId)
+      return [{ organizationId: current.organizationId, active: current.active }];
+    return active === null ? [] : [{ organizationId, active }];
+  });
+  return updateIdentity(identity.id, { version: identity.version, organizations });
+}
+
+/** Saves the membership (see {@link saveMembership}); the identity's page and the lists show the change. */
+export async function changeMembership(
+  queryClient: QueryClient,
+  identity: Identity,
+  organizationId: string,
+  active: boolean | null,
+): Promise<void> {
+  const updated = await saveMembership(identity, organizationId, active);
+  queryClient.setQueryData(identityQuery(identity.id).queryKey, updated);
+  await invalidateAfterIdentityChange(queryClient);
+}
+
+/**
  * After an identity was created or changed: the list and the activity are loaded again when shown; the
  * identity's own query is set from the answer by the caller.
  */

@@ -4,17 +4,12 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { displayName, type Identity } from "../../../common/api/identity.ts";
 import { pathFor } from "../../../common/routes.ts";
-import { Button } from "../../components/Button.tsx";
 import { QueryError } from "../../components/QueryError.tsx";
 import { Section } from "../../components/Section.tsx";
 import { ActionFeedback, useAction } from "../../components/useAction.tsx";
 import { IdentityCard } from "../identity/IdentityCard.tsx";
-import {
-  identitiesQuery,
-  identityQuery,
-  invalidateAfterIdentityChange,
-  updateIdentity,
-} from "../identity/identityApi.ts";
+import { MembershipButtons } from "../identity/MembershipButtons.tsx";
+import { identitiesQuery, identityQuery, changeMembership } from "../identity/identityApi.ts";
 import { useConfirmation } from "./useConfirmation.tsx";
 
 /**
@@ -45,30 +40,7 @@ export function OrganizationIdentities({ organizationId }: { readonly organizati
    * button of `key` shows it is busy.
    */
   const save = (identity: Identity, active: boolean | null, done: string, key: string) =>
-    action.run(
-      async () => {
-        const { username, email, givenName, fullName, pictureUrl, description } = identity;
-        const fields = Object.fromEntries(
-          Object.entries({ username, email, givenName, fullName, pictureUrl, description }).filter(
-            ([, value]) => value !== undefined && value !== "",
-          ),
-        );
-        const organizations = (identity.organizations ?? []).flatMap((current) => {
-          if (current.organizationId !== organizationId)
-            return [{ organizationId: current.organizationId, active: current.active }];
-          return active === null ? [] : [{ organizationId, active }];
-        });
-        const updated = await updateIdentity(identity.id, {
-          ...fields,
-          version: identity.version,
-          organizations,
-        });
-        queryClient.setQueryData(identityQuery(identity.id).queryKey, updated);
-        await invalidateAfterIdentityChange(queryClient);
-      },
-      done,
-      key,
-    );
+    action.run(() => changeMembership(queryClient, identity, organizationId, active), done, key);
 
   if (list.isError) return <QueryError error={list.error} />;
 
@@ -96,56 +68,17 @@ export function OrganizationIdentities({ organizationId }: { readonly organizati
                 >
                   {t("organizations.identity.view")}
                 </Link>
-                <Button
-                  variant="secondary"
-                  {...action.button(`${identity.id}:status`)}
-                  aria-describedby={`${addedId}-${identity.id}`}
-                  onClick={() =>
-                    active
-                      ? confirmation.ask({
-                          title: t("organizations.identities.disableConfirm.title", { name }),
-                          message: t("organizations.identities.disableConfirm.message"),
-                          confirmLabel: t("organizations.disable"),
-                          onConfirm: () =>
-                            void save(
-                              identity,
-                              false,
-                              t("organizations.identities.disabled", { name }),
-                              `${identity.id}:status`,
-                            ),
-                        })
-                      : void save(
-                          identity,
-                          true,
-                          t("organizations.identities.activated", { name }),
-                          `${identity.id}:status`,
-                        )
-                  }
-                >
-                  {active ? t("organizations.disable") : t("organizations.activate")}
-                </Button>
-                <Button
-                  variant="secondary"
-                  {...action.button(`${identity.id}:remove`)}
-                  aria-describedby={`${addedId}-${identity.id}`}
-                  onClick={() =>
-                    confirmation.ask({
-                      title: t("organizations.identities.removeConfirm.title", { name }),
-                      message: t("organizations.identities.removeConfirm.message"),
-                      confirmLabel: t("organizations.identities.removeConfirm.confirm"),
-                      destructive: true,
-                      onConfirm: () =>
-                        void save(
-                          identity,
-                          null,
-                          t("organizations.identities.removed", { name }),
-                          `${identity.id}:remove`,
-                        ),
-                    })
-                  }
-                >
-                  {t("common.remove")}
-                </Button>
+                <MembershipButtons
+                  active={active}
+                  itemKey={identity.id}
+                  describedBy={`${addedId}-${identity.id}`}
+                  action={action}
+                  ask={confirmation.ask}
+                  save={(wanted, done, key) => void save(identity, wanted, done, key)}
+                  name={name}
+                  removeLabel={t("common.remove")}
+                  texts="organizations.identities"
+                />
               </IdentityCard>
             );
           })}
