@@ -156,7 +156,12 @@ function credentialHeadline(t: TFunction, type: CredentialType, entry: Activity)
 
 type Verb = "Added" | "Removed" | "Changed" | "Activated" | "Disabled";
 type PhraseKey =
-  "adminsAdded" | "adminsRemoved" | "identitiesAdded" | `applications${Verb}` | `organizations${Verb}`;
+  | "adminsAdded"
+  | "adminsRemoved"
+  | "identitiesAdded"
+  | "identitiesRemoved"
+  | `applications${Verb}`
+  | `organizations${Verb}`;
 
 const membershipVerbs = {
   membershipAdded: "Added",
@@ -182,11 +187,14 @@ function phraseOf(
         items: change.identities ?? [],
       };
     case "identitiesAdded":
-      return { key: "identitiesAdded", kind: "identity", items: change.identities ?? [] };
+    case "identitiesRemoved":
+      return { key: change.kind, kind: "identity", items: change.identities ?? [] };
     default: {
-      // A membership change: an organization's applications, or an identity's organizations.
+      // A membership change: an organization's applications, or an identity's organizations; an
+      // organization's own status is a change of the organization itself.
       const verb = membershipVerbs[change.kind];
-      return type === "organizationCreate" || type === "organizationUpdate"
+      const aboutApplications = change.applications !== undefined || change.organizations === undefined;
+      return (type === "organizationCreate" || type === "organizationUpdate") && aboutApplications
         ? { key: `applications${verb}`, kind: "application", items: change.applications ?? [] }
         : { key: `organizations${verb}`, kind: "organization", items: change.organizations ?? [] };
     }

@@ -68,6 +68,7 @@ export function updateOf(organization: Organization): OrganizationUpdate {
     admins: organization.admins ?? [],
     applications: (organization.applications ?? []).map(({ id, active, values }) => ({ id, active, values })),
     rotateSecrets: [],
+    active: organization.active,
   };
 }
 
