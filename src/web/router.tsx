@@ -34,6 +34,10 @@ const lazyViews: Partial<Record<RouteName, () => Promise<ComponentType>>> = {
   OrganizationGet: async () => (await import("./views/OrganizationGet.tsx")).OrganizationGet,
   OrganizationApp: async () => (await import("./views/OrganizationApp.tsx")).OrganizationApp,
   OrganizationIdentity: async () => (await import("./views/OrganizationIdentity.tsx")).OrganizationIdentity,
+  OrganizationUsers: async () => (await import("./views/OrganizationUsers.tsx")).OrganizationUsers,
+  OrganizationActivity: async () => (await import("./views/OrganizationActivity.tsx")).OrganizationActivity,
+  OrganizationActivityGet: async () =>
+    (await import("./views/OrganizationActivityGet.tsx")).OrganizationActivityGet,
   About: async () => (await import("./views/About.tsx")).About,
   License: async () => (await import("./views/License.tsx")).License,
   Notice: async () => (await import("./views/Notice.tsx")).Notice,

@@ -103,6 +103,8 @@ export const organizationIdentitySchema = z.object({
   id: z.string(),
   organizationId: z.string(),
   active: z.boolean(),
+  /** Whether the identity is one of the organization's admins. */
+  admin: z.boolean(),
   /** The organization's applications the identity has signed in to. */
   applications: z.array(z.string()),
   username: z.string().optional(),

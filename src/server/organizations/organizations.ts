@@ -279,6 +279,7 @@ export async function organizationIdentity(
     id: scopedId,
     organizationId,
     active: membership.active,
+    admin: organization.document.admins.includes(membership.identityId),
     applications,
     username,
     email,

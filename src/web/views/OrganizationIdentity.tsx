@@ -26,7 +26,12 @@ export function OrganizationIdentity() {
       <h1 className="text-3xl font-bold tracking-tight break-words">
         {name}
         {identity.data && (
-          <Labels labels={[identity.data.active ? t("common.labels.active") : t("common.labels.disabled")]} />
+          <Labels
+            labels={[
+              identity.data.active ? t("common.labels.active") : t("common.labels.disabled"),
+              ...(identity.data.admin ? [t("common.labels.admin")] : []),
+            ]}
+          />
         )}
       </h1>
       {identity.data !== undefined ? (
@@ -38,6 +43,12 @@ export function OrganizationIdentity() {
             [t("identities.fields.fullName"), identity.data.fullName],
             [t("identities.fields.pictureUrl"), identity.data.pictureUrl],
             [t("organizations.identity.scopedId"), <Identifier value={identity.data.id} />],
+            [
+              t("organizations.identity.admin"),
+              identity.data.admin
+                ? t("organizations.identity.adminYes")
+                : t("organizations.identity.adminNo"),
+            ],
             [
               t("organizations.identity.status"),
               t("organizations.identity.applications", { count: identity.data.applications.length }),
