@@ -161,7 +161,9 @@ type PhraseKey =
   | "identitiesAdded"
   | "identitiesRemoved"
   | `applications${Verb}`
-  | `organizations${Verb}`;
+  | `organizations${Verb}`
+  | "organizationActivated"
+  | "organizationDisabled";
 
 const membershipVerbs = {
   membershipAdded: "Added",
@@ -193,10 +195,14 @@ function phraseOf(
       // A membership change: an organization's applications, or an identity's organizations; an
       // organization's own status is a change of the organization itself.
       const verb = membershipVerbs[change.kind];
-      const aboutApplications = change.applications !== undefined || change.organizations === undefined;
-      return (type === "organizationCreate" || type === "organizationUpdate") && aboutApplications
-        ? { key: `applications${verb}`, kind: "application", items: change.applications ?? [] }
-        : { key: `organizations${verb}`, kind: "organization", items: change.organizations ?? [] };
+      const items = change.organizations ?? [];
+      if (type !== "organizationCreate" && type !== "organizationUpdate")
+        return { key: `organizations${verb}`, kind: "organization", items };
+      if (change.applications !== undefined || change.organizations === undefined)
+        return { key: `applications${verb}`, kind: "application", items: change.applications ?? [] };
+      if (verb === "Activated" || verb === "Disabled")
+        return { key: `organization${verb}`, kind: "organization", items };
+      return { key: `organizations${verb}`, kind: "organization", items };
     }
   }
 }
