@@ -112,7 +112,7 @@ test("an admin finds a member, reads the organization's activity and disables it
     await expect(refused.getByRole("heading", { name: "This organization is closed" })).toBeVisible();
     await refused.context().close();
 
-    await page.goto(`${organizationPath.replace("/o/", "/o/activity/")}`);
+    await page.goto(organizationPath.replace("/o/", "/o/activity/"));
     await expect(activityEntries(page).first()).toContainText("Disabled the organization");
 
     // The main path in Slovenian.
