@@ -8,6 +8,20 @@ export interface ActivityRow {
   createdAt: number;
 }
 
+const toActivityRow = (row: {
+  id: string;
+  account_id: string | null;
+  type: string;
+  document: string;
+  created_at: number;
+}): ActivityRow => ({
+  id: row.id,
+  accountId: row.account_id,
+  type: row.type,
+  document: row.document,
+  createdAt: row.created_at,
+});
+
 /** An organization an activity is about, and the member of it the activity concerns, if one. */
 export interface ActivityOrganization {
   organizationId: string;
@@ -68,13 +82,7 @@ export async function activitiesOf(
     );
   }
   const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
-  return rows.map((row) => ({
-    id: row.id,
-    accountId: row.account_id,
-    type: row.type,
-    document: row.document,
-    createdAt: row.created_at,
-  }));
+  return rows.map(toActivityRow);
 }
 
 type Position = { createdAt: number; id: string } | undefined;
@@ -113,13 +121,7 @@ export async function activitiesOfOrganization(
     .orderBy("link.activity_id", "desc")
     .limit(limit)
     .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    accountId: row.account_id,
-    type: row.type,
-    document: row.document,
-    createdAt: row.created_at,
-  }));
+  return rows.map(toActivityRow);
 }
 
 /** Whether the activity is one of the organization's. */
@@ -143,13 +145,5 @@ export async function findActivity(db: Database, id: string): Promise<ActivityRo
     .select(["id", "account_id", "type", "document", "created_at"])
     .where("id", "=", id)
     .executeTakeFirst();
-  return (
-    row && {
-      id: row.id,
-      accountId: row.account_id,
-      type: row.type,
-      document: row.document,
-      createdAt: row.created_at,
-    }
-  );
+  return row && toActivityRow(row);
 }
