@@ -484,6 +484,20 @@ const signedInPages: PageVisit[] = [
     },
   },
   {
+    name: "organization-users",
+    open: async (page, sample) => {
+      await page.goto(pathFor("OrganizationUsers", { id: sample.organization.id }));
+      return page.getByRole("link", { name: sample.identity.username, exact: true });
+    },
+  },
+  {
+    name: "organization-activity",
+    open: async (page, sample) => {
+      await page.goto(pathFor("OrganizationActivity", { id: sample.organization.id }));
+      return page.getByRole("main").locator("ol > li time").first();
+    },
+  },
+  {
     name: "templates",
     open: async (page, sample) => {
       await page.goto(pathFor("ApplicationTemplateList"));

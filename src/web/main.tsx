@@ -21,7 +21,9 @@ import { setSignInError, setSigningIn } from "./session.ts";
 
 // Before the router reads the address, so that it never sees the authorization response's query.
 const hadSignInCallback = addressHasSignInCallback();
-const signInCallback = takeSignInCallback();
+// An error page keeps its address: an app's refused authorization request has a `state` of the app's,
+// which is no answer to the console's sign-in.
+const signInCallback = loadedWithError ? null : takeSignInCallback();
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: retryUnlessRefused } } });
 const router = createRouter();

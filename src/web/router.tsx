@@ -36,6 +36,10 @@ const lazyViews: Partial<Record<RouteName, () => Promise<ComponentType>>> = {
   OrganizationIdentity: async () => (await import("./views/OrganizationIdentity.tsx")).OrganizationIdentity,
   OrganizationBlockUser: async () =>
     (await import("./views/OrganizationBlockUser.tsx")).OrganizationBlockUser,
+  OrganizationUsers: async () => (await import("./views/OrganizationUsers.tsx")).OrganizationUsers,
+  OrganizationActivity: async () => (await import("./views/OrganizationActivity.tsx")).OrganizationActivity,
+  OrganizationActivityGet: async () =>
+    (await import("./views/OrganizationActivityGet.tsx")).OrganizationActivityGet,
   About: async () => (await import("./views/About.tsx")).About,
   License: async () => (await import("./views/License.tsx")).License,
   Notice: async () => (await import("./views/Notice.tsx")).Notice,

@@ -32,6 +32,7 @@ export const activityChanges = [
   "membershipActivated",
   "membershipDisabled",
   "identitiesAdded",
+  "identitiesRemoved",
 ] as const;
 
 /** The fields of identities, organizations and templates whose change an "other data" change names. */
@@ -101,6 +102,8 @@ export const activitySchema = z.object({
   id: z.string(),
   timestamp: z.string(),
   type: z.enum(activityTypes),
+  /** Who did it, when that is not the reader: an organization's admin, or a member as it sees them. */
+  actor: referenceSchema.optional(),
   identities: z.array(referenceSchema).optional(),
   organizations: z.array(referenceSchema).optional(),
   applicationTemplates: z.array(referenceSchema).optional(),
@@ -128,6 +131,11 @@ export const activityPageSchema = z.object({
 export const activityQuerySchema = z.object({
   cursor: z.string().optional(),
   category: z.enum(activityCategoryNames as [ActivityCategory, ...ActivityCategory[]]).optional(),
+});
+
+/** An organization's activity: also one member's only, by organization-scoped ID. */
+export const organizationActivityQuerySchema = activityQuerySchema.extend({
+  identity: z.string().regex(idPattern).optional(),
 });
 
 /** What the opaque `next` cursor holds: the time and ID of the page's last entry. */

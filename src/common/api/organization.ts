@@ -51,6 +51,8 @@ export const organizationUpdateSchema = organizationFieldsSchema.extend({
   applications: z.array(applicationChangeSchema).max(100),
   /** Client IDs whose secret is replaced; the new secrets are in the answer, once. */
   rotateSecrets: z.array(idText()).max(100).default([]),
+  /** The organization's status; unchanged when absent. A disabled organization's apps refuse sign-in. */
+  active: z.boolean().optional(),
 });
 export type OrganizationUpdate = z.infer<typeof organizationUpdateSchema>;
 
@@ -58,6 +60,8 @@ export const organizationSchema = organizationFieldsSchema.extend({
   id: z.string(),
   version: z.number().int(),
   canUpdate: z.boolean(),
+  /** Active, or disabled: its apps refuse sign-in and tokens. */
+  active: z.boolean(),
   ownAdminIdentities: ownAdminIdentitiesSchema,
   /** Admins only. */
   admins: z.array(z.string()).optional(),
@@ -101,6 +105,8 @@ export const organizationIdentitySchema = z.object({
   active: z.boolean(),
   /** A block of the identity is in force in the organization. */
   blocked: z.boolean(),
+  /** Whether the identity is one of the organization's admins. */
+  admin: z.boolean(),
   /** The organization's applications the identity has signed in to. */
   applications: z.array(z.string()),
   username: z.string().optional(),
@@ -108,4 +114,42 @@ export const organizationIdentitySchema = z.object({
   givenName: z.string().optional(),
   fullName: z.string().optional(),
   pictureUrl: z.string().optional(),
+});
+
+/**
+ * A member's status in the organization. `blocked` is a member the organization's admins blocked;
+ * it wins over the other two.
+ */
+export const memberStatuses = ["active", "disabled", "blocked"] as const;
+export type MemberStatus = (typeof memberStatuses)[number];
+
+/** `GET /api/o/users/{id}`: one member as the organization's admins list it. */
+export const organizationUserSchema = z.object({
+  /** The organization-scoped ID. */
+  id: z.string(),
+  username: z.string().optional(),
+  email: z.string().optional(),
+  givenName: z.string().optional(),
+  fullName: z.string().optional(),
+  pictureUrl: z.string().optional(),
+  status: z.enum(memberStatuses),
+  /** Whether the identity is one of the organization's admins. */
+  admin: z.boolean(),
+  /** The organization's applications the member has signed in to, by application ID. */
+  applications: z.array(z.string()),
+  joinedAt: z.string(),
+  lastSignedInAt: z.string().optional(),
+});
+export type OrganizationUser = z.infer<typeof organizationUserSchema>;
+
+/** A page of members, newest first; `next` is the cursor of the following page. */
+export const organizationUsersPageSchema = z.object({
+  items: z.array(organizationUserSchema),
+  next: z.string().optional(),
+});
+
+/** The members list's query: the page's cursor and words the names or e-mail must contain. */
+export const organizationUsersQuerySchema = z.object({
+  cursor: z.string().optional(),
+  q: typedText(200).optional(),
 });

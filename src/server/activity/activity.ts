@@ -10,30 +10,39 @@ import type { Caller } from "../access/caller.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
-import { activitiesOf, insertActivity } from "../store/activities.ts";
-import { withNames } from "./names.ts";
+import {
+  activitiesOf,
+  activitiesOfOrganization,
+  insertActivity,
+  type ActivityOrganization,
+  type ActivityRow,
+} from "../store/activities.ts";
+import { withNames, type ScopeOrganization } from "./names.ts";
 
 /** An entry as it is recorded: what it refers to by ID only; names are looked up when it is read. */
 export type ActivityEntry = Omit<Activity, "id" | "timestamp">;
 
-/** Records what an account did (or what happened to it); the account sees it in its activity. */
+/**
+ * Records what an account did (or what happened to it); the account sees it in its activity. An entry
+ * about organizations is also theirs: their admins see it in the organization's activity, concerning
+ * the member given (by organization-scoped ID). With no account, only the organizations see it.
+ */
 export async function recordActivity(
   db: Database,
   accountId: string | null,
   entry: ActivityEntry,
+  organizations: readonly ActivityOrganization[] = [],
 ): Promise<void> {
-  await insertActivity(db, {
-    id: newId(),
-    accountId,
-    type: entry.type,
-    document: JSON.stringify(entry),
-    createdAt: Date.now(),
-  });
+  await insertActivity(
+    db,
+    { id: newId(), accountId, type: entry.type, document: JSON.stringify(entry), createdAt: Date.now() },
+    organizations,
+  );
 }
 
 export const activityPageSize = 20;
 
-function encodeCursor(createdAt: number, id: string): string {
+export function encodeCursor(createdAt: number, id: string): string {
   return Buffer.from(JSON.stringify([createdAt, id])).toString("base64url");
 }
 
@@ -46,7 +55,7 @@ function parsedJson(text: string): unknown {
 }
 
 /** The position a cursor of ours stands for; any other value is refused before the query is made. */
-function decodeCursor(cursor: string | undefined): { createdAt: number; id: string } | undefined {
+export function decodeCursor(cursor: string | undefined): { createdAt: number; id: string } | undefined {
   if (cursor === undefined) return undefined;
   const decoded = activityCursorSchema.safeParse(parsedJson(Buffer.from(cursor, "base64url").toString()));
   if (!decoded.success)
@@ -89,6 +98,18 @@ export function toActivity(row: { id: string; document: string; createdAt: numbe
   };
 }
 
+/** A page of entries from one more row than a page: the entries, and the cursor of the next page if any. */
+async function page(
+  rows: readonly ActivityRow[],
+  named: (entries: Activity[]) => Promise<Activity[]>,
+): Promise<{ items: Activity[]; next?: string }> {
+  const items = await named(rows.slice(0, activityPageSize).map(toActivity));
+  const last = rows[activityPageSize - 1];
+  return rows.length > activityPageSize && last
+    ? { items, next: encodeCursor(last.createdAt, last.id) }
+    : { items };
+}
+
 /** A page of the caller's activity, newest first, with names as the caller may see them. */
 export async function activityPage(
   db: Database,
@@ -99,9 +120,27 @@ export async function activityPage(
     before: decodeCursor(query.cursor),
     types: query.category && activityCategories[query.category],
   });
-  const items = await withNames(db, caller, rows.slice(0, activityPageSize).map(toActivity));
-  const last = rows[activityPageSize - 1];
-  return rows.length > activityPageSize && last
-    ? { items, next: encodeCursor(last.createdAt, last.id) }
-    : { items };
+  return page(rows, (entries) => withNames(db, caller, entries));
+}
+
+/**
+ * A page of an organization's activity for its admins, newest first, of one category or concerning
+ * one member (by organization-scoped ID), with everything named as the organization sees it.
+ */
+export async function organizationActivityPage(
+  db: Database,
+  caller: Caller,
+  organization: ScopeOrganization,
+  query: {
+    cursor?: string | undefined;
+    category?: ActivityCategory | undefined;
+    identity?: string | undefined;
+  },
+): Promise<{ items: Activity[]; next?: string }> {
+  const rows = await activitiesOfOrganization(db, organization.id, activityPageSize + 1, {
+    before: decodeCursor(query.cursor),
+    types: query.category && activityCategories[query.category],
+    membershipId: query.identity,
+  });
+  return page(rows, (entries) => withNames(db, caller, entries, organization));
 }

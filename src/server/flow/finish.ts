@@ -57,13 +57,18 @@ async function interactionResult(
     now,
   );
   await recordApplicationUse(deps.db, membershipId, flow.applicationId, now);
-  await recordActivity(deps.db, accountId, {
-    type: "signIn",
-    identities: [{ id: identityId }],
-    organizations: [{ id: flow.organizationId }],
-    applications: [{ organizationId: flow.organizationId, applicationId: flow.applicationId }],
-    providers: state.providers,
-  });
+  await recordActivity(
+    deps.db,
+    accountId,
+    {
+      type: "signIn",
+      identities: [{ id: identityId }],
+      organizations: [{ id: flow.organizationId }],
+      applications: [{ organizationId: flow.organizationId, applicationId: flow.applicationId }],
+      providers: state.providers,
+    },
+    [{ organizationId: flow.organizationId, membershipId }],
+  );
   const result: InteractionResults = {
     login: {
       accountId: membershipId,

@@ -115,7 +115,19 @@ export async function updateIdentity(
     ...(organizations && memberships ? await applyMemberships(db, memberships, organizations) : []),
   ];
   if (changes.length > 0) {
-    await recordActivity(db, accountId, { type: "identityUpdate", identities: [{ id }], changes });
+    // Activating or disabling the identity in an organization is that organization's activity too.
+    const statusChanged = changes
+      .filter((change) => change.kind === "membershipActivated" || change.kind === "membershipDisabled")
+      .flatMap((change) => change.organizations ?? []);
+    const organizationsTold = (memberships ?? [])
+      .filter((membership) => statusChanged.some(({ id: changed }) => changed === membership.organizationId))
+      .map((membership) => ({ organizationId: membership.organizationId, membershipId: membership.id }));
+    await recordActivity(
+      db,
+      accountId,
+      { type: "identityUpdate", identities: [{ id }], changes },
+      organizationsTold,
+    );
   }
   // A person whose access changed reads it in their own activity, told only about themselves.
   for (const { accountId: affected, person } of affectedAccounts(before, members)) {

@@ -39,8 +39,33 @@ export async function joinOrganization(
       identities: [{ id: identityId }],
       changes: [{ kind: "membershipAdded", organizations: [{ id: organizationId }] }],
     });
+    await recordMembersChange(db, "identitiesAdded", identityId, organizationId, joined.membership.id);
   }
   return joined;
+}
+
+/**
+ * The organization's side of a member joining or leaving: an entry of the organization's activity
+ * only (the person's own activity has the identity's side).
+ */
+export async function recordMembersChange(
+  db: Database,
+  kind: "identitiesAdded" | "identitiesRemoved",
+  identityId: string,
+  organizationId: string,
+  membershipId: string,
+): Promise<void> {
+  await recordActivity(
+    db,
+    null,
+    {
+      type: "organizationUpdate",
+      actor: { id: identityId },
+      organizations: [{ id: organizationId }],
+      changes: [{ kind, identities: [{ id: identityId }] }],
+    },
+    [{ organizationId, membershipId }],
+  );
 }
 
 /**
@@ -85,6 +110,13 @@ export async function applyMemberships(
   for (const membership of current) {
     if (wanted.some((change) => change.organizationId === membership.organizationId)) continue;
     await deleteMembership(db, membership.id);
+    await recordMembersChange(
+      db,
+      "identitiesRemoved",
+      membership.identityId,
+      membership.organizationId,
+      membership.id,
+    );
     changed.push({ kind: "membershipRemoved", item: membership.organizationId });
   }
   return groupedChanges(changed, (kind, ids) => ({ kind, organizations: ids.map((id) => ({ id })) }));

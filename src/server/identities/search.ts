@@ -1,10 +1,8 @@
 import { displayName, type IdentityMatch } from "../../common/api/identity.ts";
 import type { Database } from "../store/database.ts";
 import { findIdentities, type IdentityRow } from "../store/identities.ts";
+import { foldedText as folded } from "../store/search-text.ts";
 import { accessibleIdentities } from "../access/identities.ts";
-
-/** Text compared without regard to case, width or composed forms ("Ž" and "Z\u030C" are one). */
-const folded = (text: string) => text.normalize("NFKC").toLocaleLowerCase();
 
 const searchedFields = ["username", "email", "givenName", "fullName"] as const;
 

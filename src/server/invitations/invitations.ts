@@ -11,7 +11,8 @@ import { HttpError } from "../http/errors.ts";
 import { accessibleIdentities } from "../access/identities.ts";
 import { joinOrganization } from "../identities/memberships.ts";
 import { newId } from "../ids.ts";
-import { addAdmin, administeredOrganization, findOrganization } from "../organizations/organizations.ts";
+import { administeredOrganization } from "../access/organizations.ts";
+import { addAdmin, findOrganization } from "../organizations/organizations.ts";
 import { inTransaction, type Database } from "../store/database.ts";
 import { findIdentity } from "../store/identities.ts";
 import {
@@ -170,18 +171,26 @@ export async function accept(
         : (await joinOrganization(trx, accountId, identityId, organizationId)).created;
     if (!changed) return;
     // The organization's side: the admin who invited sees the acceptance, as does a new admin.
+    // A new member's joining is in the organization's activity already; a new admin's is added once.
     const accounts = new Set([invitedByAccountId, ...(role === "admin" ? [accountId] : [])]);
+    let toldOrganization = role !== "admin";
     for (const account of accounts) {
-      await recordActivity(trx, account, {
-        type: "organizationUpdate",
-        organizations: [{ id: organizationId }],
-        changes: [
-          {
-            kind: role === "admin" ? "permissionsAdded" : "identitiesAdded",
-            identities: [{ id: identityId }],
-          },
-        ],
-      });
+      await recordActivity(
+        trx,
+        account,
+        {
+          type: "organizationUpdate",
+          organizations: [{ id: organizationId }],
+          changes: [
+            {
+              kind: role === "admin" ? "permissionsAdded" : "identitiesAdded",
+              identities: [{ id: identityId }],
+            },
+          ],
+        },
+        toldOrganization ? [] : [{ organizationId }],
+      );
+      toldOrganization = true;
     }
   });
   await accepting.catch(async (error: unknown) => {

@@ -1,10 +1,12 @@
 import type { FastifyRequest } from "fastify";
 import type Provider from "oidc-provider";
 import type { Client, Configuration } from "oidc-provider";
+import { idPattern } from "../../common/ids.ts";
 import type { PageError } from "../../common/api/page-error.ts";
 import { requestedLocale } from "../http/locale.ts";
 import { withPageError, type RenderIndex } from "../http/web-page.ts";
 import { applicationOf } from "../organizations/applications.ts";
+import { isClientOfDisabledOrganization } from "../store/clients.ts";
 import type { Database } from "../store/database.ts";
 import { ownerOf } from "./client-extras.ts";
 
@@ -60,6 +62,20 @@ async function appToReturnTo(db: Database, client: Client | undefined): Promise<
 }
 
 /**
+ * The engine's code for the refusal, except that a client it does not know because its organization
+ * is disabled is said to be that: the person learns that the organization is closed, not that the
+ * app is broken.
+ */
+async function refusal(db: Database, error: string, clientId: unknown): Promise<string> {
+  if (error !== "invalid_client" || typeof clientId !== "string" || !idPattern.test(clientId)) return error;
+  try {
+    return (await isClientOfDisabledOrganization(db, clientId)) ? "organizationDisabled" : error;
+  } catch {
+    return error;
+  }
+}
+
+/**
  * The engine's error page: the web app's HTML with the status the engine chose and the error as a
  * page error, which the app shows translated. Only stable values go into it (the engine's error code,
  * the request ID of a fault, the app's stored name and homepage), never the request's own text.
@@ -71,7 +87,7 @@ export function engineErrorPage(db: Database): NonNullable<Configuration["render
     const locale = requestedLocale(ctx.query["ui_locales"]);
     const app = await appToReturnTo(db, ctx.oidc.client);
     const pageError: PageError = {
-      error: out.error,
+      error: await refusal(db, out.error, ctx.query["client_id"]),
       ...(ctx.status >= 500 ? { requestId: handOver.request.id } : {}),
       ...(locale ? { locale } : {}),
       ...(app ? { app } : {}),

@@ -18,7 +18,8 @@ import {
 } from "../store/blocks.ts";
 import type { Database } from "../store/database.ts";
 import { findIdentity, findMembershipById } from "../store/identities.ts";
-import { administeredOrganization, findOrganization, organizationIdentity } from "./organizations.ts";
+import { administeredOrganization } from "../access/organizations.ts";
+import { findOrganization, organizationIdentity } from "./organizations.ts";
 
 // Blocks (spec §2, design.md §6): an organization's admins block one of its identities, or the identity
 // and every sign-in of the accounts behind it there. A block takes effect at once and is a record that

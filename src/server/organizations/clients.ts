@@ -144,11 +144,18 @@ export function configuredClients(application: OrganizationApplication): Configu
   ];
 }
 
-/** Makes the stored clients match the organization's applications: added, changed, disabled, removed. */
+/**
+ * Makes the stored clients match the organization's applications: added, changed, disabled, removed.
+ * A disabled organization's clients are all inactive: its apps get no sign-in and no tokens.
+ */
 export async function syncClients(
   db: Database,
   organizationId: string,
   applications: readonly OrganizationApplication[],
+  organizationActive = true,
 ): Promise<void> {
-  await syncOrganizationClients(db, organizationId, applications.flatMap(clientsOf));
+  const clients = applications
+    .flatMap(clientsOf)
+    .map((client) => ({ ...client, active: client.active && organizationActive }));
+  await syncOrganizationClients(db, organizationId, clients);
 }

@@ -14,20 +14,16 @@ import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
 import { findDocument, insertDocument, listDocuments, replaceDocument } from "../store/documents.ts";
 import { setClientSecretHash } from "../store/clients.ts";
-import { applicationsUsed, findIdentity, findMembershipById } from "../store/identities.ts";
+import { applicationsUsed, findIdentity, findMembershipById, membershipsIn } from "../store/identities.ts";
 import { findBlockInForce } from "../store/blocks.ts";
 import { accessibleIdentities } from "../access/identities.ts";
+import { administeredOrganization, type OrganizationDocument } from "../access/organizations.ts";
 import { interpolate } from "../templates/interpolate.ts";
 import { findTemplate } from "../templates/templates.ts";
 import { clientsOf, syncClients } from "./clients.ts";
 import { hashClientSecret, newClientSecret } from "./secrets.ts";
 
-export interface OrganizationDocument {
-  name: string;
-  description: string;
-  admins: string[];
-  applications: OrganizationApplication[];
-}
+export type { OrganizationDocument };
 
 const table = "organizations";
 
@@ -42,7 +38,14 @@ export function organizationView(
   caller?: Caller,
 ): Organization {
   const canUpdate = isAdmin(caller, document.admins);
-  const base = { id, version, name: document.name, description: document.description, canUpdate };
+  const base = {
+    id,
+    version,
+    name: document.name,
+    description: document.description,
+    active: document.active !== false,
+    canUpdate,
+  };
   return canUpdate ? { ...base, admins: document.admins, applications: document.applications } : base;
 }
 
@@ -55,8 +58,24 @@ export async function createOrganization(
   const id = newId();
   const document: OrganizationDocument = { ...fields, admins: [editor], applications: [] };
   await insertDocument(db, table, id, document, Date.now());
-  await recordActivity(db, caller.accountId, { type: "organizationCreate", organizations: [{ id }] });
+  await recordActivity(
+    db,
+    caller.accountId,
+    { type: "organizationCreate", actor: { id: editor }, organizations: [{ id }] },
+    [{ organizationId: id }],
+  );
   return id;
+}
+
+/** The organization's own status, activated or disabled. */
+function statusChanges(id: string, before: boolean, after: boolean): Change[] {
+  if (before === after) return [];
+  return [{ kind: after ? "membershipActivated" : "membershipDisabled", organizations: [{ id }] }];
+}
+
+/** The identity's organization-scoped ID in the organization, if it is a member. */
+async function membershipIdOf(db: Database, organizationId: string, identityId: string) {
+  return (await membershipsIn(db, organizationId, [identityId]))[0]?.id;
 }
 
 /** Values must name exactly the template's variables, each with a value (reference §2.3). */
@@ -139,16 +158,6 @@ function applicationChanges(
   }));
 }
 
-/** The organization with the identity the caller acts as, when that identity is one of its admins. */
-export async function administeredOrganization(db: Database, caller: Caller, id: string) {
-  const editor = actingIdentity(caller);
-  const stored = await findOrganization(db, id);
-  if (!stored) throw new HttpError(404, "notFound", "no such organization");
-  if (!stored.document.admins.includes(editor))
-    throw new HttpError(403, "forbidden", "only admins can change it");
-  return { editor, stored };
-}
-
 /**
  * Admins can be removed by an update, never added: making someone's identity an admin needs their
  * consent, so a new admin is invited and becomes one by accepting. The editor always stays.
@@ -194,11 +203,14 @@ export async function updateOrganization(
   }
   for (const application of applications) checkedValues(application);
 
+  const wasActive = stored.document.active !== false;
+  const active = update.active ?? wasActive;
   const document: OrganizationDocument = {
     name: update.name,
     description: update.description,
     admins: keptAdmins(stored.document.admins, update.admins, editor),
     applications,
+    ...(active ? {} : { active: false }),
   };
   const clientIds = new Set(applications.flatMap(clientsOf).map((client) => client.id));
   const unknownRotation = update.rotateSecrets.find((clientId) => !clientIds.has(clientId));
@@ -207,7 +219,7 @@ export async function updateOrganization(
   if (!(await replaceDocument(db, table, id, update.version, document, Date.now()))) {
     throw new HttpError(409, "conflict", "the organization was changed meanwhile; reload and try again");
   }
-  await syncClients(db, id, applications);
+  await syncClients(db, id, applications, active);
 
   // New confidential clients and rotated ones get a secret, shown in this answer only.
   const known = new Set(stored.document.applications.flatMap(clientsOf).map((client) => client.id));
@@ -227,13 +239,15 @@ export async function updateOrganization(
     ...fieldChanges(stored.document, document, ["name", "description"]),
     ...adminChanges(stored.document.admins, document.admins),
     ...applicationChanges(id, stored.document.applications, applications),
+    ...statusChanges(id, wasActive, active),
   ];
   if (changes.length > 0) {
-    await recordActivity(db, caller.accountId, {
-      type: "organizationUpdate",
-      organizations: [{ id }],
-      changes,
-    });
+    await recordActivity(
+      db,
+      caller.accountId,
+      { type: "organizationUpdate", actor: { id: editor }, organizations: [{ id }], changes },
+      [{ organizationId: id, membershipId: await membershipIdOf(db, id, editor) }],
+    );
   }
   return {
     ...organizationView(id, update.version + 1, document, caller),
@@ -268,6 +282,7 @@ export async function organizationIdentity(
     organizationId,
     active: membership.active,
     blocked,
+    admin: organization.document.admins.includes(membership.identityId),
     applications,
     username,
     email,

@@ -1,12 +1,17 @@
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
-import { organizationFieldsSchema, organizationUpdateSchema } from "../../common/api/organization.ts";
+import {
+  organizationFieldsSchema,
+  organizationUpdateSchema,
+  organizationUsersQuerySchema,
+} from "../../common/api/organization.ts";
 import { apiPrefix, routes } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
-import { optionalCaller, requireCaller, type CallerDeps } from "../access/caller.ts";
+import { optionalCaller, requireCaller, requireConsoleCaller, type CallerDeps } from "../access/caller.ts";
 import { isAdmin, summaries } from "../access/documents.ts";
 import { HttpError } from "../http/errors.ts";
 import { ownAdminIdentities } from "../access/identities.ts";
 import { configuredClients, homepageOf } from "./clients.ts";
+import { organizationUsersPage } from "./users.ts";
 import {
   createOrganization,
   findOrganization,
@@ -65,6 +70,12 @@ export const organizationPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app
     const caller = await requireCaller(deps, request);
     const { id, identityId } = request.params as { id: string; identityId: string };
     return organizationIdentity(db, caller, id, identityId);
+  });
+
+  app.get(apiPrefix + routes.OrganizationUsers.path, async (request) => {
+    const caller = await requireConsoleCaller(deps, request);
+    const { id } = request.params as { id: string };
+    return organizationUsersPage(db, caller, id, parseBody(organizationUsersQuerySchema, request.query));
   });
 
   const update = async (request: FastifyRequest) => {

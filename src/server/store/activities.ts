@@ -8,7 +8,31 @@ export interface ActivityRow {
   createdAt: number;
 }
 
-export async function insertActivity(db: Database, activity: ActivityRow): Promise<void> {
+const toActivityRow = (row: {
+  id: string;
+  account_id: string | null;
+  type: string;
+  document: string;
+  created_at: number;
+}): ActivityRow => ({
+  id: row.id,
+  accountId: row.account_id,
+  type: row.type,
+  document: row.document,
+  createdAt: row.created_at,
+});
+
+/** An organization an activity is about, and the member of it the activity concerns, if one. */
+export interface ActivityOrganization {
+  organizationId: string;
+  membershipId?: string | undefined;
+}
+
+export async function insertActivity(
+  db: Database,
+  activity: ActivityRow,
+  organizations: readonly ActivityOrganization[] = [],
+): Promise<void> {
   await db
     .insertInto("activities")
     .values({
@@ -18,6 +42,19 @@ export async function insertActivity(db: Database, activity: ActivityRow): Promi
       document: activity.document,
       created_at: activity.createdAt,
     })
+    .execute();
+  if (organizations.length === 0) return;
+  await db
+    .insertInto("activity_organizations")
+    .values(
+      organizations.map(({ organizationId, membershipId }) => ({
+        activity_id: activity.id,
+        organization_id: organizationId,
+        membership_id: membershipId ?? null,
+        created_at: activity.createdAt,
+      })),
+    )
+    .onConflict((conflict) => conflict.columns(["activity_id", "organization_id"]).doNothing())
     .execute();
 }
 
@@ -45,13 +82,61 @@ export async function activitiesOf(
     );
   }
   const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
-  return rows.map((row) => ({
-    id: row.id,
-    accountId: row.account_id,
-    type: row.type,
-    document: row.document,
-    createdAt: row.created_at,
-  }));
+  return rows.map(toActivityRow);
+}
+
+type Position = { createdAt: number; id: string } | undefined;
+
+/**
+ * One page of an organization's activity, newest first, after the `before` cursor; of some types only,
+ * or concerning one member only. The organization's index gives the order.
+ */
+export async function activitiesOfOrganization(
+  db: Database,
+  organizationId: string,
+  limit: number,
+  {
+    before,
+    types,
+    membershipId,
+  }: { before?: Position; types?: readonly string[] | undefined; membershipId?: string | undefined },
+): Promise<ActivityRow[]> {
+  let query = db
+    .selectFrom("activity_organizations as link")
+    .innerJoin("activities as activity", "activity.id", "link.activity_id")
+    .select(["activity.id", "activity.account_id", "activity.type", "activity.document", "link.created_at"])
+    .where("link.organization_id", "=", organizationId);
+  if (membershipId !== undefined) query = query.where("link.membership_id", "=", membershipId);
+  if (types) query = query.where("activity.type", "in", types);
+  if (before) {
+    query = query.where((eb) =>
+      eb.or([
+        eb("link.created_at", "<", before.createdAt),
+        eb.and([eb("link.created_at", "=", before.createdAt), eb("link.activity_id", "<", before.id)]),
+      ]),
+    );
+  }
+  const rows = await query
+    .orderBy("link.created_at", "desc")
+    .orderBy("link.activity_id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map(toActivityRow);
+}
+
+/** Whether the activity is one of the organization's. */
+export async function isOrganizationActivity(
+  db: Database,
+  organizationId: string,
+  activityId: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom("activity_organizations")
+    .select("activity_id")
+    .where("organization_id", "=", organizationId)
+    .where("activity_id", "=", activityId)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function findActivity(db: Database, id: string): Promise<ActivityRow | undefined> {
@@ -60,13 +145,5 @@ export async function findActivity(db: Database, id: string): Promise<ActivityRo
     .select(["id", "account_id", "type", "document", "created_at"])
     .where("id", "=", id)
     .executeTakeFirst();
-  return (
-    row && {
-      id: row.id,
-      accountId: row.account_id,
-      type: row.type,
-      document: row.document,
-      createdAt: row.created_at,
-    }
-  );
+  return row && toActivityRow(row);
 }

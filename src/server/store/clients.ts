@@ -103,3 +103,17 @@ export async function setClientSecretHash(db: Database, id: string, secretHash: 
   await db.updateTable("oauth_clients").set({ secret_hash: secretHash }).where("id", "=", id).execute();
   forgetClients(db);
 }
+
+/**
+ * Whether the client, active or not, belongs to an organization that is disabled: what an app of a
+ * disabled organization is told instead of "unknown client".
+ */
+export async function isClientOfDisabledOrganization(db: Database, clientId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom("oauth_clients as client")
+    .innerJoin("organizations as organization", "organization.id", "client.organization_id")
+    .select("organization.document")
+    .where("client.id", "=", clientId)
+    .executeTakeFirst();
+  return row !== undefined && (JSON.parse(row.document) as { active?: boolean }).active === false;
+}

@@ -1,5 +1,7 @@
+import { sql } from "kysely";
 import { inTransaction, type Database } from "./database.ts";
 import { preparedQuery } from "./prepared.ts";
+import { foldedText, searchTextOf } from "./search-text.ts";
 
 export interface IdentityDocument {
   username?: string;
@@ -86,6 +88,7 @@ export async function insertIdentity(
         version: 1,
         document: JSON.stringify(identity.document),
         creator_account_id: identity.creatorAccountId,
+        search_text: searchTextOf(identity.document),
         created_at: now,
         updated_at: now,
       })
@@ -105,7 +108,12 @@ export async function updateIdentityDocument(
   return inTransaction(db, async (trx) => {
     const result = await trx
       .updateTable("identities")
-      .set({ document: JSON.stringify(document), version: version + 1, updated_at: now })
+      .set({
+        document: JSON.stringify(document),
+        search_text: searchTextOf(document),
+        version: version + 1,
+        updated_at: now,
+      })
       .where("id", "=", id)
       .where("version", "=", version)
       .executeTakeFirst();
@@ -262,13 +270,21 @@ export async function applicationsUsed(
   return used;
 }
 
-/** Records that the identity used the application; true when this is the first time. */
+/**
+ * Records that the identity signed in to the application: when it last signed in to the organization,
+ * and that it used the application; true when it did so for the first time.
+ */
 export async function recordApplicationUse(
   db: Database,
   membershipId: string,
   applicationId: string,
   now: number,
 ): Promise<boolean> {
+  await db
+    .updateTable("identity_organizations")
+    .set({ last_signed_in_at: now })
+    .where("id", "=", membershipId)
+    .execute();
   const result = await db
     .insertInto("identity_applications")
     .values({ membership_id: membershipId, application_id: applicationId, created_at: now })
@@ -329,4 +345,64 @@ export async function findScopedIdentity(
       document: JSON.parse(row.document) as IdentityDocument,
     }
   );
+}
+
+/** A member of an organization as its admins list it. */
+export interface MemberRow extends MembershipRow {
+  document: IdentityDocument;
+  joinedAt: number;
+  lastSignedInAt: number | null;
+}
+
+/** Characters that LIKE treats as patterns, escaped so a search word matches only itself. */
+const likeEscaped = (word: string) => word.replace(/[\\%_]/g, (character) => `\\${character}`);
+
+/**
+ * One page of an organization's members, newest first, starting after the `before` cursor; with
+ * `words`, only members whose names contain every word. The organization's index gives the order; the
+ * words are checked on its rows only.
+ */
+export async function membersOf(
+  db: Database,
+  organizationId: string,
+  limit: number,
+  { before, words }: { before?: { createdAt: number; id: string } | undefined; words: readonly string[] },
+): Promise<MemberRow[]> {
+  let query = db
+    .selectFrom("identity_organizations as membership")
+    .innerJoin("identities as identity", "identity.id", "membership.identity_id")
+    .select([
+      "membership.id",
+      "membership.identity_id",
+      "membership.organization_id",
+      "membership.active",
+      "membership.created_at",
+      "membership.last_signed_in_at",
+      "identity.document",
+    ])
+    .where("membership.organization_id", "=", organizationId);
+  for (const word of words) {
+    query = query.where(
+      sql<boolean>`identity.search_text like ${`%${likeEscaped(foldedText(word))}%`} escape '\\'`,
+    );
+  }
+  if (before) {
+    query = query.where((eb) =>
+      eb.or([
+        eb("membership.created_at", "<", before.createdAt),
+        eb.and([eb("membership.created_at", "=", before.createdAt), eb("membership.id", "<", before.id)]),
+      ]),
+    );
+  }
+  const rows = await query
+    .orderBy("membership.created_at", "desc")
+    .orderBy("membership.id", "desc")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    ...toMembership(row),
+    document: JSON.parse(row.document) as IdentityDocument,
+    joinedAt: row.created_at,
+    lastSignedInAt: row.last_signed_in_at,
+  }));
 }

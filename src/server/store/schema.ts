@@ -63,6 +63,8 @@ export interface IdentityTable {
   version: number;
   document: string;
   creator_account_id: string | null;
+  /** The identity's names folded for search (see search-text.ts). */
+  search_text: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -85,6 +87,7 @@ export interface IdentityOrganizationTable {
   organization_id: string;
   active: number;
   created_at: number;
+  last_signed_in_at: number | null;
 }
 
 export interface IdentityApplicationTable {
@@ -127,6 +130,14 @@ export interface ActivityTable {
   account_id: string | null;
   type: string;
   document: string;
+  created_at: number;
+}
+
+/** An activity about an organization, and the member of it (organization-scoped ID) it concerns. */
+export interface ActivityOrganizationTable {
+  activity_id: string;
+  organization_id: string;
+  membership_id: string | null;
   created_at: number;
 }
 
@@ -211,6 +222,7 @@ export interface Schema {
   sessions: SessionTable;
   grant_accounts: GrantAccountTable;
   activities: ActivityTable;
+  activity_organizations: ActivityOrganizationTable;
   attempt_counters: AttemptCounterTable;
   application_templates: DocumentTable;
   organization_invitations: OrganizationInvitationTable;

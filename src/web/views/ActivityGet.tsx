@@ -5,13 +5,14 @@ import { useParams } from "react-router";
 import type { Activity } from "../../common/api/activity.ts";
 import { pathFor } from "../../common/routes.ts";
 import { useSiteContext } from "../api.ts";
-import { Breadcrumbs } from "../components/Breadcrumbs.tsx";
+import { Breadcrumbs, type Crumb } from "../components/Breadcrumbs.tsx";
 import { DetailList } from "../components/DetailList.tsx";
 import { SignedInContent } from "../components/SignedInContent.tsx";
 import { useDocumentTitle } from "../documentTitle.ts";
 import { useFormatTimestamp } from "../format.ts";
 import { ActivityIcon } from "../partials/activity/ActivityIcon.tsx";
 import {
+  ActorName,
   ChangeSentences,
   ReferenceNames,
   SentenceView,
@@ -25,8 +26,25 @@ import { useSignedIn } from "../session.ts";
 export function ActivityGet() {
   const { t } = useTranslation();
   const { id = "" } = useParams();
+  return (
+    <ActivityEntryPage
+      query={activityQuery(id)}
+      trail={[{ label: t("activity.title"), to: pathFor("ActivityList") }]}
+    />
+  );
+}
+
+/** One entry of a list of activity, below the trail that leads to the list. */
+export function ActivityEntryPage({
+  query,
+  trail,
+}: {
+  readonly query: ReturnType<typeof activityQuery>;
+  readonly trail: readonly Crumb[];
+}) {
+  const { t } = useTranslation();
   const signedIn = useSignedIn();
-  const entry = useQuery({ ...activityQuery(id), enabled: signedIn });
+  const entry = useQuery({ ...query, enabled: signedIn });
   const words = useActivityWords();
   const title = entry.data ? headline(words, entry.data) : undefined;
   const titleText = title ? sentenceText(title) : t("activity.entryTitle");
@@ -34,10 +52,7 @@ export function ActivityGet() {
 
   return (
     <div className="flex max-w-3xl flex-col gap-6">
-      <Breadcrumbs
-        trail={[{ label: t("activity.title"), to: pathFor("ActivityList") }]}
-        current={titleText}
-      />
+      <Breadcrumbs trail={trail} current={titleText} />
       <div className="flex items-start gap-3">
         {entry.data && <ActivityIcon type={entry.data.type} />}
         <h1 className="min-w-0 text-2xl font-bold tracking-tight break-words sm:text-3xl">
@@ -59,6 +74,7 @@ function ActivityDetails({ entry }: { readonly entry: Activity }) {
 
   const fields: [string, ReactNode][] = [
     [t("activity.fields.time"), <time dateTime={entry.timestamp}>{formatTimestamp(entry.timestamp)}</time>],
+    [t("activity.fields.actor"), entry.actor && <ActorName entry={entry} />],
     [t("activity.fields.changes"), has(entry.changes) && <ChangeSentences entry={entry} />],
     [
       t("activity.fields.organizations"),

@@ -1,5 +1,5 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { useEffect, useMemo, useRef } from "react";
+import { useEffect, useMemo, useRef, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router";
 import { activityCategoryNames, type Activity, type ActivityCategory } from "../../common/api/activity.ts";
@@ -11,6 +11,7 @@ import { useDocumentTitle } from "../documentTitle.ts";
 import { ActivityRow } from "../partials/activity/ActivityEntry.tsx";
 import { activityListQuery } from "../partials/activity/activityApi.ts";
 import { useSignedIn } from "../session.ts";
+import { pathFor } from "../../common/routes.ts";
 
 type Shown = ActivityCategory | "all";
 
@@ -21,13 +22,47 @@ function isCategory(value: string | null): value is ActivityCategory {
 /** One's activity, newest first, optionally of one category, kept in the address (spec §2, ActivityList). */
 export function ActivityList() {
   const { t } = useTranslation();
+  return (
+    <ActivityListPage
+      title={t("activity.title")}
+      signedOutMessage={t("activity.signedOut")}
+      query={activityListQuery}
+      entryPath={(entry) => pathFor("ActivityGet", { id: entry.id })}
+    />
+  );
+}
+
+type ActivityListOptions = ReturnType<typeof activityListQuery>;
+
+interface ActivityListPageProps {
+  readonly title: string;
+  readonly signedOutMessage: string;
+  /** The list's query, of one category or all. */
+  readonly query: (category: ActivityCategory | undefined) => ActivityListOptions;
+  readonly entryPath: (entry: Activity) => string;
+  /** Above the title: where the list sits. */
+  readonly header?: ReactNode;
+  /** Below the title: a note on what else narrows the list. */
+  readonly note?: ReactNode;
+}
+
+/** A list of activity, newest first, optionally of one category kept in the address. */
+export function ActivityListPage({
+  title,
+  signedOutMessage,
+  query,
+  entryPath,
+  header,
+  note,
+}: ActivityListPageProps) {
+  const { t } = useTranslation();
   const signedIn = useSignedIn();
   const [search, setSearch] = useSearchParams();
   const requested = search.get("category");
   const category = isCategory(requested) ? requested : undefined;
-  const activity = useInfiniteQuery({ ...activityListQuery(category), enabled: signedIn });
+  const activity = useInfiniteQuery({ ...query(category), enabled: signedIn });
   const entries = useMemo(() => activity.data?.pages.flatMap((page) => page.items) ?? [], [activity.data]);
-  useDocumentTitle(t("activity.title"));
+  useDocumentTitle(title);
 
   const options: [Shown, string][] = [
     ["all", t("activity.filter.all")],
@@ -36,23 +71,32 @@ export function ActivityList() {
 
   return (
     <div className="flex max-w-3xl flex-col gap-6">
+      {header}
       <div className="flex flex-wrap items-end justify-between gap-4">
-        <h1 className="text-3xl font-bold tracking-tight">{t("activity.title")}</h1>
+        <h1 className="text-3xl font-bold tracking-tight">{title}</h1>
         {signedIn && (
           <div className="w-full sm:w-64">
             <SelectField
               label={t("activity.filter.label")}
               value={category ?? "all"}
               options={options}
-              onChange={(shown) => setSearch(shown === "all" ? {} : { category: shown }, { replace: true })}
+              onChange={(shown) => {
+                // Other filters of the address stay.
+                const next = new URLSearchParams(search);
+                if (shown === "all") next.delete("category");
+                else next.set("category", shown);
+                setSearch(next, { replace: true });
+              }}
             />
           </div>
         )}
       </div>
-      <SignedInContent signedOutMessage={t("activity.signedOut")} query={activity}>
+      {note}
+      <SignedInContent signedOutMessage={signedOutMessage} query={activity}>
         {() => (
           <ActivityEntries
             entries={entries}
+            entryPath={entryPath}
             empty={category ? t("activity.emptyCategory") : t("activity.empty")}
             hasMore={activity.hasNextPage}
             loadingMore={activity.isFetchingNextPage}
@@ -67,6 +111,7 @@ export function ActivityList() {
 
 interface ActivityEntriesProps {
   readonly entries: Activity[];
+  readonly entryPath: (entry: Activity) => string;
   readonly empty: string;
   readonly hasMore: boolean;
   readonly loadingMore: boolean;
@@ -76,6 +121,7 @@ interface ActivityEntriesProps {
 
 function ActivityEntries({
   entries,
+  entryPath,
   empty,
   hasMore,
   loadingMore,
@@ -101,6 +147,7 @@ function ActivityEntries({
           <ActivityRow
             key={entry.id}
             entry={entry}
+            path={entryPath(entry)}
             linkRef={(link) => {
               if (link) links.current.set(entry.id, link);
               else links.current.delete(entry.id);

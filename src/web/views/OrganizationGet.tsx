@@ -14,6 +14,8 @@ import { organizationQuery } from "../partials/organization/organizationApi.ts";
 import { OrganizationAdmins } from "../partials/organization/OrganizationAdmins.tsx";
 import { OrganizationIdentities } from "../partials/organization/OrganizationIdentities.tsx";
 import { OrganizationInvitations } from "../partials/organization/OrganizationInvitations.tsx";
+import { OrganizationSections } from "../partials/organization/OrganizationSections.tsx";
+import { OrganizationStatus } from "../partials/organization/OrganizationStatus.tsx";
 import { useSignedIn } from "../session.ts";
 
 /**
@@ -56,6 +58,7 @@ function OrganizationDetails({
       />
       {organization.canUpdate && (
         <>
+          <OrganizationSections organizationId={organization.id} />
           <BasicSection organization={organization} />
           <AddedApplications organization={organization} secrets={secrets} onSecrets={addSecrets} />
           <AvailableApplications organization={organization} onSecrets={addSecrets} />
@@ -66,6 +69,7 @@ function OrganizationDetails({
         <>
           <OrganizationAdmins organization={organization} />
           <OrganizationInvitations organizationId={organization.id} />
+          <OrganizationStatus organization={organization} />
         </>
       )}
     </>

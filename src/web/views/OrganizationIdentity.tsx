@@ -33,6 +33,7 @@ export function OrganizationIdentity() {
             labels={[
               identity.data.active ? t("common.labels.active") : t("common.labels.disabled"),
               ...(identity.data.blocked ? [t("common.labels.blocked")] : []),
+              ...(identity.data.admin ? [t("common.labels.admin")] : []),
             ]}
           />
         )}
@@ -46,6 +47,12 @@ export function OrganizationIdentity() {
             [t("identities.fields.fullName"), identity.data.fullName],
             [t("identities.fields.pictureUrl"), identity.data.pictureUrl],
             [t("organizations.identity.scopedId"), <Identifier value={identity.data.id} />],
+            [
+              t("organizations.identity.admin"),
+              identity.data.admin
+                ? t("organizations.identity.adminYes")
+                : t("organizations.identity.adminNo"),
+            ],
             [
               t("organizations.identity.status"),
               t("organizations.identity.applications", { count: identity.data.applications.length }),

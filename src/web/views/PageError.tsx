@@ -10,7 +10,14 @@ import { followRequestedLocale } from "../i18n/index.ts";
 import { NotFound } from "./NotFound.tsx";
 
 /** The OIDC engine's errors a person can land on that have words of their own. */
-const engineErrors = ["invalid_client", "invalid_redirect_uri", "invalid_request", "server_error"] as const;
+const engineErrors = [
+  "invalid_client",
+  "invalid_redirect_uri",
+  "invalid_request",
+  "server_error",
+  // Vrata's word for a client of a disabled organization.
+  "organizationDisabled",
+] as const;
 type EngineError = (typeof engineErrors)[number] | "other";
 
 const isVrataError = (code: string) => (errorCodes as readonly string[]).includes(code);

@@ -8,6 +8,7 @@ import * as invitations from "./0006-invitations.ts";
 import * as passkeyChallenges from "./0007-passkey-challenges.ts";
 import * as blocks from "./0008-blocks.ts";
 import * as identityShares from "./0009-identity-shares.ts";
+import * as organizationAdmin from "./0010-organization-admin.ts";
 
 /** Forward-only migrations, applied in the order of their names. Never edit one that has shipped. */
 export const migrations: MigrationProvider = {
@@ -22,5 +23,6 @@ export const migrations: MigrationProvider = {
       "0007-passkey-challenges": passkeyChallenges,
       "0008-blocks": blocks,
       "0009-identity-shares": identityShares,
+      "0010-organization-admin": organizationAdmin,
     }),
 };

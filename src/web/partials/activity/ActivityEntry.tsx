@@ -2,7 +2,6 @@ import { useMemo, type Ref } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import type { Activity } from "../../../common/api/activity.ts";
-import { pathFor } from "../../../common/routes.ts";
 import { useSiteContext } from "../../api.ts";
 import { useFormatTimestamp } from "../../format.ts";
 import { ActivityIcon } from "./ActivityIcon.tsx";
@@ -115,12 +114,28 @@ export function ChangeSentences({ entry }: { readonly entry: Activity }) {
   );
 }
 
-/** One row of the activity list: what happened, in words, and when (a link to the entry). */
+/** Who did it, when the entry names someone other than the reader (an organization's activity). */
+export function ActorName({ entry }: { readonly entry: Activity }) {
+  const { t } = useTranslation();
+  const words = useActivityWords();
+  const named = entry.actor && words.name("identity", entry.actor);
+  if (!entry.actor) return null;
+  return named ? (
+    <SentenceView sentence={[named]} />
+  ) : (
+    <span className="text-slate-600">{t("activity.hidden")}</span>
+  );
+}
+
+/** One row of the activity list: what happened, in words, who did it, and when (a link to the entry). */
 export function ActivityRow({
   entry,
+  path,
   linkRef,
 }: {
   readonly entry: Activity;
+  /** The entry's own page. */
+  readonly path: string;
   readonly linkRef: Ref<HTMLAnchorElement>;
 }) {
   const { t } = useTranslation();
@@ -137,6 +152,12 @@ export function ActivityRow({
           <p className="font-medium break-words text-slate-900">
             <SentenceView sentence={headline(words, entry)} />
           </p>
+          {entry.actor && entry.type !== "signIn" && (
+            <p className="text-sm text-slate-700">
+              <span className="text-slate-600">{t("activity.fields.actor")}:</span>{" "}
+              <ActorName entry={entry} />
+            </p>
+          )}
           {entry.type === "signIn" && <SignInContext entry={entry} />}
           <div className="text-sm">
             <ChangeSentences entry={entry} />
@@ -144,7 +165,7 @@ export function ActivityRow({
         </div>
         <Link
           ref={linkRef}
-          to={pathFor("ActivityGet", { id: entry.id })}
+          to={path}
           aria-label={t("activity.details", { time: when })}
           className="shrink-0 self-start text-sm text-slate-700 underline underline-offset-4 hover:text-slate-900 sm:mt-0.5"
         >

@@ -161,8 +161,11 @@ type PhraseKey =
   | "usersAdded"
   | "usersRemoved"
   | "identitiesAdded"
+  | "identitiesRemoved"
   | `applications${Verb}`
-  | `organizations${Verb}`;
+  | `organizations${Verb}`
+  | "organizationActivated"
+  | "organizationDisabled";
 
 const membershipVerbs = {
   membershipAdded: "Added",
@@ -193,13 +196,20 @@ function phraseOf(
       };
     }
     case "identitiesAdded":
-      return { key: "identitiesAdded", kind: "identity", items: change.identities ?? [] };
+    case "identitiesRemoved":
+      return { key: change.kind, kind: "identity", items: change.identities ?? [] };
     default: {
-      // A membership change: an organization's applications, or an identity's organizations.
+      // A membership change: an organization's applications, or an identity's organizations; an
+      // organization's own status is a change of the organization itself.
       const verb = membershipVerbs[change.kind];
-      return type === "organizationCreate" || type === "organizationUpdate"
-        ? { key: `applications${verb}`, kind: "application", items: change.applications ?? [] }
-        : { key: `organizations${verb}`, kind: "organization", items: change.organizations ?? [] };
+      const items = change.organizations ?? [];
+      if (type !== "organizationCreate" && type !== "organizationUpdate")
+        return { key: `organizations${verb}`, kind: "organization", items };
+      if (change.applications !== undefined || change.organizations === undefined)
+        return { key: `applications${verb}`, kind: "application", items: change.applications ?? [] };
+      if (verb === "Activated" || verb === "Disabled")
+        return { key: `organization${verb}`, kind: "organization", items };
+      return { key: `organizations${verb}`, kind: "organization", items };
     }
   }
 }

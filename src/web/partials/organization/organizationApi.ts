@@ -1,9 +1,10 @@
-import { queryOptions, type QueryClient } from "@tanstack/react-query";
+import { infiniteQueryOptions, queryOptions, type QueryClient } from "@tanstack/react-query";
 import { z } from "zod";
 import { createdSchema } from "../../../common/api/identity.ts";
 import {
   organizationIdentitySchema,
   organizationSchema,
+  organizationUsersPageSchema,
   publicApplicationSchema,
   type Organization,
   type OrganizationUpdate,
@@ -55,6 +56,23 @@ export function organizationIdentityQuery(id: string, identityId: string) {
   });
 }
 
+/** The organization's members for its admins, newest first, a page at a time; with `q`, those found by it. */
+export function organizationUsersQuery(id: string, q: string) {
+  return infiniteQueryOptions({
+    queryKey: [...organizationsKey, "users", id, q],
+    queryFn: ({ pageParam, signal }) => {
+      const query = new URLSearchParams({
+        ...(pageParam === null ? {} : { cursor: pageParam }),
+        ...(q ? { q } : {}),
+      }).toString();
+      const path = apiPrefix + pathFor("OrganizationUsers", { id });
+      return getJson(path + (query ? `?${query}` : ""), organizationUsersPageSchema, signal);
+    },
+    initialPageParam: null as string | null,
+    getNextPageParam: (page) => page.next ?? null,
+  });
+}
+
 export async function createOrganization(fields: { name: string; description?: string }): Promise<string> {
   return (await postJson(apiPath("OrganizationCreate"), fields, createdSchema)).id;
 }
@@ -68,6 +86,7 @@ export function updateOf(organization: Organization): OrganizationUpdate {
     admins: organization.admins ?? [],
     applications: (organization.applications ?? []).map(({ id, active, values }) => ({ id, active, values })),
     rotateSecrets: [],
+    active: organization.active,
   };
 }
 

@@ -1,0 +1,74 @@
+import { organizationSchema, type Organization } from "../../src/common/api/organization.ts";
+import type { TestApp } from "./apps.ts";
+import { consoleSignUp, postJson, type ConsoleApi } from "./console.ts";
+import { FlowDriver } from "./flow-driver.ts";
+
+export type ConsoleUser = Awaited<ReturnType<typeof consoleSignUp>>;
+
+const uriBase = "https://members.example";
+
+/** An organization the owner creates at the console, with one app whose public client people sign in to. */
+export async function organizationWithApp(
+  owner: ConsoleUser,
+  name: string,
+): Promise<{ organization: Organization; app: TestApp }> {
+  const template = await postJson(owner.api, "/api/a/create", {
+    name: `${name} app`,
+    idScopes: ["openid", "profile"],
+    variables: [{ name: "uriBase" }],
+    clientsPublic: [{ redirectUriTemplates: ["{uriBase}/callback"], additionalScopes: ["offline_access"] }],
+  });
+  const { id: templateId } = (await template.json()) as { id: string };
+  const created = await postJson(owner.api, "/api/o/create", { name });
+  const { id } = (await created.json()) as { id: string };
+  const updated = await postJson(owner.api, `/api/o/update/${id}`, {
+    version: 1,
+    name,
+    admins: [],
+    applications: [{ templateId, active: true, values: [{ name: "uriBase", value: uriBase }] }],
+  });
+  const organization = organizationSchema.parse(await updated.json());
+  const application = organization.applications?.[0];
+  const app: TestApp = {
+    organizationId: id,
+    applicationId: application?.id ?? "",
+    clientId: application?.clientsPublic[0]?.id ?? "",
+    redirectUri: `${uriBase}/callback`,
+  };
+  return { organization, app };
+}
+
+/** A person signs up (or in again) to the app with a password and their first identity; returns its tokens. */
+export async function signInToApp(base: string, app: TestApp, username: string) {
+  const driver = await FlowDriver.start(base, app, {
+    scope: "openid profile offline_access",
+    prompt: "consent",
+  });
+  await driver.step("passwordStart", { emailOrUsername: username });
+  await driver.step("passwordComplete", { password: `${username}'s passphrase` });
+  const [identity] = await driver.identities();
+  await driver.step("chooseIdentity", { identity: { id: identity?.id } });
+  await driver.step("redirect");
+  const tokens = await driver.exchange(await driver.returnToApp());
+  return { driver, tokens, identityId: identity?.id ?? "" };
+}
+
+export async function readOrganization(api: ConsoleApi, id: string): Promise<Organization> {
+  return organizationSchema.parse(await (await api(`/api/o/${id}`)).json());
+}
+
+/** Saves the organization as it is, with the changes given. */
+export function updateOrganization(
+  api: ConsoleApi,
+  organization: Organization,
+  changes: Record<string, unknown>,
+) {
+  return postJson(api, `/api/o/update/${organization.id}`, {
+    version: organization.version,
+    name: organization.name,
+    description: organization.description,
+    admins: organization.admins ?? [],
+    applications: (organization.applications ?? []).map(({ id, active, values }) => ({ id, active, values })),
+    ...changes,
+  });
+}
