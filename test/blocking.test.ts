@@ -193,6 +193,17 @@ describe.each([
       }
     });
 
+    it("shows in the organization's users list and activity", async () => {
+      const users = (await (await owner.api(`/api/o/users/${organization.id}?q=mia`)).json()) as {
+        items: { id: string; status: string }[];
+      };
+      expect(users.items).toEqual([expect.objectContaining({ id: sub, status: "blocked" })]);
+      const activity = (await (await owner.api(`/api/o/activity/${organization.id}`)).json()) as {
+        items: { type: string }[];
+      };
+      expect(activity.items.filter((entry) => entry.type === "identityBlocked")).toHaveLength(1);
+    });
+
     it("answers the status to the admins, to the blocked person without the admins' note, and to nobody else", async () => {
       expect(await status(owner.api, sub)).toMatchObject({
         blocked: true,

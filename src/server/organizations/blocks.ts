@@ -98,7 +98,10 @@ export async function blockIdentity(
   });
 
   const about = { identities: [{ id: membership.identityId }], organizations: [{ id: organizationId }] };
-  await recordActivity(db, caller.accountId, { type: "identityBlocked", ...about });
+  // The admin's entry is also the organization's.
+  await recordActivity(db, caller.accountId, { type: "identityBlocked", ...about }, [
+    { organizationId, membershipId: membership.id },
+  ]);
   const type = request.scope === "identityAndAccounts" ? "accountBlocked" : "identityBlocked";
   for (const accountId of accounts) await recordActivity(db, accountId, { type, ...about });
   return blockPage(db, caller, organizationId, scopedId);
@@ -122,7 +125,9 @@ export async function unblockIdentity(
     ...(await accountsWithAccess(db, block.identityId)),
   ]);
   const about = { identities: [{ id: block.identityId }], organizations: [{ id: organizationId }] };
-  await recordActivity(db, caller.accountId, { type: "identityUnblocked", ...about });
+  await recordActivity(db, caller.accountId, { type: "identityUnblocked", ...about }, [
+    { organizationId, membershipId: block.membershipId },
+  ]);
   for (const accountId of accounts)
     if (accountId !== caller.accountId)
       await recordActivity(db, accountId, { type: "identityUnblocked", ...about });

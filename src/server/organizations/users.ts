@@ -4,6 +4,7 @@ import type { Caller } from "../access/caller.ts";
 import { administeredOrganization } from "../access/organizations.ts";
 import type { Database } from "../store/database.ts";
 import { applicationsUsed, membersOf, type MemberRow } from "../store/identities.ts";
+import { blocksOfIdentities } from "../store/blocks.ts";
 
 // The organization's members as its admins see them: by the organization-scoped ID, never by the
 // identity's own ID or its accounts, newest first.
@@ -13,11 +14,17 @@ export const usersPageSize = 20;
 const iso = (time: number) => new Date(time).toISOString();
 
 /** A member's status; a block, once the organization records blocks, is found here too. */
-function statusOf(member: MemberRow): MemberStatus {
+function statusOf(member: MemberRow, blocked: boolean): MemberStatus {
+  if (blocked) return "blocked";
   return member.active ? "active" : "disabled";
 }
 
-function userView(member: MemberRow, admins: readonly string[], applications: string[]): OrganizationUser {
+function userView(
+  member: MemberRow,
+  admins: readonly string[],
+  applications: string[],
+  blocked: boolean,
+): OrganizationUser {
   const { username, email, givenName, fullName, pictureUrl } = member.document;
   return {
     id: member.id,
@@ -26,7 +33,7 @@ function userView(member: MemberRow, admins: readonly string[], applications: st
     givenName,
     fullName,
     pictureUrl,
-    status: statusOf(member),
+    status: statusOf(member, blocked),
     admin: admins.includes(member.identityId),
     applications,
     joinedAt: iso(member.joinedAt),
@@ -51,7 +58,18 @@ export async function organizationUsersPage(
     db,
     members.map((member) => member.id),
   );
-  const items = members.map((member) => userView(member, stored.document.admins, used.get(member.id) ?? []));
+  const blocked = new Set(
+    (
+      await blocksOfIdentities(
+        db,
+        organizationId,
+        members.map((member) => member.identityId),
+      )
+    ).map((block) => block.identityId),
+  );
+  const items = members.map((member) =>
+    userView(member, stored.document.admins, used.get(member.id) ?? [], blocked.has(member.identityId)),
+  );
   const last = rows[usersPageSize - 1];
   return rows.length > usersPageSize && last
     ? { items, next: encodeCursor(last.joinedAt, last.id) }
