@@ -143,6 +143,17 @@ test.describe("blocking a member", () => {
       await expect(account.getByRole("button", { name: labels.create })).toHaveCount(0);
       await expect(account.getByRole("button", { name: labels.select })).toHaveCount(0);
       await account.context().close();
+
+      // The organization's users list finds the member by name, blocked; its activity shows each step.
+      await page.goto(`/o/users/${organizationId}`);
+      await page.getByLabel("Search by name or e-mail").fill(member);
+      const rows = page.getByRole("main").locator("ul > li");
+      await expect(rows).toHaveCount(1);
+      await expect(rows.first()).toContainText("blocked");
+      await page.goto(`/o/activity/${organizationId}`);
+      const steps = page.getByRole("main").locator("ol > li");
+      await expect(steps.filter({ hasText: `The identity ${member} was blocked` })).toHaveCount(2);
+      await expect(steps.filter({ hasText: `The identity ${member} was unblocked` })).toHaveCount(1);
     } finally {
       await relyingParty.close();
     }
