@@ -115,7 +115,7 @@ test.describe("console in English", () => {
     // Changing it sends the version it was loaded with.
     await page.getByLabel("Full name").fill("Ada King");
     await page.getByLabel("Description").fill("For work.");
-    await page.getByRole("button", { name: "Update", exact: true }).click();
+    await page.getByRole("form", { name: "Update identity" }).getByRole("button", { name: "Update" }).click();
     await expect(status(page, "Identity updated successfully.")).toBeVisible();
     await expect(page.getByRole("definition").filter({ hasText: "Ada King" })).toBeVisible();
     await expect(page.getByRole("definition").filter({ hasText: "For work." })).toBeVisible();
@@ -124,13 +124,16 @@ test.describe("console in English", () => {
     const otherTab = await page.context().newPage();
     await otherTab.goto(workUrl);
     await otherTab.getByLabel("Full name").fill("Ada Lovelace King");
-    await otherTab.getByRole("button", { name: "Update", exact: true }).click();
+    await otherTab
+      .getByRole("form", { name: "Update identity" })
+      .getByRole("button", { name: "Update" })
+      .click();
     await expect(status(otherTab, "Identity updated successfully.")).toBeVisible();
     await otherTab.close();
 
     // This tab's version is stale: nothing is overwritten, and the person is told to reload.
     await page.getByLabel("Description").fill("Only for work.");
-    await page.getByRole("button", { name: "Update", exact: true }).click();
+    await page.getByRole("form", { name: "Update identity" }).getByRole("button", { name: "Update" }).click();
     await expect(page.getByRole("alert")).toHaveText(
       "Someone changed this in the meantime. Reload the page and try again.",
     );
@@ -157,7 +160,7 @@ test.describe("console in English", () => {
     expect(page.url()).toBe(`${baseURL}/i`);
     await page.getByRole("link", { name: username }).click();
     await page.getByLabel("Given name").fill("Ada");
-    await page.getByRole("button", { name: "Update", exact: true }).click();
+    await page.getByRole("form", { name: "Update identity" }).getByRole("button", { name: "Update" }).click();
     await expect(status(page, "Identity updated successfully.")).toBeVisible();
 
     await navLink(page, "Activity").click();
@@ -295,7 +298,10 @@ test.describe("console in Slovenian", () => {
     await page.getByRole("button", { name: "Ustvari", exact: true }).click();
     await expect(status(page, "Identiteta je ustvarjena.")).toBeVisible();
     await page.getByLabel("Ime", { exact: true }).fill("Ada");
-    await page.getByRole("button", { name: "Posodobi", exact: true }).click();
+    await page
+      .getByRole("form", { name: "Posodobi identiteto" })
+      .getByRole("button", { name: "Posodobi" })
+      .click();
     await expect(status(page, "Identiteta je bila uspešno posodobljena.")).toBeVisible();
 
     await page

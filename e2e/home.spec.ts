@@ -30,13 +30,6 @@ test.describe("home in English", () => {
     await expect(page.getByRole("heading", { level: 1, name: siteContext.title })).toBeVisible();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
   });
-
-  test("shows Page not found for a view that has no page yet", async ({ page }) => {
-    await page.goto("/o/block/an-organization/an-identity");
-    await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
-    await page.getByRole("link", { name: "Go to the home page" }).click();
-    await expect(page).toHaveURL("/");
-  });
 });
 
 test.describe("home in Slovenian", () => {
