@@ -6,7 +6,7 @@ import { organizationSchema, type Organization } from "../src/common/api/organiz
 import { newId } from "../src/server/ids.ts";
 import { insertActivity } from "../src/server/store/activities.ts";
 import { consoleSignUp, postJson, type ConsoleApi } from "./support/console.ts";
-import { postgresUrl } from "./support/postgres.ts";
+import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 // Activity is recorded with IDs and read with names: of what the reader may see today, and never of
@@ -14,10 +14,7 @@ import { startTestServer, type TestServer } from "./support/server.ts";
 
 type Person = Awaited<ReturnType<typeof consoleSignUp>>;
 
-describe.each([
-  { name: "SQLite", url: undefined },
-  ...(postgresUrl ? [{ name: "PostgreSQL", url: postgresUrl }] : []),
-])("activity on $name", ({ url }) => {
+describe.each(storeEngines)("activity on $name", ({ url }) => {
   let server: TestServer;
   let owner: Person;
   let member: Person;

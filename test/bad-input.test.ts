@@ -9,7 +9,7 @@ import { routes } from "../src/common/routes.ts";
 import { badRequests, type BadRequest, type KnownData } from "./support/bad-input.ts";
 import { consoleApp, consoleSignUp, postJson, type ConsoleApi } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
-import { postgresUrl } from "./support/postgres.ts";
+import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 const stableCodes = new Set<string>([...errorCodes, ...flowErrors]);
@@ -171,10 +171,7 @@ function knownData(stored: Stored, before: Awaited<ReturnType<typeof snapshot>>,
   };
 }
 
-describe.each([
-  { name: "SQLite", url: undefined },
-  ...(postgresUrl ? [{ name: "PostgreSQL", url: postgresUrl }] : []),
-])("bad input on $name", ({ url }) => {
+describe.each(storeEngines)("bad input on $name", ({ url }) => {
   let server: TestServer;
   let stored: Stored;
   let before: Awaited<ReturnType<typeof snapshot>>;

@@ -6,7 +6,7 @@ import { organizationSchema, type Organization } from "../src/common/api/organiz
 import { templateSchema, type Template } from "../src/common/api/template.ts";
 import { consoleSignUp, postJson, type ConsoleApi } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
-import { postgresUrl } from "./support/postgres.ts";
+import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 // Blocking an organization's identities: who may, what the blocked and the others learn, and that a
@@ -14,10 +14,7 @@ import { startTestServer, type TestServer } from "./support/server.ts";
 
 type Person = Awaited<ReturnType<typeof consoleSignUp>>;
 
-describe.each([
-  { name: "SQLite", url: undefined },
-  ...(postgresUrl ? [{ name: "PostgreSQL", url: postgresUrl }] : []),
-])("blocks on $name", ({ url }) => {
+describe.each(storeEngines)("blocks on $name", ({ url }) => {
   let server: TestServer;
   let owner: Person;
   let template: Template;

@@ -9,7 +9,7 @@ import {
 } from "../src/common/api/invitation.ts";
 import { organizationSchema, type Organization } from "../src/common/api/organization.ts";
 import { consoleSignUp, postJson, type ConsoleApi } from "./support/console.ts";
-import { postgresUrl } from "./support/postgres.ts";
+import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 // Neither side of an organization binds the other alone: admins invite identities, as admins or as
@@ -17,10 +17,7 @@ import { startTestServer, type TestServer } from "./support/server.ts";
 
 type Person = Awaited<ReturnType<typeof consoleSignUp>>;
 
-describe.each([
-  { name: "SQLite", url: undefined },
-  ...(postgresUrl ? [{ name: "PostgreSQL", url: postgresUrl }] : []),
-])("invitations on $name", ({ url }) => {
+describe.each(storeEngines)("invitations on $name", ({ url }) => {
   let server: TestServer;
   let owner: Person;
   let invitee: Person;

@@ -9,7 +9,7 @@ import { bucketLevel } from "../src/server/store/throttle.ts";
 import { registerTestApp, type TestApp } from "./support/apps.ts";
 import { CookieJar } from "./support/browser.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
-import { postgresUrl } from "./support/postgres.ts";
+import { postgresUrl, storeEngines } from "./support/postgres.ts";
 import { codeIn, startSmtpReceiver } from "./support/smtp.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -59,12 +59,7 @@ function expectNoSignIn(answers: Answer[]) {
 
 const refusedByLimit = (answer: Answer) => answer.status === 429 && answer.error === "tooManyAttempts";
 
-const storeCases = [
-  { name: "SQLite", url: undefined },
-  ...(postgresUrl ? [{ name: "PostgreSQL", url: postgresUrl }] : []),
-];
-
-describe.each(storeCases)("limits on $name", ({ url }) => {
+describe.each(storeEngines)("limits on $name", ({ url }) => {
   let server: TestServer;
   let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
   let app: TestApp;

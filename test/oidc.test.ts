@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contextSchema } from "../src/common/api/context.ts";
 import { routes } from "../src/common/routes.ts";
 import { enginePagePolicy } from "../src/server/oidc/engine-pages.ts";
-import { postgresUrl } from "./support/postgres.ts";
+import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 async function consoleClientId(server: TestServer): Promise<string> {
@@ -131,10 +131,7 @@ describe("OIDC engine seen by independent clients", () => {
   });
 });
 
-describe.each([
-  { name: "SQLite", url: undefined },
-  ...(postgresUrl ? [{ name: "PostgreSQL", url: postgresUrl }] : []),
-])("restart on $name", ({ url }) => {
+describe.each(storeEngines)("restart on $name", ({ url }) => {
   it("keeps the JWKS and the console client ID", async () => {
     let server = await startTestServer(url ? { postgresUrl: url } : {});
     try {

@@ -12,13 +12,10 @@ import {
   updateOrganization,
   type ConsoleUser,
 } from "./support/organization-admin.ts";
-import { postgresUrl } from "./support/postgres.ts";
+import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
-describe.each([
-  { name: "SQLite", url: undefined },
-  ...(postgresUrl ? [{ name: "PostgreSQL", url: postgresUrl }] : []),
-])("organization activity on $name", ({ url }) => {
+describe.each(storeEngines)("organization activity on $name", ({ url }) => {
   let server: TestServer;
   let owner: ConsoleUser;
   let organization: Organization;

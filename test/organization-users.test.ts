@@ -3,13 +3,10 @@ import { organizationUsersPageSchema, type Organization } from "../src/common/ap
 import type { TestApp } from "./support/apps.ts";
 import { consoleSignUp } from "./support/console.ts";
 import { organizationWithApp, signInToApp, type ConsoleUser } from "./support/organization-admin.ts";
-import { postgresUrl } from "./support/postgres.ts";
+import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
-describe.each([
-  { name: "SQLite", url: undefined },
-  ...(postgresUrl ? [{ name: "PostgreSQL", url: postgresUrl }] : []),
-])("organization users on $name", ({ url }) => {
+describe.each(storeEngines)("organization users on $name", ({ url }) => {
   let server: TestServer;
   let owner: ConsoleUser;
   let organization: Organization;

@@ -3,7 +3,7 @@ import { activityPageSchema } from "../src/common/api/activity.ts";
 import { identitySchema, type Identity, type MemberChange } from "../src/common/api/identity.ts";
 import { consoleApp, consoleSignUp, postJson, type ConsoleApi } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
-import { postgresUrl } from "./support/postgres.ts";
+import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 import { codeIn, startSmtpReceiver } from "./support/smtp.ts";
 
@@ -12,10 +12,7 @@ import { codeIn, startSmtpReceiver } from "./support/smtp.ts";
 
 type Person = Awaited<ReturnType<typeof consoleSignUp>>;
 
-describe.each([
-  { name: "SQLite", url: undefined },
-  ...(postgresUrl ? [{ name: "PostgreSQL", url: postgresUrl }] : []),
-])("shared identities on $name", ({ url }) => {
+describe.each(storeEngines)("shared identities on $name", ({ url }) => {
   let server: TestServer;
   let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
   let owner: Person;

@@ -4,6 +4,12 @@ import pg from "pg";
 /** Set in CI: the store suites then run against PostgreSQL as well as SQLite. */
 export const postgresUrl = process.env.VRATA_TEST_POSTGRES_URL;
 
+/** The stores a suite runs on, for `describe.each`: SQLite always, PostgreSQL when there is one. */
+export const storeEngines: { name: string; url: string | undefined }[] = [
+  { name: "SQLite", url: undefined },
+  ...(postgresUrl ? [{ name: "PostgreSQL", url: postgresUrl }] : []),
+];
+
 /** Runs one statement on its own connection (schema and database set-up). */
 export async function runSql(url: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: url });
