@@ -94,3 +94,8 @@ export const invitationLifetimeMs = 7 * 24 * 60 * 60 * 1000;
 export const credentialNameMaxLength = 100;
 /** An account's passkey challenge can be answered this long after it was made, in milliseconds. */
 export const accountPasskeyChallengeLifetimeMs = 5 * 60 * 1000;
+
+/** How long a sign-in at a third-party provider may take before its answer is refused, in milliseconds. */
+export const upstreamRequestLifetimeMs = 30 * 60 * 1000;
+/** Seconds the third-party provider step counts down before it sends the browser to the provider. */
+export const providerCountdownSeconds = 3;

@@ -330,7 +330,7 @@ function readConfigFile(file: string): ConfigFile {
       throw new ConfigError(`${file}: "${name}" is not a setting of the configuration file`);
     if (!["string", "number", "boolean"].includes(typeof value))
       throw new ConfigError(`${file}: "${name}" must be a string, number or boolean`);
-    settings[name] = String(value as string | number | boolean);
+    settings[name] = String(value);
   }
   if (!Array.isArray(providers)) throw new ConfigError(`${file}: providers must be an array`);
   const folder = path.dirname(file);

@@ -6,6 +6,7 @@ import * as partialIndexes from "./0004-partial-indexes.ts";
 import * as keyedArtifactIds from "./0005-keyed-artifact-ids.ts";
 import * as invitations from "./0006-invitations.ts";
 import * as passkeyChallenges from "./0007-passkey-challenges.ts";
+import * as upstreamRequests from "./0008-upstream-requests.ts";
 
 /** Forward-only migrations, applied in the order of their names. Never edit one that has shipped. */
 export const migrations: MigrationProvider = {
@@ -18,5 +19,6 @@ export const migrations: MigrationProvider = {
       "0005-keyed-artifact-ids": keyedArtifactIds,
       "0006-invitations": invitations,
       "0007-passkey-challenges": passkeyChallenges,
+      "0008-upstream-requests": upstreamRequests,
     }),
 };

@@ -81,7 +81,7 @@ function SignInContext({ entry }: { readonly entry: Activity }) {
     [
       t("activity.fields.providers"),
       entry.providers?.length
-        ? entry.providers.map((provider) => providerText(t, context, provider)).join(", ")
+        ? entry.providers.map((provider) => providerText(t, context, provider, words.language)).join(", ")
         : null,
     ],
   ];

@@ -8,6 +8,7 @@ import type {
 } from "../../../common/api/activity.ts";
 import type { Context } from "../../../common/api/context.ts";
 import { applicationName, organizationName } from "../../builtInNames.ts";
+import { providerName } from "../../providers.ts";
 
 // Activity in words: each entry becomes a headline ("Created the organization Acme") and one sentence
 // per kind of change ("Added the application Timesheets"). The names in them are links, so a sentence
@@ -225,7 +226,13 @@ function isBuiltInProvider(provider: string): provider is (typeof builtInProvide
 }
 
 /** A sign-in method: Vrata's own in words, a third-party provider by its configured name. */
-export function providerText(t: TFunction, context: Pick<Context, "providers">, provider: string): string {
+export function providerText(
+  t: TFunction,
+  context: Pick<Context, "providers">,
+  provider: string,
+  language: string,
+): string {
   if (isBuiltInProvider(provider)) return t(`activity.providers.${provider}`);
-  return context.providers.find(({ key }) => key === provider)?.name ?? provider;
+  const configured = context.providers.find(({ key }) => key === provider);
+  return configured ? providerName(configured, language) : provider;
 }
