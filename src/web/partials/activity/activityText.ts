@@ -89,6 +89,8 @@ interface Words {
   readonly t: TFunction;
   readonly language: string;
   readonly name: Namer;
+  /** A third-party provider's name by its key. */
+  readonly provider?: (key: string) => string;
 }
 
 /** Types about one of the account's sign-in methods, named in the entry as it was then. */
@@ -130,10 +132,10 @@ export function referencesOf(
 }
 
 /** "Created the organization Acme"; "Created an identity" when the reader may not see its name. */
-export function headline({ t, name }: Words, entry: Activity): Sentence {
+export function headline({ t, name, provider }: Words, entry: Activity): Sentence {
   const { type } = entry;
   if (type === "signOut" || type === "accountBlocked") return [t(`activity.headlines.${type}.unnamed`)];
-  if (isCredentialType(type)) return credentialHeadline(t, type, entry);
+  if (isCredentialType(type)) return credentialHeadline(t, type, entry, provider);
   const kind = subjects[type];
   const [subject] = referencesOf(entry, kind);
   const named = subject && name(kind, subject);
@@ -143,9 +145,20 @@ export function headline({ t, name }: Words, entry: Activity): Sentence {
   );
 }
 
-/** "Added the passkey “Phone”": passkeys by the name they had; other methods as a sign-in method. */
-function credentialHeadline(t: TFunction, type: CredentialType, entry: Activity): Sentence {
+/**
+ * "Added the passkey “Phone”": passkeys by the name they had; "Linked Google": third-party providers
+ * by their name; other methods as a sign-in method.
+ */
+function credentialHeadline(
+  t: TFunction,
+  type: CredentialType,
+  entry: Activity,
+  provider?: (key: string) => string,
+): Sentence {
   const { credential } = entry;
+  const [key] = entry.providers ?? [];
+  if (provider && key !== undefined && !isBuiltInProvider(key) && type !== "credentialUpdate")
+    return [t(`activity.headlines.${type}.provider`, { provider: provider(key) })];
   if (!credential || !entry.providers?.includes("passkey")) return [t(`activity.headlines.${type}.unnamed`)];
   return [
     t(`activity.headlines.${type}.named`, {
