@@ -27,8 +27,8 @@ const words = {
 };
 type Words = (typeof words)["en"];
 
-/** At the upstream's own flow page: signs up there with a username and passphrase, and goes back. */
-async function signUpAtUpstream(page: Page, labels: FlowLabels, username: string): Promise<void> {
+/** On a flow page (here or at the upstream): signs up with a username and passphrase, and goes back. */
+async function signUpWithPassword(page: Page, labels: FlowLabels, username: string): Promise<void> {
   await page.getByLabel(labels.identifier, { exact: true }).fill(username);
   await page.getByRole("button", { name: labels.next }).click();
   await page.getByLabel(labels.password, { exact: true }).fill(password);
@@ -59,7 +59,7 @@ for (const language of ["en", "sl"] as const) {
       await page.waitForURL((url) => url.origin !== home, { timeout: 10_000 });
 
       const username = newName(`up-${language}`);
-      await signUpAtUpstream(page, w, username);
+      await signUpWithPassword(page, w, username);
       // Back here, signed up: the first identity carries the upstream's username.
       await page.waitForURL((url) => url.origin === home && url.pathname.startsWith("/auth/"));
       await expect(page.getByText(w.signedUp)).toBeVisible();
@@ -77,12 +77,7 @@ test.describe("linking the upstream provider on the account page", () => {
     const username = newName("linker");
     await startFlow(page);
     const home = new URL(page.url()).origin;
-    await page.getByLabel("Username or e-mail address", { exact: true }).fill(username);
-    await page.getByRole("button", { name: "Next" }).click();
-    await page.getByLabel("Password or passphrase", { exact: true }).fill(password);
-    await page.getByRole("button", { name: "Submit" }).click();
-    await identityItem(page, username).getByRole("button", { name: "Select" }).click();
-    await page.getByRole("button", { name: "Redirect now" }).click();
+    await signUpWithPassword(page, flowLabels.en, username);
     await expect(accountMenu(page)).toBeVisible({ timeout: 10_000 });
 
     await page.goto("/account");
@@ -90,7 +85,7 @@ test.describe("linking the upstream provider on the account page", () => {
     await page.getByRole("button", { name: "Link Upstream Vrata" }).click();
     await page.waitForURL((url) => url.origin !== home, { timeout: 10_000 });
     const upstreamName = newName("linked");
-    await signUpAtUpstream(page, flowLabels.en, upstreamName);
+    await signUpWithPassword(page, flowLabels.en, upstreamName);
     await page.waitForURL((url) => url.origin === home && url.pathname === "/account");
     await expect(page.getByRole("status").filter({ hasText: "Upstream Vrata is linked." })).toBeVisible({
       timeout: 10_000,
