@@ -1,8 +1,7 @@
-import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
-import { accountMenu, newName, password } from "./support/console.ts";
-import { identityItem, startFlow } from "./support/flow.ts";
-import { flowLabels, type FlowLabels } from "./support/labels.ts";
+import { accountMenu, newName } from "./support/console.ts";
+import { identityItem, passwordSignUpSteps, startFlow } from "./support/flow.ts";
+import { flowLabels } from "./support/labels.ts";
 
 // Issue 16: signing up and linking an account through an upstream OpenID Connect provider, here a
 // second Vrata that e2e/support/serve.ts starts and names "upstream" in the server's configuration.
@@ -27,16 +26,6 @@ const words = {
 };
 type Words = (typeof words)["en"];
 
-/** On a flow page (here or at the upstream): signs up with a username and passphrase, and goes back. */
-async function signUpWithPassword(page: Page, labels: FlowLabels, username: string): Promise<void> {
-  await page.getByLabel(labels.identifier, { exact: true }).fill(username);
-  await page.getByRole("button", { name: labels.next }).click();
-  await page.getByLabel(labels.password, { exact: true }).fill(password);
-  await page.getByRole("button", { name: labels.submit }).click();
-  await identityItem(page, username).getByRole("button", { name: labels.select }).click();
-  await page.getByRole("button", { name: labels.redirectNow }).click();
-}
-
 for (const language of ["en", "sl"] as const) {
   test.describe(`signing up through the upstream provider (${language})`, () => {
     test.use({ locale: language === "en" ? "en-US" : "sl-SI" });
@@ -59,7 +48,7 @@ for (const language of ["en", "sl"] as const) {
       await page.waitForURL((url) => url.origin !== home, { timeout: 10_000 });
 
       const username = newName(`up-${language}`);
-      await signUpWithPassword(page, w, username);
+      await passwordSignUpSteps(page, username, w);
       // Back here, signed up: the first identity carries the upstream's username.
       await page.waitForURL((url) => url.origin === home && url.pathname.startsWith("/auth/"));
       await expect(page.getByText(w.signedUp)).toBeVisible();
@@ -77,7 +66,7 @@ test.describe("linking the upstream provider on the account page", () => {
     const username = newName("linker");
     await startFlow(page);
     const home = new URL(page.url()).origin;
-    await signUpWithPassword(page, flowLabels.en, username);
+    await passwordSignUpSteps(page, username, flowLabels.en);
     await expect(accountMenu(page)).toBeVisible({ timeout: 10_000 });
 
     await page.goto("/account");
@@ -85,7 +74,7 @@ test.describe("linking the upstream provider on the account page", () => {
     await page.getByRole("button", { name: "Link Upstream Vrata" }).click();
     await page.waitForURL((url) => url.origin !== home, { timeout: 10_000 });
     const upstreamName = newName("linked");
-    await signUpWithPassword(page, flowLabels.en, upstreamName);
+    await passwordSignUpSteps(page, upstreamName, flowLabels.en);
     await page.waitForURL((url) => url.origin === home && url.pathname === "/account");
     await expect(page.getByRole("status").filter({ hasText: "Upstream Vrata is linked." })).toBeVisible({
       timeout: 10_000,
