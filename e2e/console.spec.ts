@@ -2,13 +2,12 @@ import { randomUUID } from "node:crypto";
 import type { Page, Request } from "@playwright/test";
 import { expect, seriousAccessibilityViolations, test } from "./fixtures.ts";
 import { accountMenu, navLink } from "./support/console.ts";
-import { identityItem } from "./support/flow.ts";
+import { identityItem, passwordSignUpSteps } from "./support/flow.ts";
 import { flowLabels } from "./support/labels.ts";
 
 // The console's identities and activity pages, silent sign-in after a reload, and sign-out, against the
 // real server: each test signs a new person up through the console's own flow.
 
-const password = "correct horse battery";
 const newUsername = () => `console-${randomUUID().slice(0, 8)}`;
 
 const english = flowLabels.en;
@@ -19,12 +18,7 @@ const english = flowLabels.en;
  */
 async function signUp(page: Page, username: string, labels = english): Promise<void> {
   await page.getByRole("button", { name: labels.signIn }).first().click();
-  await page.getByLabel(labels.identifier, { exact: true }).fill(username);
-  await page.getByRole("button", { name: labels.next }).click();
-  await page.getByLabel(labels.password, { exact: true }).fill(password);
-  await page.getByRole("button", { name: labels.submit }).click();
-  await identityItem(page, username).getByRole("button", { name: labels.select }).click();
-  await page.getByRole("button", { name: labels.redirectNow }).click();
+  await passwordSignUpSteps(page, username, labels);
   await expect(page.getByRole("button", { name: labels.accountMenu })).toBeVisible({ timeout: 10_000 });
 }
 

@@ -7,6 +7,9 @@ import { flowLabels, type FlowLabels } from "./labels.ts";
 // Steps of the auth flow page as a person takes them, in English unless a test passes its own labels.
 
 /** A new e-mail address on the receiver's loopback server; tests run in parallel against one server. */
+/** The passphrase of accounts the specs sign up with a password (the console's `password`). */
+const passphrase = "correct horse battery";
+
 export const newEmail = (name = "e2e") => `${name}-${randomUUID().slice(0, 8)}@example.com`;
 
 /** From the home page, "Sign-in or sign-up" starts the console's flow; returns the flow's ID. */
@@ -26,6 +29,19 @@ export function dropRefusedRequests(pageErrors: string[]): void {
 
 export const identityItem = (page: Page, name: string) =>
   page.getByRole("listitem").filter({ hasText: name });
+
+/**
+ * On a flow page (of this server or of the upstream provider): signs up with a username and a
+ * passphrase, selects the identity of that name and goes back to the app.
+ */
+export async function passwordSignUpSteps(page: Page, username: string, labels: FlowLabels): Promise<void> {
+  await page.getByLabel(labels.identifier, { exact: true }).fill(username);
+  await page.getByRole("button", { name: labels.next }).click();
+  await page.getByLabel(labels.password, { exact: true }).fill(passphrase);
+  await page.getByRole("button", { name: labels.submit }).click();
+  await identityItem(page, username).getByRole("button", { name: labels.select }).click();
+  await page.getByRole("button", { name: labels.redirectNow }).click();
+}
 
 /** Selects the identity and goes back to the console, which then is signed in (its account menu shows). */
 export async function selectIdentityAndReturn(page: Page, name: string): Promise<void> {

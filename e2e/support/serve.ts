@@ -3,12 +3,18 @@ import { mkdirSync } from "node:fs";
 import { rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { vrataCommand } from "../../test/support/command.ts";
+import { freePort } from "../../test/support/ports.ts";
+import { startTestServer } from "../../test/support/server.ts";
 import { startSmtpReceiver } from "../../test/support/smtp.ts";
+import { registerUpstreamClient } from "../../test/support/upstream.ts";
 import type { Mail } from "./mail.ts";
 
 // The end-to-end server (playwright.config.ts): a loopback SMTP receiver that writes each message it
 // receives as a JSON file into $VRATA_E2E_MAIL_DIR, and the Vrata server sending its e-mail there.
 // Arguments are passed on to the server: node e2e/support/serve.ts --port 18443 --data <folder>
+//
+// A second Vrata, started here, is the server's upstream OpenID Connect provider ("upstream" in its
+// configuration file): specs sign up and link accounts through it as they would through Google.
 
 const mailDir = process.env.VRATA_E2E_MAIL_DIR;
 if (!mailDir) {
@@ -29,6 +35,49 @@ const smtp = await startSmtpReceiver({
 });
 process.stdout.write(`serve: SMTP receiver at 127.0.0.1:${smtp.port} writes e-mail to ${mailDir}\n`);
 
+/** The value of a flag among this script's arguments. */
+const argument = (name: string) => process.argv[process.argv.indexOf(name) + 1] ?? "";
+
+// At 127.0.0.1, not localhost: cookies do not tell ports apart, so two servers on localhost would
+// overwrite each other's sessions in the browser.
+const upstreamPort = String(await freePort());
+const upstream = await startTestServer({
+  args: [
+    "--title",
+    "Upstream Vrata",
+    "--port",
+    upstreamPort,
+    "--host",
+    "127.0.0.1",
+    "--issuer",
+    `https://127.0.0.1:${upstreamPort}`,
+  ],
+});
+const { clientId, clientSecret } = await registerUpstreamClient(
+  upstream.issuer,
+  `https://localhost:${argument("--port")}/auth/provider/upstream`,
+);
+const configDir = path.join(argument("--data"), "upstream-config");
+mkdirSync(configDir, { recursive: true });
+await writeFile(path.join(configDir, "client.secret"), clientSecret);
+const configFile = path.join(configDir, "vrata.json");
+await writeFile(
+  configFile,
+  JSON.stringify({
+    providers: [
+      {
+        key: "upstream",
+        type: "oidc",
+        name: { en: "Upstream Vrata", sl: "Zgornja Vrata" },
+        issuer: upstream.issuer,
+        clientId,
+        clientSecretFile: "client.secret",
+      },
+    ],
+  }),
+);
+process.stdout.write(`serve: upstream OpenID Connect provider at ${upstream.issuer}\n`);
+
 // In its own process group, so a signal sent to this script's group (Playwright's shutdown, Ctrl-C)
 // reaches the server once, from here, and not twice: a second signal makes it exit without waiting.
 const server = spawn(
@@ -41,8 +90,15 @@ const server = spawn(
     "--mail-port",
     String(smtp.port),
     "--no-mail-starttls",
+    "--config",
+    configFile,
   ],
-  { stdio: "inherit", detached: true },
+  // The server discovers the upstream over TLS: it trusts the upstream's local CA.
+  {
+    stdio: "inherit",
+    detached: true,
+    env: { ...process.env, NODE_EXTRA_CA_CERTS: upstream.tls?.caFile ?? "" },
+  },
 );
 
 let running = true;
@@ -60,12 +116,12 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
 server.on("error", (error) => {
   process.stderr.write(`serve: cannot start the server: ${error.message}\n`);
   running = false;
-  void smtp.close().finally(() => process.exit(1));
+  void Promise.all([smtp.close(), upstream.dispose()]).finally(() => process.exit(1));
 });
 
 server.on("exit", (code, signal) => {
   running = false;
-  void smtp.close().finally(() => {
+  void Promise.all([smtp.close(), upstream.dispose()]).finally(() => {
     if (signal) process.stderr.write(`serve: the server ended on ${signal}\n`);
     process.exit(code ?? 1);
   });

@@ -114,3 +114,8 @@ export const samlClockToleranceMs = 30_000;
 export const samlSubjectMaxLength = 1024;
 /** People and identities one identity can be shared with, per role. */
 export const identityMembersMax = 100;
+
+/** How long a sign-in at a third-party provider may take before its answer is refused, in milliseconds. */
+export const upstreamRequestLifetimeMs = 30 * 60 * 1000;
+/** Seconds the third-party provider step counts down before it sends the browser to the provider. */
+export const providerCountdownSeconds = 3;

@@ -103,6 +103,8 @@ export const routes = {
   AccountPasskeyCreateComplete: api("/account/passkeyCreateComplete"),
   AccountCredentialRename: api("/account/rename/:id"),
   AccountCredentialRemove: api("/account/remove/:id"),
+  /** Starts linking a third-party provider: the person signs in there, and comes back to the account page. */
+  AccountProviderLinkStart: ofProvider(api("/account/providerLinkStart/:provider")),
 
   ActivityList: viewAndApi("/activity"),
   ActivityGet: viewAndApi("/activity/:id"),

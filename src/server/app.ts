@@ -19,6 +19,8 @@ import cookie from "@fastify/cookie";
 import { accountPlugin } from "./accounts/routes.ts";
 import { activityPlugin } from "./activity/routes.ts";
 import { flowPlugin } from "./flow/routes.ts";
+import { providerPlugin } from "./providers/routes.ts";
+import { openProviders } from "./providers/registry.ts";
 import type { CallerDeps } from "./access/caller.ts";
 import type { FlowDeps } from "./flow/deps.ts";
 import { identityPlugin } from "./identities/routes.ts";
@@ -104,6 +106,8 @@ export async function buildApp({
   });
 
   registerErrorHandlers(app, renderIndex);
+  // Providers are discovered before Vrata serves anything; one that cannot be is logged and unavailable.
+  const providers = await openProviders(config.providers, config.issuer, app.log);
   await app.register(securityHeadersPlugin, { issuer: config.issuer, dev: config.dev });
   // After the security headers: a path it refuses is answered with a page that needs them.
   registerParamFormats(app);
@@ -119,8 +123,10 @@ export async function buildApp({
     issuer: config.issuer,
     title: config.title,
     consoleClientId: context.clientId,
+    providers,
   };
   await app.register(flowPlugin, { deps, renderIndex });
+  await app.register(providerPlugin, { deps });
   await app.register(identityPlugin, { deps });
   await app.register(accountPlugin, { deps });
   await app.register(activityPlugin, { deps });
@@ -129,7 +135,7 @@ export async function buildApp({
   await app.register(blockPlugin, { deps });
   await app.register(invitationPlugin, { deps });
   await app.register(pagesPlugin, {
-    context,
+    context: { ...context, providers: providers.listed() },
     issuer: config.issuer,
     renderIndex,
     serveBuiltAssets: !devMiddleware,

@@ -1,5 +1,7 @@
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { ConfigError, HelpRequested, loadConfig } from "./config.ts";
 
 const load = (args: string[], env: Record<string, string> = {}) => loadConfig(args, env);
@@ -119,5 +121,136 @@ describe("configuration", () => {
         expect(help).toContain(text);
       }
     }
+  });
+});
+
+describe("configuration file", () => {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-config-"));
+  afterAll(() => fs.rmSync(folder, { recursive: true, force: true }));
+  let files = 0;
+  const write = (content: unknown) => {
+    const file = path.join(folder, `vrata-${++files}.json`);
+    fs.writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content));
+    return file;
+  };
+  const google = {
+    key: "google",
+    type: "oidc",
+    name: { en: "Google", sl: "Google" },
+    preset: "google",
+    clientId: "client-1",
+    clientSecretFile: "google.secret",
+  };
+
+  it("holds settings that flags and the environment override, and providers with presets", () => {
+    const file = write({ port: 9000, title: "From file", "mail-starttls": false, providers: [google] });
+    const config = load(["--config", file, "--port", "9443"]);
+    expect(config.port).toBe(9443);
+    expect(config.title).toBe("From file");
+    expect(load([], { VRATA_CONFIG: file, VRATA_TITLE: "From env" }).title).toBe("From env");
+    expect(config.providers).toEqual([
+      {
+        key: "google",
+        type: "oidc",
+        name: { en: "Google", sl: "Google" },
+        issuer: "https://accounts.google.com",
+        clientId: "client-1",
+        clientSecret: { kind: "file", file: path.join(folder, "google.secret") },
+        scopes: ["openid", "email", "profile"],
+        forcePkce: false,
+      },
+    ]);
+    expect(load([]).providers).toEqual([]);
+  });
+
+  it("fills Facebook's token endpoint and PKCE, and takes a generic provider's issuer and scopes", () => {
+    const file = write({
+      providers: [
+        {
+          ...google,
+          key: "fb",
+          preset: "facebook",
+          clientSecretFile: undefined,
+          clientSecretEnv: "FB_SECRET",
+        },
+        {
+          key: "corp",
+          type: "oidc",
+          name: { en: "Corporate", sl: "Podjetje" },
+          issuer: "https://id.corp.example/",
+          clientId: "vrata",
+          scopes: ["openid", "email"],
+          forcePkce: true,
+        },
+      ],
+    });
+    const [facebook, corp] = load(["--config", file]).providers;
+    expect(facebook).toMatchObject({
+      issuer: "https://www.facebook.com",
+      tokenEndpoint: "https://graph.facebook.com/oauth/access_token",
+      forcePkce: true,
+      clientSecret: { kind: "env", name: "FB_SECRET" },
+    });
+    expect(corp).toMatchObject({
+      issuer: "https://id.corp.example",
+      scopes: ["openid", "email"],
+      forcePkce: true,
+    });
+    expect(corp && "clientSecret" in corp ? corp.clientSecret : "none").toBeUndefined();
+  });
+
+  it("takes SAML providers with metadata from a URL or a file", () => {
+    const saml = {
+      key: "eid",
+      type: "saml",
+      name: { en: "National eID", sl: "Nacionalna e-identiteta" },
+      metadataFile: "idp.xml",
+      identifyBy: { attribute: "vatNumber" },
+      attributes: { email: "mail", fullName: "cn" },
+    };
+    const [provider] = load(["--config", write({ providers: [saml] })]).providers;
+    expect(provider).toMatchObject({ ...saml, metadataFile: path.join(folder, "idp.xml") });
+  });
+
+  it("explains each mistake in one line, naming the file and the entry", () => {
+    const failureOf = (content: unknown) => failure(["--config", write(content)]);
+    const messages = [
+      failure(["--config", path.join(folder, "missing.json")]),
+      failureOf("{ not json"),
+      failureOf([]),
+      failureOf({ port: "http" }),
+      failureOf({ "no-such-setting": 1 }),
+      failureOf({ providers: [{ ...google, clientSecret: "s3cret" }] }),
+      failureOf({ providers: [{ ...google, preset: undefined }] }),
+      failureOf({ providers: [{ ...google, key: "a/b" }] }),
+      failureOf({ providers: [{ ...google, key: "password" }] }),
+      failureOf({ providers: [google, google] }),
+      failureOf({ providers: [{ ...google, type: "ldap" }] }),
+      failureOf({ providers: [{ ...google, issuer: "http://accounts.example" }] }),
+      failureOf({ providers: [{ ...google, clientSecretEnv: "SECRET" }] }),
+      failureOf({
+        providers: [{ key: "eid", type: "saml", name: { en: "eID", sl: "eID" } }],
+      }),
+      failureOf({ providers: [{ ...google, name: { en: "Google" } }] }),
+      failureOf({ "secret-key": "q".repeat(43) + "=" }),
+    ];
+    for (const message of messages) expect(message).not.toContain("\n");
+    expect(messages[0]).toMatch(/^cannot read the configuration file .*missing\.json \(ENOENT\)$/);
+    expect(messages[1]).toMatch(/vrata-\d+\.json: not JSON/);
+    expect(messages[2]).toContain("must hold a JSON object");
+    expect(messages[3]).toMatch(/"port" .*\(got "http"\)$/);
+    expect(messages[4]).toContain('"no-such-setting" is not a setting');
+    expect(messages[5]).toContain("providers[0].clientSecret: keep the secret out of this file");
+    expect(messages[5]).not.toContain("s3cret");
+    expect(messages[6]).toContain("providers[0].issuer needs an issuer");
+    expect(messages[7]).toContain("providers[0].key must be 1-64 letters");
+    expect(messages[8]).toContain("providers[0].key is the name of one of Vrata's own sign-in methods");
+    expect(messages[9]).toContain('provider key "google" is used twice');
+    expect(messages[10]).toContain('providers[0].type must be "oidc" or "saml"');
+    expect(messages[11]).toContain("providers[0].issuer must be an https:// URL");
+    expect(messages[12]).toContain("providers[0] takes clientSecretFile or clientSecretEnv, not both");
+    expect(messages[13]).toContain("providers[0] takes exactly one of metadataUrl and metadataFile");
+    expect(messages[14]).toContain("providers[0].name.sl");
+    expect(messages[15]).toContain('"secret-key" is not a setting');
   });
 });

@@ -1,6 +1,8 @@
+import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { providerKeyPattern } from "../common/ids.ts";
 import { decodeInstanceKey, keyFormatHint, type SecretKeySource } from "./secrets/instance-key.ts";
 
 /**
@@ -8,6 +10,11 @@ import { decodeInstanceKey, keyFormatHint, type SecretKeySource } from "./secret
  * drives parsing, validation and `--help`, so the three never drift apart.
  */
 const optionTable = {
+  config: {
+    env: "VRATA_CONFIG",
+    help: "JSON file with settings (named as the flags, which win over it) and third-party providers",
+    schema: z.string().min(1),
+  },
   port: {
     env: "VRATA_PORT",
     help: "port to listen on",
@@ -168,6 +175,210 @@ export interface Config {
   /** Turns /metrics on for whoever presents the token in this file. */
   metricsTokenFile?: string;
   dev: boolean;
+  /** Third-party sign-in providers from the configuration file, in its order. */
+  providers: ProviderSettings[];
+}
+
+/** Sign-in methods of Vrata's own: a provider cannot take their names. */
+const builtInMethods = ["password", "code", "passkey", "username", "email"];
+
+const httpsUrl = z
+  .string()
+  .refine((value) => URL.canParse(value) && new URL(value).protocol === "https:", "must be an https:// URL");
+
+const providerFields = {
+  key: z
+    .string()
+    .regex(providerKeyPattern, "must be 1-64 letters, digits, _ or - (it is a path segment)")
+    .refine((key) => !builtInMethods.includes(key), "is the name of one of Vrata's own sign-in methods"),
+  /** The button's text in each language of the interface. */
+  name: z.strictObject({ en: z.string().trim().min(1).max(100), sl: z.string().trim().min(1).max(100) }),
+};
+
+/** Where well-known providers publish their discovery document, and what their quirks need. */
+export const oidcPresets = {
+  google: { issuer: "https://accounts.google.com" },
+  microsoft: { issuer: "https://login.microsoftonline.com/common/v2.0" },
+  // Facebook's discovery document names no token endpoint, and its code flow needs PKCE.
+  facebook: {
+    issuer: "https://www.facebook.com",
+    tokenEndpoint: "https://graph.facebook.com/oauth/access_token",
+    forcePkce: true,
+  },
+  generic: {},
+} as const satisfies Record<string, { issuer?: string; tokenEndpoint?: string; forcePkce?: boolean }>;
+
+const oidcProviderSchema = z
+  .strictObject({
+    ...providerFields,
+    type: z.literal("oidc"),
+    preset: z.enum(Object.keys(oidcPresets) as [keyof typeof oidcPresets]).optional(),
+    issuer: httpsUrl.optional(),
+    clientId: z.string().min(1).max(500),
+    /** A file holding the client secret (relative to the configuration file). */
+    clientSecretFile: z.string().min(1).optional(),
+    /** An environment variable holding the client secret. */
+    clientSecretEnv: z
+      .string()
+      .regex(/^[A-Za-z_]\w*$/, "must be the name of an environment variable")
+      .optional(),
+    scopes: z
+      .array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, "must be scope names without spaces"))
+      .min(1)
+      .optional(),
+    forcePkce: z.boolean().optional(),
+    tokenEndpoint: httpsUrl.optional(),
+  })
+  .refine((entry) => !(entry.clientSecretFile && entry.clientSecretEnv), {
+    message: "takes clientSecretFile or clientSecretEnv, not both",
+  })
+  .refine((entry) => entry.issuer !== undefined || (entry.preset && "issuer" in oidcPresets[entry.preset]), {
+    message: "needs an issuer (or a preset of google, microsoft or facebook)",
+    path: ["issuer"],
+  })
+  .transform((entry) => {
+    const preset: { issuer?: string; tokenEndpoint?: string; forcePkce?: boolean } =
+      oidcPresets[entry.preset ?? "generic"];
+    const tokenEndpoint = entry.tokenEndpoint ?? preset.tokenEndpoint;
+    return {
+      key: entry.key,
+      type: entry.type,
+      name: entry.name,
+      issuer: (entry.issuer ?? preset.issuer ?? "").replace(/\/$/, ""),
+      clientId: entry.clientId,
+      clientSecret:
+        entry.clientSecretFile !== undefined
+          ? { kind: "file" as const, file: entry.clientSecretFile }
+          : entry.clientSecretEnv !== undefined
+            ? { kind: "env" as const, name: entry.clientSecretEnv }
+            : undefined,
+      scopes: entry.scopes ?? ["openid", "email", "profile"],
+      forcePkce: entry.forcePkce ?? preset.forcePkce ?? false,
+      ...(tokenEndpoint === undefined ? {} : { tokenEndpoint }),
+    };
+  });
+
+const samlAttributeName = z.string().min(1).max(500);
+
+const samlProviderSchema = z
+  .strictObject({
+    ...providerFields,
+    type: z.literal("saml"),
+    /** The IdP's metadata: fetched at start and refreshed. */
+    metadataUrl: httpsUrl.optional(),
+    /** Or read from a file (relative to the configuration file). */
+    metadataFile: z.string().min(1).optional(),
+    /** Vrata's SP entity ID; by default <issuer>/samlMetadata/<key>. */
+    entityId: z.string().min(1).max(1000).optional(),
+    nameIdFormat: z.string().min(1).max(500).optional(),
+    /** What names a person: the persistent NameID (default) or an attribute's value. */
+    identifyBy: z.union([z.literal("nameId"), z.strictObject({ attribute: samlAttributeName })]).optional(),
+    /** The SAML attribute each identity field is read from. */
+    attributes: z
+      .strictObject({
+        username: samlAttributeName.optional(),
+        email: samlAttributeName.optional(),
+        givenName: samlAttributeName.optional(),
+        fullName: samlAttributeName.optional(),
+        pictureUrl: samlAttributeName.optional(),
+      })
+      .optional(),
+  })
+  .refine((entry) => (entry.metadataUrl === undefined) !== (entry.metadataFile === undefined), {
+    message: "takes exactly one of metadataUrl and metadataFile",
+  });
+
+export type OidcProviderSettings = z.infer<typeof oidcProviderSchema>;
+export type SamlProviderSettings = z.infer<typeof samlProviderSchema>;
+export type ProviderSettings = OidcProviderSettings | SamlProviderSettings;
+
+/** The SAML service provider's entity ID for a provider: the configured one, or its metadata URL. */
+export const samlEntityId = (issuer: string, settings: SamlProviderSettings) =>
+  settings.entityId ?? `${issuer}/samlMetadata/${settings.key}`;
+
+const providerSchemas = { oidc: oidcProviderSchema, saml: samlProviderSchema };
+
+/** The configuration file: settings named as the flags, and the providers. */
+interface ConfigFile {
+  settings: Record<string, string>;
+  providers: ProviderSettings[];
+}
+
+/** The first issue of a failed parse as "where: what" on one line. */
+function issueText(error: z.ZodError, prefix: string): string {
+  const issue = error.issues[0];
+  if (!issue) return `${prefix} is invalid`;
+  const where = issue.path.reduce<string>(
+    (text, part) =>
+      typeof part === "number" ? `${text}[${part}]` : text ? `${text}.${String(part)}` : String(part),
+    "",
+  );
+  const message = issue.message.replace(/^Invalid input: /, "");
+  return `${prefix}${where ? `.${where}` : ""} ${message}`.replace(/\s+/g, " ");
+}
+
+function readConfigFile(file: string): ConfigFile {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    throw new ConfigError(
+      `cannot read the configuration file ${file} (${(error as NodeJS.ErrnoException).code ?? "error"})`,
+    );
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`${file}: not JSON (${(error as Error).message.split("\n")[0] ?? ""})`);
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+    throw new ConfigError(`${file}: must hold a JSON object`);
+  const { providers = [], ...rest } = raw as Record<string, unknown>;
+  const settings: Record<string, string> = {};
+  for (const [name, value] of Object.entries(rest)) {
+    const option = (optionTable as Record<string, OptionDefinition>)[name];
+    if (!option || name === "config" || option.secret)
+      throw new ConfigError(`${file}: "${name}" is not a setting of the configuration file`);
+    if (!["string", "number", "boolean"].includes(typeof value))
+      throw new ConfigError(`${file}: "${name}" must be a string, number or boolean`);
+    settings[name] = String(value);
+  }
+  if (!Array.isArray(providers)) throw new ConfigError(`${file}: providers must be an array`);
+  const folder = path.dirname(file);
+  const parsed = providers.map((entry: unknown, index) => {
+    const where = `${file}: providers[${index}]`;
+    if (typeof entry === "object" && entry !== null && "clientSecret" in entry)
+      throw new ConfigError(
+        `${where}.clientSecret: keep the secret out of this file, in clientSecretFile or clientSecretEnv`,
+      );
+    const type = (entry as { type?: unknown } | null)?.type;
+    if (type !== "oidc" && type !== "saml") throw new ConfigError(`${where}.type must be "oidc" or "saml"`);
+    const result = providerSchemas[type].safeParse(entry);
+    if (!result.success) throw new ConfigError(issueText(result.error, where));
+    return resolvedPaths(result.data, folder);
+  });
+  const keys = new Set<string>();
+  for (const provider of parsed) {
+    if (keys.has(provider.key))
+      throw new ConfigError(`${file}: provider key "${provider.key}" is used twice`);
+    keys.add(provider.key);
+  }
+  return { settings, providers: parsed };
+}
+
+/** Files a provider names are relative to the configuration file's folder. */
+function resolvedPaths(provider: ProviderSettings, folder: string): ProviderSettings {
+  if (provider.type === "oidc")
+    return provider.clientSecret?.kind === "file"
+      ? {
+          ...provider,
+          clientSecret: { kind: "file", file: path.resolve(folder, provider.clientSecret.file) },
+        }
+      : provider;
+  return provider.metadataFile === undefined
+    ? provider
+    : { ...provider, metadataFile: path.resolve(folder, provider.metadataFile) };
 }
 
 /** A setting that cannot be used; its message is one line meant for the person starting Vrata. */
@@ -227,12 +438,23 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv): Con
   }
   if (values.help) throw new HelpRequested(helpText());
 
-  const setting = <N extends OptionName>(name: N): z.infer<(typeof optionTable)[N]["schema"]> | undefined => {
+  const fromFlagOrEnv = <N extends OptionName>(name: N) => {
     const option: OptionDefinition = optionTable[name];
     const flag = values[name];
     if (flag !== undefined) return validate(name, String(flag), `--${name}`);
     const fromEnv = env[option.env];
     if (fromEnv !== undefined && fromEnv !== "") return validate(name, fromEnv, option.env);
+    return undefined;
+  };
+  const configFile = fromFlagOrEnv("config");
+  const file = configFile === undefined ? undefined : readConfigFile(path.resolve(configFile));
+
+  const setting = <N extends OptionName>(name: N): z.infer<(typeof optionTable)[N]["schema"]> | undefined => {
+    const option: OptionDefinition = optionTable[name];
+    const given = fromFlagOrEnv(name);
+    if (given !== undefined) return given;
+    const fromFile = file?.settings[name];
+    if (fromFile !== undefined) return validate(name, fromFile, `${configFile ?? ""}: "${name}"`);
     if (option.defaultValue !== undefined) return validate(name, option.defaultValue, `default of --${name}`);
     return undefined;
   };
@@ -297,6 +519,7 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv): Con
           : { kind: "file", file: path.join(dataDir, "secret.key"), createIfMissing: true },
     dev: setting("dev") as boolean,
     ...(metricsTokenFile === undefined ? {} : { metricsTokenFile: path.resolve(metricsTokenFile) }),
+    providers: file?.providers ?? [],
     ...(mailHost === undefined
       ? {}
       : {

@@ -49,6 +49,13 @@ export const accountPasskeyCreateBodySchema = z.strictObject({
 });
 export const credentialRenameBodySchema = z.strictObject({ name: credentialName });
 
+/** `POST /account/providerLinkStart/:provider`: where to send the browser to sign in at the provider. */
+export const providerLinkStartResponseSchema = z.object({ location: z.url() });
+
+/** How linking a provider went, as the account page's address tells it once the browser is back. */
+export const providerLinkStatuses = ["linked", "taken", "denied", "failed"] as const;
+export type ProviderLinkStatus = (typeof providerLinkStatuses)[number];
+
 /** What the browser needs to forget a passkey: `PublicKeyCredential.signalUnknownCredential`. */
 export const signalUnknownSchema = z.object({ rpId: z.string(), credentialId: z.string() });
 

@@ -9,7 +9,14 @@ export const contextSchema = z.object({
   organizationId: z.string(),
   applicationId: z.string(),
   title: z.string(),
-  providers: z.array(z.object({ key: z.string(), name: z.string(), type: z.enum(["oidc", "saml"]) })),
+  /** Third-party sign-in providers, each named in every language (the page picks the one it shows). */
+  providers: z.array(
+    z.object({
+      key: z.string(),
+      name: z.object({ en: z.string(), sl: z.string() }),
+      type: z.enum(["oidc", "saml"]),
+    }),
+  ),
   locales: z.array(z.enum(locales)),
 });
 

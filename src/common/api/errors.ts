@@ -42,6 +42,14 @@ export const errorCodes = [
   "duplicateCredentialName",
   "credentialNotManaged",
   "lastSignInMethod",
+  /** A third-party provider's answer that is for no sign-in of this browser (forged, replayed, expired). */
+  "providerCallbackInvalid",
+  /** A third-party provider's answer that failed its checks (its ID token, say). */
+  "providerAnswerInvalid",
+  /** The third-party provider cannot be reached now. */
+  "providerUnavailable",
+  /** The provider's account is already linked to another account here. */
+  "providerLinkedElsewhere",
   "notFound",
   "methodNotAllowed",
   "payloadTooLarge",

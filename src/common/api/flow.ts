@@ -5,6 +5,7 @@ import type {
   RegistrationResponseJSON,
 } from "@simplewebauthn/browser";
 import { z } from "zod";
+import { providerKeyPattern } from "../ids.ts";
 import { codeLength, locales, passwordMaxLength, usernameOrEmailMaxLength } from "../limits.ts";
 import { idText, storableText } from "./text.ts";
 
@@ -22,9 +23,11 @@ export const completedStates = [
 ] as const;
 export type Completed = (typeof completedStates)[number];
 
-/** Credentials a person can prove in a flow. Third-party providers come later. */
+/** Credentials a person can prove in a flow; a third-party provider goes by its configured key. */
 export const flowProviders = ["password", "code", "passkey"] as const;
-export type FlowProvider = (typeof flowProviders)[number];
+export type BuiltInFlowProvider = (typeof flowProviders)[number];
+/** One of {@link flowProviders}, or a third-party provider's key. */
+export type FlowProvider = string;
 
 /** Mistakes the person can correct; the UI shows the matching message of spec §8 at the step. */
 export const flowErrors = [
@@ -66,7 +69,7 @@ export const flowResponseSchema = z.object({
   /** Shown on the flow page: "<app> from <organization> asks you to sign in or sign up". */
   organizationName: z.string(),
   appName: z.string(),
-  providers: z.array(z.enum(flowProviders)).optional(),
+  providers: z.array(z.string().regex(providerKeyPattern)).optional(),
   emailOrUsername: z.string().optional(),
   /** How many codes were sent in this flow (the UI shows "sent (Nx)"). */
   codesSent: z.number().int().optional(),
@@ -82,6 +85,13 @@ export const flowResponseSchema = z.object({
    * `PublicKeyCredential.signalUnknownCredential`, so the browser stops offering it.
    */
   signalUnknown: z.object({ rpId: z.string(), credentialId: z.string() }).optional(),
+  /** Only in the answer of providerStart: where the browser goes to sign in with the provider. */
+  thirdPartyProvider: z.object({ location: z.url() }).optional(),
+  /**
+   * The flow failed because the third-party provider answered with an error: `denied` when the person
+   * (or the provider) refused, `failed` for any other error.
+   */
+  providerError: z.object({ provider: z.string(), error: z.enum(["denied", "failed"]) }).optional(),
 });
 export type FlowResponse = z.infer<typeof flowResponseSchema>;
 
@@ -91,6 +101,7 @@ export const emailOrUsernameBodySchema = z.strictObject({ emailOrUsername });
 export const passwordBodySchema = z.strictObject({ password: storableText().max(passwordMaxLength * 4) });
 export const codeBodySchema = z.strictObject({ code: storableText().max(codeLength * 8) });
 export const emptyBodySchema = z.strictObject({});
+export const providerStartBodySchema = z.strictObject({ provider: z.string().regex(providerKeyPattern) });
 export const chooseIdentityBodySchema = z.strictObject({
   identity: z.strictObject({ id: idText() }),
 });

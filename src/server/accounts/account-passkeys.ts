@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { RegistrationResponseJSON } from "@simplewebauthn/browser";
-import type { Account, Credential } from "../../common/api/account.ts";
+import { credentialProviders, type Account, type Credential } from "../../common/api/account.ts";
 import { accountPasskeyChallengeLifetimeMs } from "../../common/limits.ts";
 import { recordActivity } from "../activity/activity.ts";
 import { HttpError } from "../http/errors.ts";
@@ -40,6 +40,9 @@ type Log = { info: (details: object, message: string) => void };
 const iso = (time: number) => new Date(time).toISOString();
 const passkeyData = (credential: StoredCredential) => JSON.parse(credential.data) as PasskeyData;
 const isSignInMethod = (credential: StoredCredential) => credential.provider !== "username";
+/** A third-party provider's subject: its provider is a configured key, not one of Vrata's own kinds. */
+export const isUpstreamCredential = (credential: Pick<StoredCredential, "provider">) =>
+  !(credentialProviders as readonly string[]).includes(credential.provider);
 
 function credentialView(credential: StoredCredential, lastWay: boolean): Credential {
   const base = {
@@ -49,6 +52,7 @@ function credentialView(credential: StoredCredential, lastWay: boolean): Credent
     createdAt: iso(credential.createdAt),
     removable: false,
   };
+  if (isUpstreamCredential(credential)) return { ...base, removable: !lastWay };
   if (credential.provider !== passkeyProvider) return base;
   const data = passkeyData(credential);
   const authenticator = authenticatorName(data.aaguid);
@@ -68,11 +72,16 @@ export async function accountView(db: Database, accountId: string): Promise<Acco
   return { credentials: credentials.map((credential) => credentialView(credential, lastWay)) };
 }
 
-/** The account's passkey of this credential row ID; 404 for anything else, another account's too. */
-async function ownPasskey(db: Database, accountId: string, id: string): Promise<StoredCredential> {
-  const credentials = await credentialsOf(db, accountId);
-  const credential = credentials.find((candidate) => candidate.id === id);
+/** The account's credential of this row ID; 404 for another account's. */
+export async function ownCredential(db: Database, accountId: string, id: string): Promise<StoredCredential> {
+  const credential = (await credentialsOf(db, accountId)).find((candidate) => candidate.id === id);
   if (!credential) throw new HttpError(404, "notFound", "no such credential");
+  return credential;
+}
+
+/** The account's passkey of this credential row ID; 404 for another account's. */
+async function ownPasskey(db: Database, accountId: string, id: string): Promise<StoredCredential> {
+  const credential = await ownCredential(db, accountId, id);
   if (credential.provider !== passkeyProvider)
     throw new HttpError(400, "credentialNotManaged", "only passkeys can be changed here for now");
   return credential;
@@ -219,8 +228,8 @@ export async function renamePasskey(
 }
 
 /** Removes the passkey unless it is the account's last way to sign in (409 `lastSignInMethod`). */
-export async function removePasskey(deps: AccountDeps, accountId: string, id: string) {
-  const passkey = await ownPasskey(deps.db, accountId, id);
+export async function removePasskey(deps: AccountDeps, accountId: string, passkey: StoredCredential) {
+  const { id } = passkey;
   const outcome = await deleteCredentialUnlessLast(deps.db, accountId, id);
   if (outcome === "gone") throw new HttpError(404, "notFound", "no such credential");
   if (outcome === "last")

@@ -60,7 +60,27 @@ export interface NewCredentials {
   email?: { display: string; key: string };
   passwordHash?: string;
   passkey?: NewPasskey;
+  upstream?: UpstreamCredential;
 }
+
+/** A person as a third-party provider names them: the provider's key and its subject. */
+export interface UpstreamCredential {
+  provider: string;
+  subject: string;
+  /** What the account page shows: the person's name or address at the provider. */
+  displayName: string;
+  /** What the provider said about the person when the credential was added. */
+  claims: Record<string, unknown>;
+}
+
+export const upstreamCredentialRow = (id: string, accountId: string, credential: UpstreamCredential) => ({
+  id,
+  accountId,
+  provider: credential.provider,
+  providerId: credential.subject,
+  displayName: credential.displayName,
+  data: JSON.stringify({ claims: credential.claims }),
+});
 
 /**
  * Creates an account with the credentials it signed up with. E-mail addresses here are verified. The
@@ -106,6 +126,9 @@ export async function createAccount(
     }
     if (credentials.passkey) {
       await insertCredential(executor, passkeyRow(newId(), accountId, credentials.passkey), now);
+    }
+    if (credentials.upstream) {
+      await insertCredential(executor, upstreamCredentialRow(newId(), accountId, credentials.upstream), now);
     }
   };
   await inTransaction(db, insert);

@@ -8,15 +8,23 @@ import {
   type AccountDeps,
   accountView,
   completePasskeyCreation,
+  isUpstreamCredential,
+  ownCredential,
   removePasskey,
   renamePasskey,
   startPasskeyCreation,
 } from "./account-passkeys.ts";
+import { startProviderLink, unlinkProvider, type ProviderLinkDeps } from "./account-providers.ts";
+import { passkeyProvider } from "./passkeys.ts";
+import { HttpError } from "../http/errors.ts";
 
 const credentialId = (request: FastifyRequest) => (request.params as { id: string }).id;
 
 /** The account page's API: its sign-in methods listed, passkeys added, renamed and removed. */
-export const accountPlugin: FastifyPluginAsync<{ deps: CallerDeps & AccountDeps }> = (app, { deps }) => {
+export const accountPlugin: FastifyPluginAsync<{ deps: CallerDeps & AccountDeps & ProviderLinkDeps }> = (
+  app,
+  { deps },
+) => {
   const { db } = deps;
   const post = (
     name: RouteName,
@@ -51,9 +59,22 @@ export const accountPlugin: FastifyPluginAsync<{ deps: CallerDeps & AccountDeps 
       parseBody(credentialRenameBodySchema, request.body).name,
     ),
   );
-  post("AccountCredentialRemove", (request, accountId) => {
+  post("AccountCredentialRemove", async (request, accountId) => {
     parseBody(emptyBodySchema, request.body);
-    return removePasskey(deps, accountId, credentialId(request));
+    const credential = await ownCredential(db, accountId, credentialId(request));
+    if (credential.provider === passkeyProvider) return removePasskey(deps, accountId, credential);
+    if (isUpstreamCredential(credential)) return unlinkProvider(deps, accountId, credential);
+    throw new HttpError(
+      400,
+      "credentialNotManaged",
+      "only passkeys and linked providers can be removed here",
+    );
   });
+  for (const url of [routes.AccountProviderLinkStart.path, apiPrefix + routes.AccountProviderLinkStart.path])
+    app.post(url, async (request, reply) => {
+      const { accountId } = await requireConsoleCaller(deps, request);
+      parseBody(emptyBodySchema, request.body);
+      return startProviderLink(deps, reply, accountId, (request.params as { provider: string }).provider);
+    });
   return Promise.resolve();
 };

@@ -56,6 +56,7 @@ export function completeAuthStep(
   state.authTime = Math.floor(now / 1000);
   delete state.code;
   delete state.passkey;
+  delete state.upstream;
   delete state.emailOrUsername;
   if ("newAccount" in outcome) {
     const { credentials, identityFields } = outcome.newAccount;
@@ -79,6 +80,7 @@ export function failFlow(flow: Flow): void {
   addCompleted(flow.state, "failed");
   delete flow.state.code;
   delete flow.state.passkey;
+  delete flow.state.upstream;
 }
 
 /** Reserves the limits' units for work about to be done, or fails the step with `error`. */

@@ -2,6 +2,7 @@ import type Provider from "oidc-provider";
 import type { Database } from "../store/database.ts";
 import type { Mailer } from "../mail/mailer.ts";
 import type { InstanceSecrets } from "../secrets/instance-secrets.ts";
+import type { ProviderRegistry } from "../providers/registry.ts";
 
 /** What the flow's steps work with. */
 export interface FlowDeps {
@@ -11,4 +12,6 @@ export interface FlowDeps {
   mailer: Mailer;
   issuer: string;
   title: string;
+  /** The configured third-party providers. */
+  providers: ProviderRegistry;
 }

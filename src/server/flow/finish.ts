@@ -9,7 +9,9 @@ import { addCompleted, lastCompleted } from "./state.ts";
 
 // Authentication method references (RFC 8176) of the flow's methods; a passkey proves possession of
 // a key its authenticator holds.
-const amr = { password: "pwd", code: "otp", passkey: "hwk" } as const;
+const amr: Record<string, string> = { password: "pwd", code: "otp", passkey: "hwk" };
+/** A third-party provider signed the person in: a federated authentication. */
+const federatedAmr = "fed";
 
 /**
  * The browser's single sign-on session is for someone else: another identity, or the person as
@@ -72,7 +74,7 @@ async function interactionResult(
   const result: InteractionResults = {
     login: {
       accountId: membershipId,
-      amr: state.providers.map((provider) => amr[provider]),
+      amr: state.providers.map((provider) => amr[provider] ?? federatedAmr),
       remember: true,
       ...(state.authTime ? { ts: state.authTime } : {}),
     },

@@ -38,7 +38,7 @@ export interface Flow {
 }
 
 /** What a step's answer may carry besides the flow's state. */
-export type StepAnswer = Pick<FlowResponse, "passkey" | "signalUnknown">;
+export type StepAnswer = Pick<FlowResponse, "passkey" | "signalUnknown" | "thirdPartyProvider">;
 
 /** A flow step the person can correct: answered 400 with the flow's state and the error code. */
 export class FlowStepError extends Error {
@@ -136,6 +136,7 @@ export async function flowResponse(
     ...(state.emailOrUsername ? { emailOrUsername: state.emailOrUsername } : {}),
     ...(state.code ? { codesSent: state.code.sent } : {}),
     ...(state.locale ? { locale: state.locale } : {}),
+    ...(state.providerError ? { providerError: state.providerError } : {}),
     ...(state.completed.includes("finished") && application.homepage
       ? { homepage: application.homepage }
       : {}),

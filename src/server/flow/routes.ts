@@ -8,19 +8,18 @@ import {
   passkeyCreateBodySchema,
   passkeyGetBodySchema,
   passwordBodySchema,
+  providerStartBodySchema,
   signOutBodySchema,
 } from "../../common/api/flow.ts";
 import { apiPrefix, routes, type RouteName } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
-import { preferredLocale } from "../http/locale.ts";
 import { sameOriginJsonWrites } from "../http/same-origin-writes.ts";
 import { codeComplete, codeStart, passwordComplete, passwordStart } from "./credentials.ts";
 import type { FlowDeps } from "./deps.ts";
 import { finishFlow } from "./finish.ts";
 import { passkeyCreateComplete, passkeyCreateStart, passkeyGetComplete, passkeyGetStart } from "./passkey.ts";
 import { commitStep, FlowStepError, flowResponse, loadFlow, type Flow, type StepRequest } from "./flows.ts";
-import { deviceOf } from "./known-device.ts";
-import { StepEffects } from "./step-effects.ts";
+import { newStepRequest } from "./step-request.ts";
 import { lastCompleted, type FlowState } from "./state.ts";
 import { authSteps } from "../operations/metrics.ts";
 import type { Completed } from "../../common/api/flow.ts";
@@ -28,6 +27,7 @@ import { isUniqueViolation } from "../store/errors.ts";
 import { signOut } from "./signout.ts";
 import { requireSessionIfAny } from "../access/session.ts";
 import { chooseIdentity, decline, readyToRedirect, restart } from "./outcome.ts";
+import { providerStart } from "./provider.ts";
 
 export interface FlowRoutesOptions {
   deps: FlowDeps;
@@ -87,15 +87,7 @@ export const flowPlugin: FastifyPluginAsync<FlowRoutesOptions> = (app, { deps, r
   ) => {
     const runOnce = async (request: FastifyRequest, reply: FastifyReply, body: T) => {
       const flow = await flowOf(request);
-      const step: StepRequest = {
-        flow,
-        effects: new StepEffects(),
-        answer: {},
-        log: request.log,
-        address: request.ip,
-        device: deviceOf(request),
-        locale: flow.state.locale ?? preferredLocale(request.headers["accept-language"]),
-      };
+      const step = newStepRequest(flow, request);
       let mistake: FlowStepError | undefined;
       const before = lastCompleted(flow.state);
       try {
@@ -142,6 +134,9 @@ export const flowPlugin: FastifyPluginAsync<FlowRoutesOptions> = (app, { deps, r
   step("AuthFlowPasskeyCreateStart", emptyBodySchema, ({ step: s }) => passkeyCreateStart(deps, s));
   step("AuthFlowPasskeyCreateComplete", passkeyCreateBodySchema, ({ step: s, body }) =>
     passkeyCreateComplete(deps, s, body.response),
+  );
+  step("AuthFlowProviderStart", providerStartBodySchema, ({ step: s, body }) =>
+    providerStart(deps, s, body.provider),
   );
   step("AuthFlowRestartAuth", emptyBodySchema, ({ request, step: s }) => restart(deps, request, s));
   step("AuthFlowDecline", emptyBodySchema, ({ request, flow }) => decline(deps, request, flow));

@@ -48,6 +48,10 @@ export interface FlowState {
   authTime?: number;
   code?: CodeState;
   passkey?: PasskeyState;
+  /** The sign-in at a third-party provider the flow waits for: the provider and the request's ID. */
+  upstream?: { provider: string; request: string };
+  /** The third-party provider answered with an error, which failed the flow. */
+  providerError?: { provider: string; error: "denied" | "failed" };
   /** Language the app asked for with `ui_locales`; e-mails use it before Accept-Language. */
   locale?: Locale;
 }

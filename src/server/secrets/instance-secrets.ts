@@ -16,6 +16,8 @@ export interface InstanceSecrets {
   knownDevices: KeyedHash;
   /** Names the counters of limits in the store (flow/throttle.ts). */
   limitKeys: KeyedHash;
+  /** Stands for the states sent to third-party providers and the cookies that tie them to a browser. */
+  upstreamStates: KeyedHash;
 }
 
 const subkey = (instanceKey: Buffer, purpose: string) =>
@@ -29,5 +31,6 @@ export function deriveInstanceSecrets(instanceKey: Buffer): InstanceSecrets {
     flowSessions: keyedHash(subkey(instanceKey, "flow sessions v1")),
     knownDevices: keyedHash(subkey(instanceKey, "known devices v1")),
     limitKeys: keyedHash(subkey(instanceKey, "limit counters v1")),
+    upstreamStates: keyedHash(subkey(instanceKey, "upstream states v1")),
   };
 }

@@ -5,6 +5,7 @@ import { deleteExpiredInvitations } from "./invitations.ts";
 import { deleteExpiredOidcModels } from "./oidc-models.ts";
 import { deleteExpiredPasskeyChallenges } from "./passkey-challenges.ts";
 import { deleteStaleCounters } from "./throttle.ts";
+import { deleteExpiredUpstreamRequests } from "./upstream-requests.ts";
 
 const intervalMs = 10 * 60 * 1000;
 /** Attempt counters older than this no longer throttle anything. */
@@ -18,6 +19,7 @@ async function removeExpired(db: Database, now: number): Promise<number> {
     deleteStaleCounters(db, now - counterRetentionMs),
     deleteExpiredInvitations(db, now),
     deleteExpiredPasskeyChallenges(db, now),
+    deleteExpiredUpstreamRequests(db, now),
   ]);
   return counts.reduce((sum, count) => sum + count, 0);
 }

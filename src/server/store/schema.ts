@@ -196,6 +196,25 @@ export interface BlockAccountTable {
   account_id: string;
 }
 
+/**
+ * A sign-in at a third-party provider under way: the browser was sent there with a state whose keyed
+ * hash names this row, and comes back with it once. It belongs to a flow (signing in or up) or to an
+ * account (linking the provider).
+ */
+export interface UpstreamRequestTable {
+  /** Keyed hash of the state sent to the provider. */
+  id: string;
+  provider: string;
+  flow_id: string | null;
+  account_id: string | null;
+  /** Keyed hash of the value of the cookie that ties the request to the browser that started it. */
+  browser_hash: string;
+  /** JSON: what the provider's type needs to check the answer (nonce, PKCE verifier, request ID). */
+  data: string;
+  created_at: number;
+  expires_at: number;
+}
+
 /** A versioned JSON document: application templates and organizations. */
 export interface DocumentTable {
   id: string;
@@ -229,4 +248,5 @@ export interface Schema {
   passkey_challenges: PasskeyChallengeTable;
   blocks: BlockTable;
   block_accounts: BlockAccountTable;
+  upstream_requests: UpstreamRequestTable;
 }

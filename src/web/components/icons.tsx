@@ -189,3 +189,14 @@ export function PasskeyIcon({ className }: IconProps) {
     </StrokeIcon>
   );
 }
+
+/** Signing in somewhere else: an arrow leaving a box. */
+export function ProviderIcon({ className }: IconProps) {
+  return (
+    <StrokeIcon className={className}>
+      <path d="M14 4h6v6" />
+      <path d="M20 4l-9 9" />
+      <path d="M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5" />
+    </StrokeIcon>
+  );
+}

@@ -8,6 +8,8 @@ import { useDocumentTitle } from "../documentTitle.ts";
 import { accountQuery } from "../partials/account/accountApi.ts";
 import { OtherMethods } from "../partials/account/OtherMethods.tsx";
 import { Passkeys } from "../partials/account/Passkeys.tsx";
+import { Providers } from "../partials/account/Providers.tsx";
+import { useSiteContext } from "../api.ts";
 import { useSignedIn } from "../session.ts";
 
 /** The signed-in person's account (spec §2, Account): the ways they sign in, and their passkeys. */
@@ -29,11 +31,17 @@ export function Account() {
 
 function SignInMethods({ account }: { readonly account: AccountData }) {
   const { t } = useTranslation();
+  const hasProviders = useSiteContext().providers.length > 0;
   return (
     <>
       <Section title={t("account.passkeys.title")}>
         <Passkeys passkeys={account.credentials.filter(({ provider }) => provider === "passkey")} />
       </Section>
+      {hasProviders && (
+        <Section title={t("account.providers.title")}>
+          <Providers credentials={account.credentials} />
+        </Section>
+      )}
       <Section title={t("account.others.title")}>
         <OtherMethods credentials={account.credentials} />
       </Section>

@@ -67,7 +67,8 @@ export function ActivityEntryPage({
 }
 
 function ActivityDetails({ entry }: { readonly entry: Activity }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const language = i18n.resolvedLanguage ?? i18n.language;
   const context = useSiteContext();
   const formatTimestamp = useFormatTimestamp();
   const has = (items: readonly unknown[] | undefined) => (items?.length ?? 0) > 0;
@@ -94,7 +95,7 @@ function ActivityDetails({ entry }: { readonly entry: Activity }) {
     ],
     [
       t("activity.fields.providers"),
-      entry.providers?.map((provider) => providerText(t, context, provider)).join(", "),
+      entry.providers?.map((provider) => providerText(t, context, provider, language)).join(", "),
     ],
   ];
   return <DetailList fields={fields} />;

@@ -46,6 +46,9 @@ export function PageError({ pageError }: { readonly pageError: PageErrorData }) 
   );
 }
 
+/** A third-party provider's answer is used once: loading its address again cannot help. */
+const retryable = (code: string) => code !== "providerCallbackInvalid" && code !== "providerAnswerInvalid";
+
 function ServerFault({
   code,
   requestId,
@@ -57,8 +60,10 @@ function ServerFault({
   useDocumentTitle(t("errorPages.fault.title"));
   return (
     <ErrorPanel title={t("errorPages.fault.title")} message={errorMessage(t, code)} requestId={requestId}>
-      <ErrorAction onClick={() => window.location.reload()}>{t("errorPages.tryAgain")}</ErrorAction>
-      <ErrorAction to={pathFor("Home")} variant="secondary">
+      {retryable(code) && (
+        <ErrorAction onClick={() => window.location.reload()}>{t("errorPages.tryAgain")}</ErrorAction>
+      )}
+      <ErrorAction to={pathFor("Home")} variant={retryable(code) ? "secondary" : "primary"}>
         {t("errorPages.backHome")}
       </ErrorAction>
     </ErrorPanel>

@@ -9,6 +9,7 @@ import * as passkeyChallenges from "./0007-passkey-challenges.ts";
 import * as blocks from "./0008-blocks.ts";
 import * as identityShares from "./0009-identity-shares.ts";
 import * as organizationAdmin from "./0010-organization-admin.ts";
+import * as upstreamRequests from "./0011-upstream-requests.ts";
 
 /** Forward-only migrations, applied in the order of their names. Never edit one that has shipped. */
 export const migrations: MigrationProvider = {
@@ -24,5 +25,6 @@ export const migrations: MigrationProvider = {
       "0008-blocks": blocks,
       "0009-identity-shares": identityShares,
       "0010-organization-admin": organizationAdmin,
+      "0011-upstream-requests": upstreamRequests,
     }),
 };

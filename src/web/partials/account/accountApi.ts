@@ -4,6 +4,7 @@ import {
   accountSchema,
   credentialRemoveResponseSchema,
   passkeyCreateStartResponseSchema,
+  providerLinkStartResponseSchema,
   type Account,
 } from "../../../common/api/account.ts";
 import { apiPath, apiPrefix, pathFor } from "../../../common/routes.ts";
@@ -63,4 +64,14 @@ export async function removeCredential(id: string): Promise<Account> {
   const { signalUnknown, ...account } = answer;
   signalUnknownPasskey(signalUnknown);
   return account;
+}
+
+/** Starts linking a third-party provider: the address of the provider's sign-in to send the browser to. */
+export async function startProviderLink(provider: string): Promise<string> {
+  const { location } = await postJson(
+    apiPrefix + pathFor("AccountProviderLinkStart", { provider }),
+    {},
+    providerLinkStartResponseSchema,
+  );
+  return location;
 }

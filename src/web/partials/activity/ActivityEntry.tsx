@@ -21,7 +21,15 @@ export function useActivityWords() {
   const { t, i18n } = useTranslation();
   const context = useSiteContext();
   const language = i18n.resolvedLanguage ?? i18n.language;
-  return useMemo(() => ({ t, language, name: namer(t, context) }), [t, language, context]);
+  return useMemo(
+    () => ({
+      t,
+      language,
+      name: namer(t, context),
+      provider: (key: string) => providerText(t, context, key, language),
+    }),
+    [t, language, context],
+  );
 }
 
 const nameLink = "font-semibold text-blue-800 underline underline-offset-4 hover:text-blue-900";
@@ -80,7 +88,7 @@ function SignInContext({ entry }: { readonly entry: Activity }) {
     [
       t("activity.fields.providers"),
       entry.providers?.length
-        ? entry.providers.map((provider) => providerText(t, context, provider)).join(", ")
+        ? entry.providers.map((provider) => providerText(t, context, provider, words.language)).join(", ")
         : null,
     ],
   ];

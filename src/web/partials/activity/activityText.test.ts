@@ -222,9 +222,12 @@ describe("passkey entries", () => {
 describe("sign-in methods", () => {
   it("names Vrata's own methods in words and third-party providers by their name", () => {
     const t = translations.en as TFunction;
-    const providers = { providers: [{ key: "google", name: "Google", type: "oidc" as const }] };
-    expect(providerText(t, providers, "password")).toBe("Password or passphrase");
-    expect(providerText(t, providers, "google")).toBe("Google");
-    expect(providerText(t, providers, "unknown")).toBe("unknown");
+    const providers = {
+      providers: [{ key: "corp", name: { en: "Company", sl: "Podjetje" }, type: "oidc" as const }],
+    };
+    expect(providerText(t, providers, "password", "en")).toBe("Password or passphrase");
+    expect(providerText(t, providers, "corp", "en")).toBe("Company");
+    expect(providerText(t, providers, "corp", "sl")).toBe("Podjetje");
+    expect(providerText(t, providers, "unknown", "en")).toBe("unknown");
   });
 });

@@ -8,6 +8,7 @@ import type {
 } from "../../../common/api/activity.ts";
 import type { Context } from "../../../common/api/context.ts";
 import { applicationName, organizationName } from "../../builtInNames.ts";
+import { providerName } from "../../providers.ts";
 
 // Activity in words: each entry becomes a headline ("Created the organization Acme") and one sentence
 // per kind of change ("Added the application Timesheets"). The names in them are links, so a sentence
@@ -88,6 +89,8 @@ interface Words {
   readonly t: TFunction;
   readonly language: string;
   readonly name: Namer;
+  /** A third-party provider's name by its key. */
+  readonly provider?: (key: string) => string;
 }
 
 /** Types about one of the account's sign-in methods, named in the entry as it was then. */
@@ -129,10 +132,10 @@ export function referencesOf(
 }
 
 /** "Created the organization Acme"; "Created an identity" when the reader may not see its name. */
-export function headline({ t, name }: Words, entry: Activity): Sentence {
+export function headline({ t, name, provider }: Words, entry: Activity): Sentence {
   const { type } = entry;
   if (type === "signOut" || type === "accountBlocked") return [t(`activity.headlines.${type}.unnamed`)];
-  if (isCredentialType(type)) return credentialHeadline(t, type, entry);
+  if (isCredentialType(type)) return credentialHeadline(t, type, entry, provider);
   const kind = subjects[type];
   const [subject] = referencesOf(entry, kind);
   const named = subject && name(kind, subject);
@@ -142,9 +145,20 @@ export function headline({ t, name }: Words, entry: Activity): Sentence {
   );
 }
 
-/** "Added the passkey “Phone”": passkeys by the name they had; other methods as a sign-in method. */
-function credentialHeadline(t: TFunction, type: CredentialType, entry: Activity): Sentence {
+/**
+ * "Added the passkey “Phone”": passkeys by the name they had; "Linked Google": third-party providers
+ * by their name; other methods as a sign-in method.
+ */
+function credentialHeadline(
+  t: TFunction,
+  type: CredentialType,
+  entry: Activity,
+  provider?: (key: string) => string,
+): Sentence {
   const { credential } = entry;
+  const [key] = entry.providers ?? [];
+  if (provider && key !== undefined && !isBuiltInProvider(key) && type !== "credentialUpdate")
+    return [t(`activity.headlines.${type}.provider`, { provider: provider(key) })];
   if (!credential || !entry.providers?.includes("passkey")) return [t(`activity.headlines.${type}.unnamed`)];
   return [
     t(`activity.headlines.${type}.named`, {
@@ -246,7 +260,13 @@ function isBuiltInProvider(provider: string): provider is (typeof builtInProvide
 }
 
 /** A sign-in method: Vrata's own in words, a third-party provider by its configured name. */
-export function providerText(t: TFunction, context: Pick<Context, "providers">, provider: string): string {
+export function providerText(
+  t: TFunction,
+  context: Pick<Context, "providers">,
+  provider: string,
+  language: string,
+): string {
   if (isBuiltInProvider(provider)) return t(`activity.providers.${provider}`);
-  return context.providers.find(({ key }) => key === provider)?.name ?? provider;
+  const configured = context.providers.find(({ key }) => key === provider);
+  return configured ? providerName(configured, language) : provider;
 }

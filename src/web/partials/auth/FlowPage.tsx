@@ -12,10 +12,11 @@ import { IdentityStep } from "./IdentityStep.tsx";
 import { ManualRedirectStep } from "./ManualRedirectStep.tsx";
 import { PasskeyStep, type PasskeyPhase } from "./PasskeyStep.tsx";
 import { PasswordStep } from "./PasswordStep.tsx";
+import { ProviderStep } from "./ProviderStep.tsx";
 import { RedirectStep } from "./RedirectStep.tsx";
 import { StartStep } from "./StartStep.tsx";
 import { Stepper, type StepperItem } from "./Stepper.tsx";
-import { stepFor, type Step } from "./steps.ts";
+import { isBuiltInProvider, stepFor, type Step } from "./steps.ts";
 import { useStepAction } from "./useStepAction.ts";
 
 const codeInLink = new RegExp(`^#code=(\\d{${codeLength}})$`);
@@ -35,6 +36,7 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
   const [step, setStep] = useState<Step | "finish">(() => stepFor(initial, codeFromLink !== null));
   const [emailOrUsername, setEmailOrUsername] = useState(initial.emailOrUsername ?? "");
   const [passkeyPhase, setPasskeyPhase] = useState<PasskeyPhase>({ kind: "waiting", attempt: "signIn" });
+  const [chosenProvider, setChosenProvider] = useState<{ key: string; name: string } | null>(null);
   const restart = useStepAction(apply);
   const names = useBuiltInNames();
 
@@ -76,11 +78,13 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
   const usedPassword = providers.includes("password") || step === "password";
   // The start step asks for passkeys by itself (autofill): before the auth step that says nothing.
   const usedPasskey = step === "passkey" || (!beforeAuth && providers.includes("passkey"));
+  const usedProvider =
+    step === "thirdPartyProvider" || (!beforeAuth && providers.some((key) => !isBuiltInProvider(key)));
   const stepperItems: StepperItem[] = [
     {
       step: "start",
       onSelect:
-        step === "password" || step === "code" || step === "passkey"
+        step === "password" || step === "code" || step === "passkey" || step === "thirdPartyProvider"
           ? () => setStep("start")
           : step === "identity"
             ? restartAuth
@@ -96,6 +100,7 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
       : []),
     ...(providers.includes("code") || step === "code" ? [{ step: "code" as const }] : []),
     ...(usedPasskey ? [{ step: "passkey" as const }] : []),
+    ...(usedProvider ? [{ step: "thirdPartyProvider" as const }] : []),
     { step: "identity", onSelect: step === "redirect" ? () => setStep("identity") : undefined },
     { step: "redirect" },
   ];
@@ -120,6 +125,18 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
             setPasskeyPhase(phase);
             setStep("passkey");
           }}
+          onProvider={(provider) => {
+            setChosenProvider(provider);
+            setStep("thirdPartyProvider");
+          }}
+        />
+      )}
+      {step === "thirdPartyProvider" && chosenProvider && (
+        <ProviderStep
+          flowId={flowId}
+          provider={chosenProvider}
+          onFlow={apply}
+          onBack={() => setStep("start")}
         />
       )}
       {step === "passkey" && (

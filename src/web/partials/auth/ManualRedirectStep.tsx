@@ -6,6 +6,7 @@ import { postStep } from "./flowApi.ts";
 import { MessagePanel } from "../../components/MessagePanel.tsx";
 import { WayBack } from "./WayBack.tsx";
 import { useStepAction } from "./useStepAction.ts";
+import { useProviders } from "../../providers.ts";
 
 interface ManualRedirectStepProps {
   readonly flowId: string;
@@ -24,6 +25,8 @@ export function ManualRedirectStep({ flowId, flow, onFlow }: ManualRedirectStepP
   const { t } = useTranslation();
   const { pending, failure, run } = useStepAction(onFlow);
   const appName = flow.appName;
+  const providers = useProviders();
+  const providerLabel = (key: string) => providers.find((provider) => provider.key === key)?.name ?? key;
 
   const state = flow.completed.at(-1);
   if (state === "failed") {
@@ -44,7 +47,16 @@ export function ManualRedirectStep({ flowId, flow, onFlow }: ManualRedirectStepP
           </>
         }
       >
-        <p>{t("authFlow.manual.failedText", { appName })}</p>
+        <p>
+          {flow.providerError
+            ? t(
+                flow.providerError.error === "denied"
+                  ? "authFlow.manual.providerDenied"
+                  : "authFlow.manual.providerFailed",
+                { appName, provider: providerLabel(flow.providerError.provider) },
+              )
+            : t("authFlow.manual.failedText", { appName })}
+        </p>
       </MessagePanel>
     );
   }

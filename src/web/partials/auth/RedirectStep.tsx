@@ -93,7 +93,7 @@ const radius = 26;
 const circumference = 2 * Math.PI * radius;
 
 /** The seconds left as a shrinking ring around their number; the status line says it in words. */
-function CountdownRing({
+export function CountdownRing({
   remaining,
   total,
   paused,

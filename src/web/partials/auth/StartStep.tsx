@@ -4,7 +4,8 @@ import type { FlowResponse } from "../../../common/api/flow.ts";
 import { usernameOrEmailMinLength } from "../../../common/limits.ts";
 import { Button } from "../../components/Button.tsx";
 import { browserSupportsWebAuthn } from "@simplewebauthn/browser";
-import { MailIcon, PasskeyIcon } from "../../components/icons.tsx";
+import { MailIcon, PasskeyIcon, ProviderIcon } from "../../components/icons.tsx";
+import { useProviders } from "../../providers.ts";
 import { postStep } from "./flowApi.ts";
 import type { PasskeyPhase } from "./PasskeyStep.tsx";
 import { StepForm } from "./StepForm.tsx";
@@ -19,10 +20,20 @@ interface StartStepProps {
   readonly onFlow: (flow: FlowResponse) => void;
   /** Opens the passkey step: to sign in, or at the failure of a sign-in picked from autofill. */
   readonly onPasskey: (phase: PasskeyPhase) => void;
+  /** Opens the third-party provider step for the chosen provider. */
+  readonly onProvider: (provider: { key: string; name: string }) => void;
 }
 
-export function StartStep({ flowId, emailOrUsername, onEmailOrUsername, onFlow, onPasskey }: StartStepProps) {
+export function StartStep({
+  flowId,
+  emailOrUsername,
+  onEmailOrUsername,
+  onFlow,
+  onPasskey,
+  onProvider,
+}: StartStepProps) {
   const { t } = useTranslation();
+  const providers = useProviders();
   const [value, setValue] = useState(emailOrUsername);
   const input = useRef<HTMLInputElement>(null);
   const { pending, failure, mistake, run } = useStepAction(onFlow, input);
@@ -60,7 +71,6 @@ export function StartStep({ flowId, emailOrUsername, onEmailOrUsername, onFlow, 
       submitLabel={t("authFlow.start.next")}
       submitting={pending === "AuthFlowPasswordStart"}
       alternatives={
-        // Third-party providers get their buttons here too.
         <>
           {browserSupportsWebAuthn() && (
             <Button
@@ -73,6 +83,12 @@ export function StartStep({ flowId, emailOrUsername, onEmailOrUsername, onFlow, 
               {t("authFlow.start.passkey")}
             </Button>
           )}
+          {providers.map((provider) => (
+            <Button key={provider.key} variant="secondary" size="large" onClick={() => onProvider(provider)}>
+              <ProviderIcon />
+              {t("authFlow.start.provider", { provider: provider.name })}
+            </Button>
+          ))}
           <Button
             variant="secondary"
             size="large"

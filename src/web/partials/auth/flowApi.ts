@@ -10,6 +10,7 @@ import {
   type passkeyCreateBodySchema,
   type passkeyGetBodySchema,
   type passwordBodySchema,
+  type providerStartBodySchema,
 } from "../../../common/api/flow.ts";
 import { createdSchema, identityListSchema, type IdentityFields } from "../../../common/api/identity.ts";
 import { apiPath, apiPrefix, pathFor } from "../../../common/routes.ts";
@@ -25,6 +26,7 @@ interface StepBodies {
   AuthFlowPasskeyGetComplete: z.infer<typeof passkeyGetBodySchema>;
   AuthFlowPasskeyCreateStart: z.infer<typeof emptyBodySchema>;
   AuthFlowPasskeyCreateComplete: z.infer<typeof passkeyCreateBodySchema>;
+  AuthFlowProviderStart: z.infer<typeof providerStartBodySchema>;
   AuthFlowRestartAuth: z.infer<typeof emptyBodySchema>;
   AuthFlowDecline: z.infer<typeof emptyBodySchema>;
   AuthFlowChooseIdentity: z.infer<typeof chooseIdentityBodySchema>;

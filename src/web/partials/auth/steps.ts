@@ -1,7 +1,8 @@
 import type { TFunction } from "i18next";
-import { flowErrors, type FlowError, type FlowResponse } from "../../../common/api/flow.ts";
+import { flowErrors, flowProviders, type FlowError, type FlowResponse } from "../../../common/api/flow.ts";
 
-export type Step = "start" | "password" | "code" | "passkey" | "identity" | "redirect" | "manual";
+export type Step =
+  "start" | "password" | "code" | "passkey" | "thirdPartyProvider" | "identity" | "redirect" | "manual";
 
 /**
  * The step that shows a flow's state (reference §4.7): after an auth step the identity step, after an
@@ -54,3 +55,7 @@ export function mistakeMessage(t: TFunction, mistake: StepMistake, emailOrUserna
 
 /** Length in characters (code points), not UTF-16 units (design.md §6). */
 export const characterCount = (value: string) => Array.from(value).length;
+
+/** Whether a flow's method is one of Vrata's own rather than a third-party provider's key. */
+export const isBuiltInProvider = (provider: string) =>
+  (flowProviders as readonly string[]).includes(provider);

@@ -1,0 +1,158 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { pathFor } from "../../common/routes.ts";
+import { normalizeIdentifier } from "../accounts/normalize.ts";
+import { HttpError, TooManyRequestsError } from "../http/errors.ts";
+import { newId } from "../ids.ts";
+import { credentialName, identityFromProfile } from "../providers/profile.ts";
+import { invalidCallback, startUpstreamRequest } from "../providers/requests.ts";
+import {
+  UpstreamRefused,
+  type Upstream,
+  type UpstreamAnswer,
+  type UpstreamIdentity,
+} from "../providers/upstream.ts";
+import { findAccountIdByCredential } from "../store/accounts.ts";
+import { isUniqueViolation } from "../store/errors.ts";
+import type { UpstreamRequest } from "../store/upstream-requests.ts";
+import { completeAuthStep, failFlow, requireNoAuthStep, reserveOrRefuse } from "./auth-step.ts";
+import type { FlowDeps } from "./deps.ts";
+import { commitStep, FlowStepError, loadFlow, saveFlow, type StepRequest } from "./flows.ts";
+import { newStepRequest } from "./step-request.ts";
+import { signUpBucket } from "./throttle.ts";
+
+// Signing in or up with a third-party provider (reference §4.7.5-§4.7.6): the step that sends the
+// browser to the provider, and the provider's answer that completes the auth step. The kind of
+// provider (OIDC, SAML) only changes how the answer is checked (providers/).
+
+export function upstreamOf(deps: Pick<FlowDeps, "providers">, key: string): Upstream {
+  const upstream = deps.providers.get(key);
+  if (!upstream) throw new HttpError(404, "notFound", `no provider "${key}"`);
+  return upstream;
+}
+
+/** Starts a sign-in at the provider: the answer carries where to send the browser. */
+export async function providerStart(deps: FlowDeps, step: StepRequest, key: string): Promise<void> {
+  const { flow } = step;
+  requireNoAuthStep(flow);
+  const started = await startUpstreamRequest(deps, upstreamOf(deps, key), { flowId: flow.id });
+  // Only the latest start is waited for: an answer to an earlier one is refused.
+  flow.state.upstream = { provider: key, request: started.requestId };
+  step.effects.write(started.store);
+  step.effects.onceStored(started.setCookie);
+  step.answer.thirdPartyProvider = { location: started.location };
+}
+
+/**
+ * The provider answered for a flow: the flow must be waiting for exactly this request. An error from
+ * the provider fails the flow (the page explains it); an answer that fails its checks is refused
+ * without failing it. Returns the flow's page, where the browser goes next.
+ */
+export async function flowProviderAnswer(
+  deps: FlowDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  upstream: Upstream,
+  pending: UpstreamRequest & { parsedData: Record<string, unknown> },
+  answer: UpstreamAnswer,
+): Promise<string> {
+  const flow = await loadFlow(deps.db, deps.provider, pending.flowId ?? "");
+  if (flow.state.upstream?.request !== pending.id || flow.state.completed.length > 0)
+    throw invalidCallback("the flow is not waiting for this answer");
+  // The answer is used once, even one that fails its checks.
+  delete flow.state.upstream;
+  const page = pathFor("AuthFlowGet", { id: flow.id });
+  if (answer.error !== undefined) {
+    request.log.info({ provider: upstream.key, error: answer.error }, "the provider answered with an error");
+    failFlow(flow);
+    flow.state.providerError = {
+      provider: upstream.key,
+      error: answer.error === "access_denied" ? "denied" : "failed",
+    };
+    await saveFlow(deps.db, flow);
+    return page;
+  }
+  await saveFlow(deps.db, flow);
+  const identity = await checkedAnswer(request, upstream, pending, answer);
+  try {
+    await signInOrUp(deps, request, reply, flow.id, upstream, identity);
+  } catch (error) {
+    // Someone signed up with the same provider subject or e-mail at the same moment: once more, it now
+    // finds that account.
+    if (!isUniqueViolation(error)) throw error;
+    await signInOrUp(deps, request, reply, flow.id, upstream, identity);
+  }
+  return page;
+}
+
+/** The person the provider vouched for; an answer that fails the provider's checks is a 400 page. */
+export async function checkedAnswer(
+  request: FastifyRequest,
+  upstream: Upstream,
+  pending: { parsedData: Record<string, unknown> },
+  answer: UpstreamAnswer,
+): Promise<UpstreamIdentity> {
+  try {
+    return await upstream.finish(request, pending.parsedData, answer);
+  } catch (error) {
+    if (!(error instanceof UpstreamRefused)) throw error;
+    request.log.info({ provider: upstream.key, reason: error.message }, "the provider's answer was refused");
+    throw new HttpError(400, "providerAnswerInvalid", "the provider's answer did not pass its checks");
+  }
+}
+
+/** A verified e-mail of the provider's that no account has yet: the new account gets it as its own. */
+async function unclaimedVerifiedEmail(deps: FlowDeps, identity: UpstreamIdentity) {
+  const { email, emailVerified } = identity.profile;
+  if (!emailVerified || email === undefined) return undefined;
+  const normalized = normalizeIdentifier(email);
+  if (typeof normalized === "string" || normalized.kind !== "email") return undefined;
+  // Never merged: an account that has the address keeps it, and this one signs up without it.
+  if (await findAccountIdByCredential(deps.db, "email", normalized.key)) return undefined;
+  return { display: normalized.display, key: normalized.key };
+}
+
+/**
+ * The provider's subject signs in to the account it is linked to, or signs up a new account: never
+ * into an account found by a matching e-mail address.
+ */
+async function signInOrUp(
+  deps: FlowDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flowId: string,
+  upstream: Upstream,
+  identity: UpstreamIdentity,
+): Promise<void> {
+  const flow = await loadFlow(deps.db, deps.provider, flowId);
+  const step = newStepRequest(flow, request);
+  const accountId = await findAccountIdByCredential(deps.db, upstream.key, identity.subject);
+  flow.state.providers = [upstream.key];
+  if (accountId !== undefined) {
+    completeAuthStep(deps, step, { accountId });
+  } else {
+    try {
+      await reserveOrRefuse(deps, flow, [signUpBucket(step.address)], "tooManyAttempts");
+    } catch (error) {
+      if (!(error instanceof FlowStepError)) throw error;
+      throw new TooManyRequestsError("too many sign-ups from this network", error.retryAfterSeconds ?? 60);
+    }
+    const email = await unclaimedVerifiedEmail(deps, identity);
+    completeAuthStep(deps, step, {
+      newAccount: {
+        id: newId(),
+        credentials: {
+          upstream: {
+            provider: upstream.key,
+            subject: identity.subject,
+            displayName: credentialName(identity),
+            claims: identity.claims,
+          },
+          ...(email ? { email } : {}),
+        },
+        identityFields: identityFromProfile(identity.profile, upstream.key, identity.subject),
+      },
+    });
+  }
+  await commitStep(deps.db, flow, step.effects);
+  step.effects.applyTo(reply);
+}

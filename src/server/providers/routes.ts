@@ -1,0 +1,33 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import { routes } from "../../common/routes.ts";
+import { providerLinkAnswer } from "../accounts/account-providers.ts";
+import type { FlowDeps } from "../flow/deps.ts";
+import { flowProviderAnswer, upstreamOf } from "../flow/provider.ts";
+import { HttpError } from "../http/errors.ts";
+import { takeUpstreamAnswer } from "./requests.ts";
+
+/**
+ * Where third-party providers send the browser back (`/auth/provider/:provider`): OIDC answers with
+ * a GET, SAML's HTTP-POST binding with a POST. The answer completes the flow or the account link it
+ * was started for, and the browser goes on to that page. Anything wrong is an error page, never a 500.
+ */
+export const providerPlugin: FastifyPluginAsync<{ deps: FlowDeps }> = (app, { deps }) => {
+  const answer = async (request: FastifyRequest, reply: FastifyReply) => {
+    reply.header("cache-control", "no-store");
+    const upstream = upstreamOf(deps, (request.params as { provider: string }).provider);
+    const expected = upstream.type === "saml" ? "POST" : "GET";
+    if (request.method !== expected)
+      throw new HttpError(405, "methodNotAllowed", `${upstream.key} answers with ${expected}`);
+    const answer = upstream.answerOf(request);
+    const pending = await takeUpstreamAnswer(deps, request, reply, upstream, answer.state);
+    const location =
+      pending.flowId !== null
+        ? await flowProviderAnswer(deps, request, reply, upstream, pending, answer)
+        : await providerLinkAnswer(deps, request, upstream, pending, answer);
+    return reply.redirect(location, 303);
+  };
+  // No HEAD: a link preview must not use up the answer.
+  app.get(routes.AuthThirdPartyProvider.path, { exposeHeadRoute: false }, answer);
+  app.post(routes.AuthThirdPartyProvider.path, answer);
+  return Promise.resolve();
+};

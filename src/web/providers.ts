@@ -1,0 +1,21 @@
+import { useTranslation } from "react-i18next";
+import type { Context } from "../common/api/context.ts";
+import { useSiteContext } from "./api.ts";
+
+export type SiteProvider = Context["providers"][number];
+
+/** A third-party provider's name in the language the page is shown in. */
+export function providerName(provider: SiteProvider, language: string): string {
+  return language.startsWith("sl") ? provider.name.sl : provider.name.en;
+}
+
+/** The configured third-party providers, each with its name in the page's language. */
+export function useProviders(): { key: string; type: SiteProvider["type"]; name: string }[] {
+  const { i18n } = useTranslation();
+  const language = i18n.resolvedLanguage ?? i18n.language;
+  return useSiteContext().providers.map((provider) => ({
+    key: provider.key,
+    type: provider.type,
+    name: providerName(provider, language),
+  }));
+}
