@@ -32,6 +32,9 @@ import {
 import { parseXml } from "../src/server/providers/saml/xml.ts";
 import { deriveInstanceSecrets } from "../src/server/secrets/instance-secrets.ts";
 import { WrongSecretKey } from "../src/server/secrets/sealing.ts";
+import { registerTestApp, type TestApp } from "./support/apps.ts";
+import { FlowDriver } from "./support/flow-driver.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
 import { storeEngines, type TestStore } from "./support/stores.ts";
 
 // Issue 16: Vrata as a SAML service provider, against a real IdP on loopback: samlify in IdP mode,
@@ -669,5 +672,120 @@ describe.each(storeEngines)("SAML SP key on $name", ({ open }) => {
     await expect(
       loadSamlSpCredentials(store.db, deriveInstanceSecrets(randomBytes(32)).sealer, "Vrata"),
     ).rejects.toThrow(WrongSecretKey);
+  });
+});
+
+describe("signing in through a SAML IdP", () => {
+  let server: TestServer;
+  let app: TestApp;
+  let idp: Idp;
+  let sp: Sp;
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-saml-flow-"));
+
+  beforeAll(async () => {
+    const idpKeys = await createSpCredentials("Test IdP");
+    idp = identityProvider(idpKeys, "https://idp.test/sso");
+    fs.writeFileSync(path.join(tmp, "idp.xml"), idp.getMetadata());
+    const provider = {
+      key: "eid",
+      type: "saml",
+      name: { en: "National eID", sl: "Nacionalna e-identiteta" },
+      metadataFile: "idp.xml",
+      attributes: {
+        email: attributeNames.mail,
+        username: attributeNames.uid,
+        fullName: attributeNames.displayName,
+      },
+    };
+    fs.writeFileSync(path.join(tmp, "vrata.json"), JSON.stringify({ providers: [provider] }));
+    server = await startTestServer({ args: ["--config", path.join(tmp, "vrata.json")] });
+    app = await registerTestApp(server.db, "Signed in by eID");
+    const metadata = await fetch(`${server.url}/samlMetadata/eid`);
+    expect(metadata.headers.get("content-type")).toBe(samlMetadataMediaType);
+    sp = samlify.ServiceProvider({ metadata: await metadata.text() });
+  });
+  afterAll(async () => {
+    await server.dispose();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  /** The flow sends the browser to the IdP; the IdP answers with a signed response for `nameId`. */
+  async function atIdp(nameId: string) {
+    const driver = await FlowDriver.start(server.url, app);
+    const { status, flow } = await driver.step("providerStart", { provider: "eid" });
+    expect(status).toBe(200);
+    const location = flow.thirdPartyProvider?.location ?? "";
+    expect(location.startsWith("https://idp.test/sso?SAMLRequest=")).toBe(true);
+    const relayState = new URL(location).searchParams.get("RelayState") ?? "";
+    const request = await idpReceives(idp, sp, { url: location, requestId: "", relayState });
+    const acsUrl = `${server.issuer}/auth/provider/eid`;
+    expect(request.acsUrl).toBe(acsUrl);
+    const values: ResponseValues = {
+      ...responseValues(request.id, acsUrl, `${server.issuer}/samlMetadata/eid`),
+      NameID: nameId,
+    };
+    const response = await idp.createLoginResponse(
+      sp,
+      request.info,
+      "post",
+      {},
+      {
+        customTagReplacement: (context) => ({
+          id: values.ID ?? "",
+          context: SamlLib.replaceTagsByValue(context, values),
+        }),
+      },
+    );
+    return { driver, relayState, samlResponse: response.context, acsUrl };
+  }
+
+  /** The browser posts the IdP's form to Vrata, as the HTTP-POST binding does. */
+  const post = (driver: FlowDriver, acsUrl: string, form: Record<string, string>) =>
+    driver.fetch(acsUrl, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html" },
+      body: new URLSearchParams(form).toString(),
+    });
+
+  it("signs up with the persistent NameID and the mapped attributes, then signs the same account in", async () => {
+    const first = await atIdp("eid-7731");
+    const answer = await post(first.driver, first.acsUrl, {
+      SAMLResponse: first.samlResponse,
+      RelayState: first.relayState,
+    });
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get("location")).toBe(`/auth/${first.driver.flowId}`);
+    expect((await first.driver.get()).completed).toEqual(["signup"]);
+    expect(await first.driver.identities()).toEqual([
+      expect.objectContaining({ username: "anovak", fullName: "Ana Novak", email: "ana.novak@example.si" }),
+    ]);
+
+    const again = await atIdp("eid-7731");
+    await post(again.driver, again.acsUrl, {
+      SAMLResponse: again.samlResponse,
+      RelayState: again.relayState,
+    });
+    expect((await again.driver.get()).completed).toEqual(["signin"]);
+  });
+
+  it("refuses a replayed response and one posted with another flow's RelayState, without a 500", async () => {
+    const first = await atIdp("eid-9001");
+    const form = { SAMLResponse: first.samlResponse, RelayState: first.relayState };
+    expect((await post(first.driver, first.acsUrl, form)).status).toBe(303);
+    const replay = await post(first.driver, first.acsUrl, form);
+    expect(replay.status).toBeGreaterThanOrEqual(400);
+    expect(replay.status).toBeLessThan(500);
+
+    const second = await atIdp("eid-9002");
+    const crossed = await post(second.driver, second.acsUrl, {
+      SAMLResponse: first.samlResponse,
+      RelayState: second.relayState,
+    });
+    expect(crossed.status).toBeGreaterThanOrEqual(400);
+    expect(crossed.status).toBeLessThan(500);
+    expect((await second.driver.get()).completed).not.toContain("signup");
+    const garbage = await post(second.driver, second.acsUrl, { SAMLResponse: "%%%", RelayState: "x" });
+    expect(garbage.status).toBeGreaterThanOrEqual(400);
+    expect(garbage.status).toBeLessThan(500);
   });
 });

@@ -32,6 +32,8 @@ import { createMailer } from "./mail/mailer.ts";
 import { operationsPlugin } from "./operations/routes.ts";
 import type { Database } from "./store/database.ts";
 import type { InstanceSecrets } from "./secrets/instance-secrets.ts";
+import { loadSamlSpCredentials } from "./providers/saml/sp-credentials.ts";
+import { samlMetadataPlugin } from "./providers/saml/routes.ts";
 
 export interface AppParts {
   config: Config;
@@ -107,7 +109,13 @@ export async function buildApp({
 
   registerErrorHandlers(app, renderIndex);
   // Providers are discovered before Vrata serves anything; one that cannot be is logged and unavailable.
-  const providers = await openProviders(config.providers, config.issuer, app.log);
+  const providers = await openProviders(config.providers, {
+    issuer: config.issuer,
+    title: config.title,
+    log: app.log,
+    samlCredentials: () => loadSamlSpCredentials(db, secrets.sealer, config.title),
+  });
+  app.addHook("onClose", () => providers.close());
   await app.register(securityHeadersPlugin, { issuer: config.issuer, dev: config.dev });
   // After the security headers: a path it refuses is answered with a page that needs them.
   registerParamFormats(app);
@@ -127,6 +135,7 @@ export async function buildApp({
   };
   await app.register(flowPlugin, { deps, renderIndex });
   await app.register(providerPlugin, { deps });
+  await app.register(samlMetadataPlugin, { lookup: (key) => providers.saml(key) });
   await app.register(identityPlugin, { deps });
   await app.register(accountPlugin, { deps });
   await app.register(activityPlugin, { deps });

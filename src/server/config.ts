@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { providerKeyPattern } from "../common/ids.ts";
 import { decodeInstanceKey, keyFormatHint, type SecretKeySource } from "./secrets/instance-key.ts";
+import { samlProviderSettingsSchema, type SamlProviderSettings } from "./providers/saml/settings.ts";
 
 /**
  * Vrata's settings: each one is a flag, an environment variable and a default. The same table
@@ -258,43 +259,14 @@ const oidcProviderSchema = z
     };
   });
 
-const samlAttributeName = z.string().min(1).max(500);
-
-const samlProviderSchema = z
-  .strictObject({
-    ...providerFields,
-    type: z.literal("saml"),
-    /** The IdP's metadata: fetched at start and refreshed. */
-    metadataUrl: httpsUrl.optional(),
-    /** Or read from a file (relative to the configuration file). */
-    metadataFile: z.string().min(1).optional(),
-    /** Vrata's SP entity ID; by default <issuer>/samlMetadata/<key>. */
-    entityId: z.string().min(1).max(1000).optional(),
-    nameIdFormat: z.string().min(1).max(500).optional(),
-    /** What names a person: the persistent NameID (default) or an attribute's value. */
-    identifyBy: z.union([z.literal("nameId"), z.strictObject({ attribute: samlAttributeName })]).optional(),
-    /** The SAML attribute each identity field is read from. */
-    attributes: z
-      .strictObject({
-        username: samlAttributeName.optional(),
-        email: samlAttributeName.optional(),
-        givenName: samlAttributeName.optional(),
-        fullName: samlAttributeName.optional(),
-        pictureUrl: samlAttributeName.optional(),
-      })
-      .optional(),
-  })
-  .refine((entry) => (entry.metadataUrl === undefined) !== (entry.metadataFile === undefined), {
-    message: "takes exactly one of metadataUrl and metadataFile",
-  });
+/** SAML providers are described by the SAML module; the key must not name one of Vrata's own methods. */
+const samlProviderSchema = samlProviderSettingsSchema.refine((entry) => !builtInMethods.includes(entry.key), {
+  path: ["key"],
+  message: "is the name of one of Vrata's own sign-in methods",
+});
 
 export type OidcProviderSettings = z.infer<typeof oidcProviderSchema>;
-export type SamlProviderSettings = z.infer<typeof samlProviderSchema>;
 export type ProviderSettings = OidcProviderSettings | SamlProviderSettings;
-
-/** The SAML service provider's entity ID for a provider: the configured one, or its metadata URL. */
-export const samlEntityId = (issuer: string, settings: SamlProviderSettings) =>
-  settings.entityId ?? `${issuer}/samlMetadata/${settings.key}`;
 
 const providerSchemas = { oidc: oidcProviderSchema, saml: samlProviderSchema };
 

@@ -1,24 +1,10 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Context } from "../../common/api/context.ts";
 import type { ProviderSettings } from "../config.ts";
-import { HttpError } from "../http/errors.ts";
 import { OidcUpstream } from "./oidc.ts";
+import { SamlProvider } from "./saml.ts";
+import type { SamlSpCredentials } from "./saml/sp-credentials.ts";
 import type { Upstream } from "./upstream.ts";
-
-/** A type of provider whose module has not landed: listed, but its sign-ins are not available yet. */
-function notImplemented(settings: ProviderSettings): Upstream {
-  const refuse = () => {
-    throw new HttpError(501, "notImplemented", `${settings.type} providers are not available yet`);
-  };
-  return {
-    key: settings.key,
-    type: settings.type,
-    name: settings.name,
-    start: () => Promise.resolve(refuse()),
-    answerOf: () => ({ state: undefined, error: undefined }),
-    finish: () => Promise.resolve(refuse()),
-  };
-}
 
 /** The configured third-party providers by key, each built by the module of its type. */
 export class ProviderRegistry {
@@ -32,6 +18,17 @@ export class ProviderRegistry {
     return this.#byKey.get(key);
   }
 
+  /** The SAML provider configured under `key`: its service-provider metadata is served. */
+  saml(key: string): SamlProvider["saml"] | undefined {
+    const upstream = this.#byKey.get(key);
+    return upstream instanceof SamlProvider ? upstream.saml : undefined;
+  }
+
+  /** Stops refreshing the IdPs' metadata. */
+  close(): void {
+    for (const upstream of this.#byKey.values()) if (upstream instanceof SamlProvider) upstream.close();
+  }
+
   /** What /context.json says about them: the start step shows a button for each. */
   listed(): Context["providers"] {
     return [...this.#byKey.values()].map(({ key, name, type }) => ({ key, name, type }));
@@ -39,19 +36,32 @@ export class ProviderRegistry {
 }
 
 /**
- * Builds the providers of the configuration and discovers the OIDC ones, all at once. One that
- * cannot be discovered is logged and stays unavailable; Vrata starts all the same.
+ * Builds the providers of the configuration: discovers the OIDC ones and reads the SAML IdPs'
+ * metadata, all at once. One that cannot be discovered is logged and stays unavailable; Vrata starts
+ * all the same. SAML providers share the instance's service-provider key, made on first need.
  */
 export async function openProviders(
   settings: readonly ProviderSettings[],
-  issuer: string,
-  log: FastifyBaseLogger,
+  options: {
+    issuer: string;
+    title: string;
+    log: FastifyBaseLogger;
+    samlCredentials: () => Promise<SamlSpCredentials>;
+  },
 ): Promise<ProviderRegistry> {
-  const upstreams = settings.map((entry) =>
-    entry.type === "oidc" ? new OidcUpstream(entry, issuer, log) : notImplemented(entry),
-  );
-  await Promise.all(
-    upstreams.flatMap((upstream) => (upstream instanceof OidcUpstream ? [upstream.discover()] : [])),
+  const { issuer, title, log } = options;
+  const saml = settings.filter((entry) => entry.type === "saml");
+  const credentials = saml.length > 0 ? await options.samlCredentials() : undefined;
+  const upstreams = await Promise.all(
+    settings.map(async (entry): Promise<Upstream> => {
+      if (entry.type === "oidc") {
+        const upstream = new OidcUpstream(entry, issuer, log);
+        await upstream.discover();
+        return upstream;
+      }
+      if (!credentials) throw new Error("SAML providers need the service-provider key");
+      return SamlProvider.open(entry, { issuer, title, credentials, log });
+    }),
   );
   return new ProviderRegistry(upstreams);
 }

@@ -6,12 +6,23 @@ import { flowProviderAnswer, upstreamOf } from "../flow/provider.ts";
 import { HttpError } from "../http/errors.ts";
 import { takeUpstreamAnswer } from "./requests.ts";
 
+/** A signed SAML response with its certificates and attributes fits well within this, base64 included. */
+const samlFormBodyLimitBytes = 512 * 1024;
+
 /**
  * Where third-party providers send the browser back (`/auth/provider/:provider`): OIDC answers with
  * a GET, SAML's HTTP-POST binding with a POST. The answer completes the flow or the account link it
  * was started for, and the browser goes on to that page. Anything wrong is an error page, never a 500.
  */
 export const providerPlugin: FastifyPluginAsync<{ deps: FlowDeps }> = (app, { deps }) => {
+  // SAML's HTTP-POST binding posts a form; only these routes read one.
+  app.addContentTypeParser(
+    "application/x-www-form-urlencoded",
+    { parseAs: "string", bodyLimit: samlFormBodyLimitBytes },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
   const answer = async (request: FastifyRequest, reply: FastifyReply) => {
     reply.header("cache-control", "no-store");
     const upstream = upstreamOf(deps, (request.params as { provider: string }).provider);

@@ -62,8 +62,8 @@ export const samlProviderSettingsSchema = z
       context.issues.push({
         code: "custom",
         input: settings,
-        path: ["metadataUrl"],
-        message: "give exactly one of metadataUrl and metadataFile",
+        path: [],
+        message: "takes exactly one of metadataUrl and metadataFile",
       });
     }
     if (settings.identifyBy === "nameId" && settings.nameIdFormat === nameIdFormats.transient) {
