@@ -73,6 +73,9 @@ export async function createIdentity(
 
 export type IdentityUpdate = z.infer<typeof identityUpdateSchema>;
 
+const staleIdentity = () =>
+  new HttpError(409, "conflict", "the identity was changed meanwhile; reload and try again");
+
 /**
  * Changes an identity the caller administers, unless it changed since the version it saw. Its users
  * and admins are changed at the console only: a sign-in under way proves no one is managing the identity.
@@ -92,6 +95,8 @@ export async function updateIdentity(
   const sharing = users !== undefined || admins !== undefined;
   if (sharing && caller.flow)
     throw new HttpError(403, "consoleOnly", "users and admins are managed from the console");
+  // A change made to another version names users and admins of that version: it is stale, not wrong.
+  if (identity.version !== version) throw staleIdentity();
   const before = {
     admins: identity.document.admins,
     users: identity.document.users,
@@ -105,9 +110,7 @@ export async function updateIdentity(
   const document: IdentityDocument = { ...kept, ...members };
   // Refused before anything is saved, so a refused change leaves the identity as it was.
   const memberships = organizations && (await changeableMemberships(db, id, organizations));
-  if (!(await updateIdentityDocument(db, id, version, document, Date.now()))) {
-    throw new HttpError(409, "conflict", "the identity was changed meanwhile; reload and try again");
-  }
+  if (!(await updateIdentityDocument(db, id, version, document, Date.now()))) throw staleIdentity();
   const permissions = permissionChanges(before, members);
   const changes: Change[] = [
     ...fieldChanges(identity.document, document, [...profileFields, "description"]),
