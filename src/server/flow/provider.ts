@@ -17,6 +17,8 @@ import type { UpstreamRequest } from "../store/upstream-requests.ts";
 import { completeAuthStep, failFlow, requireNoAuthStep, reserveOrRefuse } from "./auth-step.ts";
 import type { FlowDeps } from "./deps.ts";
 import { commitStep, FlowStepError, loadFlow, saveFlow, type StepRequest } from "./flows.ts";
+import { countAuthOutcome } from "./auth-metrics.ts";
+import { lastCompleted } from "./state.ts";
 import { newStepRequest } from "./step-request.ts";
 import { signUpBucket } from "./throttle.ts";
 
@@ -63,7 +65,9 @@ export async function flowProviderAnswer(
   const page = pathFor("AuthFlowGet", { id: flow.id });
   if (answer.error !== undefined) {
     request.log.info({ provider: upstream.key, error: answer.error }, "the provider answered with an error");
+    const before = lastCompleted(flow.state);
     failFlow(flow);
+    countAuthOutcome(before, { ...flow.state, providers: [upstream.key] });
     flow.state.providerError = {
       provider: upstream.key,
       error: answer.error === "access_denied" ? "denied" : "failed",
@@ -155,4 +159,5 @@ async function signInOrUp(
   }
   await commitStep(deps.db, flow, step.effects);
   step.effects.applyTo(reply);
+  countAuthOutcome(undefined, flow.state);
 }

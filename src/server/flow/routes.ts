@@ -20,9 +20,8 @@ import { finishFlow } from "./finish.ts";
 import { passkeyCreateComplete, passkeyCreateStart, passkeyGetComplete, passkeyGetStart } from "./passkey.ts";
 import { commitStep, FlowStepError, flowResponse, loadFlow, type Flow, type StepRequest } from "./flows.ts";
 import { newStepRequest } from "./step-request.ts";
-import { lastCompleted, type FlowState } from "./state.ts";
-import { authSteps } from "../operations/metrics.ts";
-import type { Completed } from "../../common/api/flow.ts";
+import { lastCompleted } from "./state.ts";
+import { countAuthOutcome } from "./auth-metrics.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import { signOut } from "./signout.ts";
 import { requireSessionIfAny } from "../access/session.ts";
@@ -50,13 +49,6 @@ async function stepAnswer(deps: FlowDeps, reply: FastifyReply, step: StepRequest
     reply.status(429).header("retry-after", String(error.retryAfterSeconds));
   } else if (error) reply.status(400);
   return reply.send(await flowResponse(deps.db, step.flow, error?.code, step.answer));
-}
-
-/** A step that signed in, signed up or failed the flow is counted by the methods it used. */
-function countAuthOutcome(before: Completed | undefined, state: FlowState): void {
-  const after = lastCompleted(state);
-  if (after === before || (after !== "signin" && after !== "signup" && after !== "failed")) return;
-  authSteps.inc({ method: state.providers.join("+") || "none", outcome: after });
 }
 
 /** The auth flow: its page, which also sends the person back to the app, and its JSON steps. */
