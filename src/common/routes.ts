@@ -46,6 +46,8 @@ export const routes = {
   /** Where the engine picks an authorization request up again once its flow has finished. */
   OIDCResume: ofFlow({ path: "/auth/oidc/authorize/:uid" }, "uid"),
   OIDCToken: api("/auth/oidc/token"),
+  /** Pushed authorization requests (RFC 9126): a client posts its request here first. */
+  OIDCPar: api("/auth/oidc/par"),
   OIDCRevoke: api("/auth/oidc/revoke"),
   OIDCIntrospect: api("/auth/oidc/introspect"),
   OIDCUserinfo: api("/auth/oidc/userinfo"),

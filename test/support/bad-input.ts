@@ -31,6 +31,7 @@ const engineRouteNames: readonly RouteName[] = [
   "OIDCAuthorize",
   "OIDCResume",
   "OIDCToken",
+  "OIDCPar",
   "OIDCRevoke",
   "OIDCIntrospect",
   "OIDCUserinfo",

@@ -59,12 +59,37 @@ export class FlowDriver {
       nonce: driver.nonce,
       ...parameters,
     });
-    const response = await driver.fetch(url.href);
+    await driver.open(url);
+    return driver;
+  }
+
+  /**
+   * The same, with the request pushed first (RFC 9126): the browser carries only its `request_uri`.
+   * With `dpop`, the request and later the code are bound to that DPoP key.
+   */
+  static async startPushed(base: string, app: TestApp, dpop?: client.DPoPHandle): Promise<FlowDriver> {
+    const config = await client.discovery(new URL(base), app.clientId, undefined, client.None());
+    const driver = new FlowDriver(base, config, app, new CookieJar(), undefined);
+    const parameters = {
+      redirect_uri: app.redirectUri,
+      scope: "openid profile",
+      code_challenge: await client.calculatePKCECodeChallenge(driver.codeVerifier),
+      code_challenge_method: "S256",
+      state: driver.state,
+      nonce: driver.nonce,
+    };
+    const url = await client.buildAuthorizationUrlWithPAR(config, parameters, dpop ? { DPoP: dpop } : {});
+    await driver.open(url);
+    return driver;
+  }
+
+  /** The browser opens the authorization request and lands on its flow's page. */
+  private async open(url: URL): Promise<void> {
+    const response = await this.fetch(url.href);
     expect(response.status).toBe(303);
     const location = response.headers.get("location") ?? "";
-    driver.flowId = /\/auth\/([^/?#]+)$/.exec(new URL(location, base).pathname)?.[1] ?? "";
-    expect(driver.flowId).not.toBe("");
-    return driver;
+    this.flowId = /\/auth\/([^/?#]+)$/.exec(new URL(location, this.base).pathname)?.[1] ?? "";
+    expect(this.flowId).not.toBe("");
   }
 
   /** The same browser and flow, sending its requests to another instance of the same deployment. */
@@ -126,11 +151,13 @@ export class FlowDriver {
     throw new Error("too many redirects");
   }
 
-  async exchange(callback: URL) {
-    return client.authorizationCodeGrant(this.config, callback, {
-      pkceCodeVerifier: this.codeVerifier,
-      expectedState: this.state,
-      expectedNonce: this.nonce,
-    });
+  async exchange(callback: URL, dpop?: client.DPoPHandle) {
+    return client.authorizationCodeGrant(
+      this.config,
+      callback,
+      { pkceCodeVerifier: this.codeVerifier, expectedState: this.state, expectedNonce: this.nonce },
+      undefined,
+      dpop ? { DPoP: dpop } : {},
+    );
   }
 }

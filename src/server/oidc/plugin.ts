@@ -26,6 +26,7 @@ const engineRoutes: Partial<Record<RouteName, EngineRoute>> = {
   // The engine takes authorization requests by GET only: by POST they would need SameSite=None cookies.
   OIDCAuthorize: { methods: ["GET"] },
   OIDCToken: { methods: ["POST"], cors: { authorization: true } },
+  OIDCPar: { methods: ["POST"] },
   OIDCRevoke: { methods: ["POST"], cors: { authorization: true }, tokenParameter: true },
   OIDCIntrospect: { methods: ["POST"], tokenParameter: true },
   OIDCUserinfo: { methods: ["GET", "HEAD", "POST"], cors: { authorization: true } },

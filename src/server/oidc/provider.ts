@@ -57,6 +57,7 @@ export function createProvider({
     routes: {
       authorization: routes.OIDCAuthorize.path,
       token: routes.OIDCToken.path,
+      pushed_authorization_request: routes.OIDCPar.path,
       revocation: routes.OIDCRevoke.path,
       introspection: routes.OIDCIntrospect.path,
       userinfo: routes.OIDCUserinfo.path,
@@ -90,7 +91,8 @@ export function createProvider({
     features: {
       devInteractions: { enabled: false },
       rpInitiatedLogout: { enabled: false },
-      pushedAuthorizationRequests: { enabled: false },
+      // Any client may push its request first (RFC 9126, FAPI 2.0); none has to yet.
+      pushedAuthorizationRequests: { enabled: true, requirePushedAuthorizationRequests: false },
       introspection: { enabled: true, allowedPolicy: mayIntrospect },
       revocation: { enabled: true, allowedPolicy: mayRevoke },
       clientCredentials: { enabled: true },
