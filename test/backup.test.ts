@@ -5,7 +5,7 @@ import { promisify } from "node:util";
 import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerTestApp, type TestApp } from "./support/apps.ts";
-import { FlowDriver } from "./support/flow-driver.ts";
+import { signInToApp } from "./support/organization-admin.ts";
 import { postgresUrl } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -21,18 +21,10 @@ beforeAll(async () => {
 });
 afterAll(() => server.dispose());
 
-/** Signs a new person up and returns the app's tokens and the driver's client configuration. */
+/** Signs a new person up to the app; returns its tokens and the client configuration they came with. */
 async function signUp(on: { server: TestServer; app: TestApp }, username: string) {
-  const driver = await FlowDriver.start(on.server.issuer, on.app, {
-    scope: "openid offline_access",
-    prompt: "consent",
-  });
-  await driver.step("passwordStart", { emailOrUsername: username });
-  await driver.step("passwordComplete", { password: `${username}'s passphrase` });
-  const id = (await driver.identities())[0]?.id ?? "";
-  await driver.step("chooseIdentity", { identity: { id } });
-  await driver.step("redirect");
-  return { tokens: await driver.exchange(await driver.returnToApp()), config: driver.config };
+  const { driver, tokens } = await signInToApp(on.server.issuer, on.app, username);
+  return { tokens, config: driver.config };
 }
 
 it("is consistent while serving, and a restored store serves the tokens it held", async () => {

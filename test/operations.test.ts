@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerTestApp, type TestApp } from "./support/apps.ts";
-import { FlowDriver } from "./support/flow-driver.ts";
+import { signInToApp } from "./support/organization-admin.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 // Health checks and Prometheus metrics (README "Operations").
@@ -75,13 +75,7 @@ describe("metrics", () => {
     const signUps = 'vrata_auth_steps_total{method="password",outcome="signup"}';
     const codeGrants = 'vrata_tokens_issued_total{grant="authorization_code"}';
 
-    const driver = await FlowDriver.start(server.issuer, app);
-    await driver.step("passwordStart", { emailOrUsername: "metered" });
-    expect((await driver.step("passwordComplete", { password: "a metered passphrase" })).status).toBe(200);
-    const id = (await driver.identities())[0]?.id ?? "";
-    await driver.step("chooseIdentity", { identity: { id } });
-    await driver.step("redirect");
-    await driver.exchange(await driver.returnToApp());
+    const { driver } = await signInToApp(server.issuer, app, "metered");
 
     const after = await (await metrics(`Bearer ${token}`)).text();
     expect(series(after, signUps)).toBe((series(before, signUps) ?? 0) + 1);

@@ -15,6 +15,8 @@ type ParameterSource = { argument: number } | { fixed: unknown };
 interface Prepared {
   compiled: CompiledQuery;
   sources: ParameterSource[];
+  /** The statement's kind for the latency metric, read from its SQL once. */
+  statement: string;
 }
 
 const standInPrefix = "\u0000prepared-argument-";
@@ -51,7 +53,7 @@ export function preparedQuery<Args extends Argument[], Row>(
         throw new Error(`argument ${index} of a prepared query is not one of its parameters`);
       }
     }
-    return { compiled, sources };
+    return { compiled, sources, statement: statementOf(compiled.sql) };
   };
   return async (db, ...args) => {
     let prepared = byDatabase.get(db);
@@ -68,7 +70,7 @@ export function preparedQuery<Args extends Argument[], Row>(
     const started = performance.now();
     const direct = directRunners.get(db)?.(query) as QueryResult<Row> | undefined;
     if (!direct) return db.executeQuery<Row>(query);
-    storeQueries.observe({ statement: statementOf(query.sql) }, (performance.now() - started) / 1000);
+    storeQueries.observe({ statement: prepared.statement }, (performance.now() - started) / 1000);
     return direct;
   };
 }
