@@ -3,7 +3,6 @@ import Fastify, {
   type FastifyHttpOptions,
   type FastifyInstance,
 } from "fastify";
-import type Provider from "oidc-provider";
 import type { Context } from "../common/api/context.ts";
 import { bodyLimitBytes } from "../common/limits.ts";
 import type { Config } from "./config.ts";
@@ -14,7 +13,7 @@ import { securityHeadersPlugin } from "./http/security-headers.ts";
 import type { TlsMaterial } from "./http/tls.ts";
 import { apiFallbackPlugin } from "./http/api-fallback.ts";
 import { oidcPlugin } from "./oidc/plugin.ts";
-import type { JwtAccessTokens } from "./oidc/jwt-access-tokens.ts";
+import type { Engine } from "./oidc/engine.ts";
 import cookie from "@fastify/cookie";
 import { accountPlugin } from "./accounts/routes.ts";
 import { activityPlugin } from "./activity/routes.ts";
@@ -38,8 +37,8 @@ import { samlMetadataPlugin } from "./providers/saml/routes.ts";
 export interface AppParts {
   config: Config;
   tls: TlsMaterial | undefined;
-  provider: Provider;
-  jwtAccessTokens: JwtAccessTokens;
+  /** The OIDC engine, made anew when the signing keys change. */
+  engine: Engine;
   db: Database;
   secrets: InstanceSecrets;
   context: Context;
@@ -70,8 +69,7 @@ const noSchemas = () => () => {
 export async function buildApp({
   config,
   tls,
-  provider,
-  jwtAccessTokens,
+  engine,
   db,
   secrets,
   context,
@@ -122,11 +120,14 @@ export async function buildApp({
   if (devMiddleware) await devMiddleware(app);
   await app.register(operationsPlugin, { db, postgresSchema, metricsToken });
   await app.register(cookie);
-  await app.register(oidcPlugin, { provider, jwtAccessTokens, renderIndex });
+  await app.register(oidcPlugin, { engine, renderIndex });
   const deps: FlowDeps & CallerDeps = {
     db,
     secrets,
-    provider,
+    // Read on every use: the engine of the moment.
+    get provider() {
+      return engine.provider;
+    },
     mailer: await createMailer(config.mail, app.log),
     issuer: config.issuer,
     title: config.title,

@@ -76,6 +76,19 @@ describe("configuration", () => {
     expect(failure(["--secret-key", key])).toContain("--secret-key");
   });
 
+  it("rotates signing keys every 90 days with an hour's lead unless told otherwise", () => {
+    expect(load([]).keyRotation).toEqual({ days: 90, leadMinutes: 60 });
+    const config = load(["--key-rotation-days", "0"], { VRATA_KEY_LEAD_MINUTES: "5" });
+    expect(config.keyRotation).toEqual({ days: 0, leadMinutes: 5 });
+    expect(failure(["--key-rotation-days", "1.5"])).toMatch(/^--key-rotation-days .*\(got "1.5"\)$/);
+    expect(failure(["--key-rotation-days", "4000"])).toBe(
+      '--key-rotation-days must be at most 3650 (ten years) (got "4000")',
+    );
+    expect(failure([], { VRATA_KEY_LEAD_MINUTES: "-1" })).toBe(
+      'VRATA_KEY_LEAD_MINUTES must be 0 or more (got "-1")',
+    );
+  });
+
   it("explains each bad value in one line", () => {
     const messages = [
       failure(["--port", "http"]),
@@ -117,6 +130,8 @@ describe("configuration", () => {
         "VRATA_DATABASE_URL",
         "--behind-proxy",
         "VRATA_SECRET_KEY",
+        "--key-rotation-days",
+        "vrata keys rotate",
       ]) {
         expect(help).toContain(text);
       }

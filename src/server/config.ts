@@ -124,6 +124,18 @@ const optionTable = {
     help: "file holding the token a Prometheus scraper presents at /metrics (without it, /metrics is off)",
     schema: z.string().min(1),
   },
+  "key-rotation-days": {
+    env: "VRATA_KEY_ROTATION_DAYS",
+    help: "days a signing key signs before a new one replaces it (0: only by `vrata keys rotate`)",
+    schema: z.coerce.number().int().min(0, "must be 0 or more").max(3650, "must be at most 3650 (ten years)"),
+    defaultValue: "90",
+  },
+  "key-lead-minutes": {
+    env: "VRATA_KEY_LEAD_MINUTES",
+    help: "minutes a new signing key is published before it signs, so relying parties' caches have it",
+    schema: z.coerce.number().int().min(0, "must be 0 or more").max(10080, "must be at most 10080 (a week)"),
+    defaultValue: "60",
+  },
   "log-level": {
     env: "VRATA_LOG_LEVEL",
     help: "fatal, error, warn, info, debug, trace or silent",
@@ -173,6 +185,8 @@ export interface Config {
   logLevel: z.infer<(typeof optionTable)["log-level"]["schema"]>;
   mail?: MailConfig;
   secretKey: SecretKeySource;
+  /** When new signing keys replace the ones that sign (README, Signing keys). */
+  keyRotation: { days: number; leadMinutes: number };
   /** Turns /metrics on for whoever presents the token in this file. */
   metricsTokenFile?: string;
   dev: boolean;
@@ -490,6 +504,10 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv): Con
           ? { kind: "value", value: secretKey }
           : { kind: "file", file: path.join(dataDir, "secret.key"), createIfMissing: true },
     dev: setting("dev") as boolean,
+    keyRotation: {
+      days: setting("key-rotation-days") as number,
+      leadMinutes: setting("key-lead-minutes") as number,
+    },
     ...(metricsTokenFile === undefined ? {} : { metricsTokenFile: path.resolve(metricsTokenFile) }),
     providers: file?.providers ?? [],
     ...(mailHost === undefined
@@ -519,5 +537,10 @@ export function helpText(): string {
       option.defaultValue !== undefined && !option.boolean ? ` (default ${option.defaultValue})` : "";
     return `  ${flag.padEnd(24)} ${option.env.padEnd(20)} ${option.help}${fallback}`;
   });
-  return ["Usage: vrata [options]", "", "  flag                     environment", ...lines, ""].join("\n");
+  const usage = [
+    "Usage: vrata [options]                  serve",
+    "       vrata keys rotate [options]      publish new signing keys, signing after --key-lead-minutes",
+    "       vrata backup <file> [options]    copy the SQLite store while Vrata serves",
+  ];
+  return [...usage, "", "  flag                     environment", ...lines, ""].join("\n");
 }

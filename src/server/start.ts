@@ -7,7 +7,9 @@ import { ConfigError, type Config } from "./config.ts";
 import { builtIndex } from "./http/pages.ts";
 import { loadTls, type TlsMaterial } from "./http/tls.ts";
 import { newSecret } from "./ids.ts";
-import { loadSigningKeys } from "./oidc/keys.ts";
+import { Engine } from "./oidc/engine.ts";
+import { SigningKeyWatch } from "./oidc/key-watch.ts";
+import { rotationSchedule } from "./oidc/key-rotation.ts";
 import { createProvider } from "./oidc/provider.ts";
 import { JwtAccessTokens } from "./oidc/jwt-access-tokens.ts";
 import { ensureConsoleClient } from "./organizations/console.ts";
@@ -24,8 +26,10 @@ export interface RunningVrata {
   url: string;
   issuer: string;
   tls: TlsMaterial | undefined;
-  /** The private signing keys and cookie secret this instance opened from the store. */
-  opened: { signingKeys: JWK[]; cookieSecret: string };
+  /** The private signing keys (all published ones) and cookie secret this instance has opened. */
+  opened: { readonly signingKeys: JWK[]; cookieSecret: string };
+  /** Follows the signing keys in the store; `refresh` reads them at once. */
+  signingKeys: Pick<SigningKeyWatch, "refresh">;
   close: () => Promise<void>;
 }
 
@@ -48,30 +52,41 @@ async function readMetricsToken(file: string): Promise<string> {
 export async function startVrata(
   config: Config,
   storeOptions: Partial<StoreOptions> = {},
+  /** How often the signing keys are read for changes made elsewhere (tests read them more often). */
+  keyPollMs?: number,
 ): Promise<RunningVrata> {
   const secrets = deriveInstanceSecrets(await loadInstanceKey(config.secretKey));
   const db = await openDatabase({ database: config.database, ...storeOptions });
+  let keyWatch: SigningKeyWatch | undefined;
   try {
     await migrate(db, storeOptions.postgresSchema);
     const cookieSecret = await sealedSettingOrCreate(db, secrets.sealer, "cookieSecret", newSecret);
-    const signingKeys = await loadSigningKeys(db, secrets.sealer);
+    const watch = await SigningKeyWatch.open({
+      db,
+      sealer: secrets.sealer,
+      schedule: rotationSchedule(config),
+      pollMs: keyPollMs,
+    });
+    keyWatch = watch;
     const consoleClient = await ensureConsoleClient(db, config.issuer);
     const tls = await loadTls(config);
     const jwtAccessTokens = new JwtAccessTokens({
       db,
       issuer: config.issuer,
-      signingKeys,
+      keys: watch.keys,
       sealer: secrets.sealer,
     });
-    const provider = createProvider({
-      issuer: config.issuer,
-      db,
-      signingKeys,
-      jwtAccessTokens,
-      secrets,
-      cookieSecret,
-      behindProxy: config.tls.kind === "proxy",
-    });
+    const engine = new Engine(watch.keys, jwtAccessTokens, (signingKeys) =>
+      createProvider({
+        issuer: config.issuer,
+        db,
+        signingKeys,
+        jwtAccessTokens,
+        secrets,
+        cookieSecret,
+        behindProxy: config.tls.kind === "proxy",
+      }),
+    );
     const dev = config.dev ? await import("./http/dev.ts") : undefined;
     const vite = dev ? await dev.createViteDevServer() : undefined;
     const app = await buildApp({
@@ -79,8 +94,7 @@ export async function startVrata(
       postgresSchema: storeOptions.postgresSchema,
       metricsToken: config.metricsTokenFile ? await readMetricsToken(config.metricsTokenFile) : undefined,
       tls,
-      provider,
-      jwtAccessTokens,
+      engine,
       db,
       secrets,
       context: {
@@ -96,6 +110,7 @@ export async function startVrata(
       ...(vite ? { devMiddleware: vite.register } : {}),
     });
     const stopCleanup = startExpiryCleanup(db, app.log);
+    watch.follow((keys) => engine.useKeys(keys), app.log);
     // Loading modules, migrating and precomputing leave garbage behind that V8 keeps as spare heap:
     // one thorough collection gives back 10-25 MB of the idle footprint for about 80 ms, taken before
     // listening so that no request waits for it. `gc` exists only under --expose-gc, as bin/vrata.js
@@ -111,15 +126,23 @@ export async function startVrata(
       url: `${scheme}://localhost:${port}`,
       issuer: config.issuer,
       tls,
-      opened: { signingKeys, cookieSecret },
+      opened: {
+        get signingKeys() {
+          return [...engine.keys.signing, ...engine.keys.verifyOnly];
+        },
+        cookieSecret,
+      },
+      signingKeys: watch,
       close: async () => {
         stopCleanup();
+        await watch.stop();
         await app.close();
         await vite?.close();
         await db.destroy();
       },
     };
   } catch (error) {
+    await keyWatch?.stop();
     await db.destroy();
     throw error;
   }

@@ -1,4 +1,5 @@
 import type { OrganizationApplication } from "../../src/common/api/organization.ts";
+import type { PublicClient } from "../../src/common/api/template.ts";
 import { newId } from "../../src/server/ids.ts";
 import { syncClients } from "../../src/server/organizations/clients.ts";
 import type { OrganizationDocument } from "../../src/server/organizations/organizations.ts";
@@ -16,7 +17,12 @@ export interface TestApp {
  * An organization with one app whose public client a test drives like a real relying party would,
  * stored the way the organizations console stores it.
  */
-export async function registerTestApp(db: Database, name = "Test app"): Promise<TestApp> {
+export async function registerTestApp(
+  db: Database,
+  name = "Test app",
+  /** The public client's token settings, where they differ from opaque access tokens living an hour. */
+  tokens: Partial<Pick<PublicClient, "accessTokenType" | "accessTokenLifespan" | "idTokenLifespan">> = {},
+): Promise<TestApp> {
   const organizationId = newId();
   const clientId = newId();
   const redirectUri = "https://app.example/callback";
@@ -39,6 +45,7 @@ export async function registerTestApp(db: Database, name = "Test app"): Promise<
           accessTokenLifespan: 3600,
           idTokenLifespan: 3600,
           redirectUriTemplates: ["{uriBase}/callback"],
+          ...tokens,
         },
       ],
       clientsBackend: [],

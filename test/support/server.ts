@@ -39,6 +39,8 @@ export interface TestServerOptions {
    * same deployment would; it leaves them to that server to remove.
    */
   shareStoreOf?: TestServer;
+  /** How often the server reads the signing keys for changes made elsewhere. */
+  keyPollMs?: number;
 }
 
 /** A real Vrata on a free port, with its own temporary data folder and database. */
@@ -67,6 +69,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     const running = await startVrata(
       loadConfig(args, {}),
       postgres ? { postgresSchema: postgres.schema } : {},
+      options.keyPollMs,
     );
     if (running.tls?.caFile) trustCa(running.tls.caFile);
     return {

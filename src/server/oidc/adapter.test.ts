@@ -17,13 +17,13 @@ describe.each(storeEngines)("oidc-provider adapter on $name", ({ open }) => {
   beforeAll(async () => {
     store = await open();
     const secrets = deriveInstanceSecrets(randomBytes(32));
-    const signingKeys = await loadSigningKeys(store.db, secrets.sealer);
+    const keys = await loadSigningKeys(store.db, secrets.sealer);
     adapter = adapterFactory(
       store.db,
       new JwtAccessTokens({
         db: store.db,
         issuer: "https://vrata.test",
-        signingKeys,
+        keys,
         sealer: secrets.sealer,
       }),
       secrets,

@@ -1,4 +1,4 @@
-import type { Client } from "oidc-provider";
+import type { Client, ClientMetadata } from "oidc-provider";
 import type { AccessTokenType } from "../../common/api/template.ts";
 
 // Vrata's own client metadata, carried on each client so the engine's synchronous hooks (lifespans)
@@ -14,8 +14,10 @@ export const extraClientProperties = [
 ] as const;
 
 type Kind = "access" | "id" | "refresh";
+/** An engine client, or the stored metadata it is made from. */
+type ClientOrMetadata = Client | ClientMetadata | undefined;
 
-const extra = (client: Client | undefined, key: (typeof extraClientProperties)[number]): unknown =>
+const extra = (client: ClientOrMetadata, key: (typeof extraClientProperties)[number]): unknown =>
   (client as Record<string, unknown> | undefined)?.[key];
 
 /** The stored metadata that sets a client's lifespans in seconds and its access token type. */
@@ -34,12 +36,12 @@ export function extraMetadata(settings: {
 }
 
 /** The client's lifespan of a token kind in seconds; absent ones fall back to the defaults. */
-export function lifespan(client: Client | undefined, kind: Kind, fallback: number): number {
+export function lifespan(client: ClientOrMetadata, kind: Kind, fallback: number): number {
   const value = extra(client, `vrata_${kind}_token_lifespan`);
   return typeof value === "number" && value > 0 ? value : fallback;
 }
 
-export function accessTokenType(client: Client | undefined): AccessTokenType {
+export function accessTokenType(client: ClientOrMetadata): AccessTokenType {
   return extra(client, "vrata_access_token_type") === "jwt" ? "jwt" : "hmac";
 }
 

@@ -9,13 +9,13 @@ export interface StaticDocument {
 }
 
 /**
- * Asks the engine once for a document that only changes when Vrata restarts (discovery, the public
+ * Asks the engine once for a document that only changes with the engine (discovery, the public
  * keys), so it can be served from memory with an ETag instead of through the engine every time.
  */
 export async function precompute(provider: Provider, path: string): Promise<StaticDocument> {
   const engine = provider.callback();
   // The engine writes its URLs from the request's origin: the in-memory request must look like one
-  // that reached the issuer over HTTPS. Nothing else is served yet while this runs, at start-up.
+  // that reached the issuer over HTTPS. The engine serves nothing else while this runs: it is new.
   const trustsProxy = provider.proxy;
   provider.proxy = true;
   const response = await inject((request, reply) => void engine(request, reply), {

@@ -15,6 +15,7 @@ import type { Sealer } from "../secrets/sealing.ts";
 import type { Database } from "../store/database.ts";
 import { findOidcModel, upsertOidcModel } from "../store/oidc-models.ts";
 import { accessTokenType, ownerOf } from "./client-extras.ts";
+import type { OpenedSigningKeys } from "./keys.ts";
 
 // JWT access tokens (RFC 9068) for clients whose template asks for them. The engine issues every access
 // token opaque and keeps it in the store; Vrata hands JWT clients a signed JWT that stands for that
@@ -33,39 +34,55 @@ export const looksLikeJwt = (value: string): boolean => value.split(".").length 
 export interface JwtAccessTokenOptions {
   db: Database;
   issuer: string;
-  /** The private signing keys; the first one signs. */
-  signingKeys: JWK[];
+  keys: OpenedSigningKeys;
   sealer: Sealer;
+}
+
+/** The public half of a key, as the published keys hold it. */
+const publicPart = ({ kty, kid, alg, use, n, e, crv, x, y }: JWK): JWK => ({
+  kty,
+  kid,
+  alg,
+  use,
+  n,
+  e,
+  crv,
+  x,
+  y,
+});
+
+interface KeyUse {
+  /** The key that signs, imported on first use. */
+  signer: { jwk: JWK; key?: Promise<KeyObject | Uint8Array> };
+  verification: ReturnType<typeof createLocalJWKSet>;
+}
+
+/** Signing with the first signing key (RS256, which every client supports), verifying with all. */
+function keyUse({ signing, verifyOnly }: OpenedSigningKeys): KeyUse {
+  const [first] = signing;
+  if (!first) throw new Error("no signing key");
+  return {
+    signer: { jwk: first },
+    verification: createLocalJWKSet({ keys: [...signing, ...verifyOnly].map(publicPart) }),
+  };
 }
 
 export class JwtAccessTokens {
   readonly #db: Database;
   readonly #issuer: string;
-  readonly #signingJwk: JWK;
   readonly #sealer: Sealer;
-  readonly #verificationKeys: ReturnType<typeof createLocalJWKSet>;
-  #signingKey: Promise<KeyObject | Uint8Array> | undefined;
+  /** Replaced whole when the keys change: a token is signed with one key and its own kid. */
+  #keys: KeyUse;
 
-  constructor({ db, issuer, signingKeys, sealer }: JwtAccessTokenOptions) {
-    const [first] = signingKeys;
-    if (!first) throw new Error("no signing key");
+  constructor({ db, issuer, keys, sealer }: JwtAccessTokenOptions) {
     this.#db = db;
     this.#issuer = issuer;
-    this.#signingJwk = first;
     this.#sealer = sealer;
-    this.#verificationKeys = createLocalJWKSet({
-      keys: signingKeys.map(({ kty, kid, alg, use, n, e, crv, x, y }) => ({
-        kty,
-        kid,
-        alg,
-        use,
-        n,
-        e,
-        crv,
-        x,
-        y,
-      })),
-    });
+    this.#keys = keyUse(keys);
+  }
+
+  useKeys(keys: OpenedSigningKeys): void {
+    this.#keys = keyUse(keys);
   }
 
   /** Signs a JWT that stands for the engine's opaque token `value` and links the two in the store. */
@@ -88,20 +105,21 @@ export class JwtAccessTokens {
       userCode: null,
       expiresAt: expiresAt * 1000,
     });
-    this.#signingKey ??= importJWK(this.#signingJwk, this.#signingJwk.alg);
+    const { signer } = this.#keys;
+    signer.key ??= importJWK(signer.jwk, signer.jwk.alg);
     return new SignJWT({
       client_id: client.clientId,
       ...(token.scope ? { scope: token.scope } : {}),
       ...(token.jkt ? { cnf: { jkt: token.jkt } } : {}),
     })
-      .setProtectedHeader({ alg: this.#signingJwk.alg ?? "RS256", kid: this.#signingJwk.kid, typ: jwtType })
+      .setProtectedHeader({ alg: signer.jwk.alg ?? "RS256", kid: signer.jwk.kid, typ: jwtType })
       .setIssuer(this.#issuer)
       .setSubject(subject)
       .setAudience([organizationId, applicationId, client.clientId])
       .setIssuedAt(issuedAt)
       .setExpirationTime(expiresAt)
       .setJti(jti)
-      .sign(await this.#signingKey);
+      .sign(await signer.key);
   }
 
   /**
@@ -111,7 +129,7 @@ export class JwtAccessTokens {
   async opaqueTokenOf(jwt: string): Promise<string | undefined> {
     try {
       if (decodeProtectedHeader(jwt).typ !== jwtType) return undefined;
-      const { payload } = await jwtVerify(jwt, this.#verificationKeys, {
+      const { payload } = await jwtVerify(jwt, this.#keys.verification, {
         issuer: this.#issuer,
         typ: jwtType,
         clockTolerance: clockToleranceSeconds,

@@ -1,18 +1,17 @@
 import cors, { type FastifyCorsOptions } from "@fastify/cors";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, HTTPMethods } from "fastify";
-import type Provider from "oidc-provider";
 import { corsMaxAgeSeconds } from "../../common/limits.ts";
 import type { RenderIndex } from "../http/web-page.ts";
 import { apiPrefix, routes, type RouteName } from "../../common/routes.ts";
-import { precompute } from "./documents.ts";
-import type { JwtAccessTokens } from "./jwt-access-tokens.ts";
+import { precompute, type StaticDocument } from "./documents.ts";
+import type { Engine } from "./engine.ts";
 import { handedOverRequest, recordHandOver } from "./engine-pages.ts";
 import { engineRequest, InvalidRequest, type FormRewrite, type RawRequest } from "./engine-request.ts";
 import { withOpaqueTokenParameter } from "./token-parameter.ts";
 
 interface EngineRoute {
   methods: HTTPMethods[];
-  /** Served from memory: the engine's answer does not change while Vrata runs. */
+  /** Served from memory: the engine's answer changes only with the engine (its keys). */
   precomputed?: boolean;
   /** Where oidc-provider serves it, when that differs from the route's own path. */
   enginePath?: string;
@@ -62,11 +61,10 @@ declare module "fastify" {
  * routes and adds CORS and security headers; the engine reads the body and writes the response itself.
  */
 export const oidcPlugin: FastifyPluginAsync<{
-  provider: Provider;
-  jwtAccessTokens: JwtAccessTokens;
+  engine: Engine;
   /** The web app's HTML, for the engine's error page. */
   renderIndex: RenderIndex;
-}> = async (app, { provider, jwtAccessTokens, renderIndex }) => {
+}> = async (app, { engine, renderIndex }) => {
   // The engine parses its own bodies; Fastify must not consume or reject them.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", (_request, _payload, done) => done(null));
@@ -87,13 +85,23 @@ export const oidcPlugin: FastifyPluginAsync<{
     },
   });
 
-  // The engine answers its own faults with a 500 page naming the request's ID; they are Vrata's to
-  // log, under that ID.
-  provider.on("server_error", (ctx: { req: object }, error: unknown) => {
-    const log = handedOverRequest(ctx.req)?.request.log ?? app.log;
-    log.error({ err: error }, "the OIDC engine failed");
+  const precomputedPaths = new Set(
+    Object.entries(engineRoutes)
+      .filter(([, rule]) => rule.precomputed)
+      .map(([name, rule]) => rule.enginePath ?? routes[name as RouteName].path),
+  );
+  // Each engine, the first and each one a change of keys makes, is made ready before it serves.
+  const current = await engine.prepare(async (provider) => {
+    // The engine answers its own faults with a 500 page naming the request's ID; they are Vrata's to
+    // log, under that ID.
+    provider.on("server_error", (ctx: { req: object }, error: unknown) => {
+      const log = handedOverRequest(ctx.req)?.request.log ?? app.log;
+      log.error({ err: error }, "the OIDC engine failed");
+    });
+    const documents = new Map<string, StaticDocument>();
+    for (const path of precomputedPaths) documents.set(path, await precompute(provider, path));
+    return { callback: provider.callback(), documents };
   });
-  const engine = provider.callback();
   const handOver =
     (enginePath: string | undefined, rewrite?: FormRewrite) =>
     async (request: FastifyRequest, reply: FastifyReply) => {
@@ -125,10 +133,10 @@ export const oidcPlugin: FastifyPluginAsync<{
         raw.url = enginePath + (query >= 0 ? url.slice(query) : "");
       }
       reply.hijack();
-      void engine(raw, reply.raw);
+      void current().callback(raw, reply.raw);
     };
   const tokenParameter = (parameters: URLSearchParams) =>
-    withOpaqueTokenParameter(parameters, jwtAccessTokens);
+    withOpaqueTokenParameter(parameters, engine.jwtAccessTokens);
 
   app.route({
     method: "GET",
@@ -136,19 +144,18 @@ export const oidcPlugin: FastifyPluginAsync<{
     handler: handOver(undefined),
   });
 
-  const serveFromMemory = async (enginePath: string) => {
-    const document = await precompute(provider, enginePath);
-    return (request: FastifyRequest, reply: FastifyReply) => {
-      reply.header("etag", document.etag).header("cache-control", "public, max-age=300");
-      if (request.headers["if-none-match"] === document.etag) return reply.status(304).send();
-      return reply.type(document.contentType).send(document.body);
-    };
+  const serveFromMemory = (enginePath: string) => (request: FastifyRequest, reply: FastifyReply) => {
+    const document = current().documents.get(enginePath);
+    if (!document) throw new Error(`${enginePath} is not precomputed`);
+    reply.header("etag", document.etag).header("cache-control", "public, max-age=300");
+    if (request.headers["if-none-match"] === document.etag) return reply.status(304).send();
+    return reply.type(document.contentType).send(document.body);
   };
 
   for (const [name, rule] of Object.entries(engineRoutes) as [RouteName, EngineRoute][]) {
     const route = routes[name];
     const enginePath = rule.enginePath ?? route.path;
-    const fromMemory = rule.precomputed ? await serveFromMemory(enginePath) : undefined;
+    const fromMemory = rule.precomputed ? serveFromMemory(enginePath) : undefined;
     const methods: HTTPMethods[] = rule.cors ? [...rule.methods, "OPTIONS"] : rule.methods;
     const config = rule.cors ? { engineCors: corsOptions(rule.methods, rule.cors.authorization) } : {};
     const urls = route.api ? [route.path, apiPrefix + route.path] : [route.path];

@@ -3,7 +3,7 @@ import { exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeEngines, type TestStore } from "../../../test/support/stores.ts";
 import { loadSigningKeys } from "../oidc/keys.ts";
-import { insertSigningKey } from "../store/instance.ts";
+import { insertSigningKeys } from "../store/signing-keys.ts";
 import { deriveInstanceSecrets } from "./instance-secrets.ts";
 import { sealedSettingOrCreate } from "./sealed-settings.ts";
 import { WrongSecretKey } from "./sealing.ts";
@@ -47,14 +47,21 @@ describe.each(storeEngines)("sealed keys and secrets on $name", ({ open }) => {
   it("seals an earlier version's plain signing key and keeps using it", async () => {
     const { privateKey } = await generateKeyPair("RS256", { extractable: true });
     const jwk = { ...(await exportJWK(privateKey)), kid: "old-rsa", alg: "RS256", use: "sig" };
-    await insertSigningKey(store.db, { kid: "old-rsa", alg: "RS256", privateJwk: JSON.stringify(jwk) }, 1);
+    const old = {
+      kid: "old-rsa",
+      alg: "RS256",
+      privateJwk: JSON.stringify(jwk),
+      generation: 1,
+      activatesAt: 1,
+    };
+    await insertSigningKeys(store.db, [old], 1);
 
-    const keys = await loadSigningKeys(store.db, sealer);
+    const keys = (await loadSigningKeys(store.db, sealer)).signing;
     expect(keys.map((key) => key.alg)).toEqual(["RS256", "ES256"]);
     expect(keys[0]).toEqual(jwk);
     const stored = await storedKeys();
     for (const key of keys) expect(stored).not.toContain(key.d);
-    expect((await loadSigningKeys(store.db, sealer)).map((key) => key.kid)).toEqual(
+    expect((await loadSigningKeys(store.db, sealer)).signing.map((key) => key.kid)).toEqual(
       keys.map((key) => key.kid),
     );
   });

@@ -117,3 +117,9 @@ export async function isClientOfDisabledOrganization(db: Database, clientId: str
     .executeTakeFirst();
   return row !== undefined && (JSON.parse(row.document) as { active?: boolean }).active === false;
 }
+
+/** The distinct metadata of every client, active or not: what the longest token lifespans are read from. */
+export async function everyClientMetadata(db: Database): Promise<string[]> {
+  const rows = await db.selectFrom("oauth_clients").select("metadata").distinct().execute();
+  return rows.map((row) => row.metadata);
+}

@@ -25,10 +25,11 @@ describe.each(storeEngines)("instance state on $name", ({ open }) => {
   it("generates RS256 and ES256 signing keys once", async () => {
     const { sealer } = deriveInstanceSecrets(randomBytes(32));
     const first = await loadSigningKeys(store.db, sealer);
-    expect(first.map((key) => key.alg)).toEqual(["RS256", "ES256"]);
-    expect(first.every((key) => key.kid && key.d)).toBe(true);
+    expect(first.signing.map((key) => key.alg)).toEqual(["RS256", "ES256"]);
+    expect(first.signing.every((key) => key.kid && key.d)).toBe(true);
+    expect(first.verifyOnly).toEqual([]);
     const second = await loadSigningKeys(store.db, sealer);
-    expect(second.map((key) => key.kid)).toEqual(first.map((key) => key.kid));
+    expect(second.signing.map((key) => key.kid)).toEqual(first.signing.map((key) => key.kid));
   });
 
   it("sets the console up once when several instances start together", async () => {

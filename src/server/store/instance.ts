@@ -31,32 +31,3 @@ export async function settingOrCreate(
 export async function updateSetting(db: Database, key: string, value: string): Promise<void> {
   await db.updateTable("instance_settings").set({ value }).where("key", "=", key).execute();
 }
-
-export interface StoredSigningKey {
-  kid: string;
-  alg: string;
-  privateJwk: string;
-}
-
-export async function activeSigningKeys(db: Database): Promise<StoredSigningKey[]> {
-  const rows = await db
-    .selectFrom("signing_keys")
-    .select(["kid", "alg", "private_jwk"])
-    .where("retired_at", "is", null)
-    .orderBy("created_at", "desc")
-    .orderBy("kid")
-    .execute();
-  return rows.map((row) => ({ kid: row.kid, alg: row.alg, privateJwk: row.private_jwk }));
-}
-
-export async function insertSigningKey(db: Database, key: StoredSigningKey, now: number): Promise<void> {
-  await db
-    .insertInto("signing_keys")
-    .values({ kid: key.kid, alg: key.alg, private_jwk: key.privateJwk, created_at: now, retired_at: null })
-    .onConflict((conflict) => conflict.column("kid").doNothing())
-    .execute();
-}
-
-export async function updateSigningKeyJwk(db: Database, kid: string, privateJwk: string): Promise<void> {
-  await db.updateTable("signing_keys").set({ private_jwk: privateJwk }).where("kid", "=", kid).execute();
-}

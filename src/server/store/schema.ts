@@ -11,7 +11,14 @@ export interface SigningKeyTable {
   alg: string;
   private_jwk: string;
   created_at: number;
+  /** Counts the keys of its algorithm from 1; unique with `alg`, so one rotation makes one generation. */
+  generation: number;
+  /** When it starts signing (until then it is published to verify only). */
+  activates_at: number;
+  /** When the next generation took over its signing; null while it signs or waits to. */
   retired_at: number | null;
+  /** When it leaves the published keys, every token it signed having expired by then. */
+  removes_at: number | null;
 }
 
 /** Every artifact oidc-provider keeps: sessions, grants, codes, tokens, interactions, ... */

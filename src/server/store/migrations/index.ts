@@ -10,6 +10,7 @@ import * as blocks from "./0008-blocks.ts";
 import * as identityShares from "./0009-identity-shares.ts";
 import * as organizationAdmin from "./0010-organization-admin.ts";
 import * as upstreamRequests from "./0011-upstream-requests.ts";
+import * as signingKeyRotation from "./0012-signing-key-rotation.ts";
 
 /** Forward-only migrations, applied in the order of their names. Never edit one that has shipped. */
 export const migrations: MigrationProvider = {
@@ -26,5 +27,6 @@ export const migrations: MigrationProvider = {
       "0009-identity-shares": identityShares,
       "0010-organization-admin": organizationAdmin,
       "0011-upstream-requests": upstreamRequests,
+      "0012-signing-key-rotation": signingKeyRotation,
     }),
 };
