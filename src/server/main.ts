@@ -1,5 +1,6 @@
 import path from "node:path";
-import { ConfigError, HelpRequested, loadConfig } from "./config.ts";
+import { ConfigError, HelpRequested, loadConfig, type Config } from "./config.ts";
+import { rotateKeysNow } from "./rotate-keys.ts";
 import { backUpSqlite } from "./store/backup.ts";
 import { startVrata } from "./start.ts";
 import { describeStartFailure } from "./start-failure.ts";
@@ -16,17 +17,25 @@ if (command === "backup") {
   await backUp(rest);
   process.exit(0);
 }
+if (command === "keys") {
+  await keys(rest);
+  process.exit(0);
+}
 
-/** `vrata backup <file> [options]`: a consistent copy of the SQLite store, taken while Vrata serves. */
-async function backUp([destination, ...options]: string[]): Promise<void> {
-  if (destination === undefined || destination.startsWith("-")) fail("usage: vrata backup <file> [options]");
-  let settings;
+/** The settings a subcommand works on: the same options as the server's. */
+function subcommandSettings(options: string[]): Config {
   try {
-    settings = loadConfig(options, process.env);
+    return loadConfig(options, process.env);
   } catch (error) {
     if (error instanceof ConfigError || error instanceof HelpRequested) fail(error.message);
     throw error;
   }
+}
+
+/** `vrata backup <file> [options]`: a consistent copy of the SQLite store, taken while Vrata serves. */
+async function backUp([destination, ...options]: string[]): Promise<void> {
+  if (destination === undefined || destination.startsWith("-")) fail("usage: vrata backup <file> [options]");
+  const settings = subcommandSettings(options);
   if (settings.database.kind === "postgres") {
     fail("the store is PostgreSQL: back it up with pg_dump (README, Secrets and backups)");
   }
@@ -38,6 +47,17 @@ async function backUp([destination, ...options]: string[]): Promise<void> {
     );
   } catch (error) {
     fail(`backup failed: ${(error as Error).message}`);
+  }
+}
+
+/** `vrata keys rotate [options]`: new signing keys, published now, signing after the lead. */
+async function keys([action, ...options]: string[]): Promise<void> {
+  if (action !== "rotate") fail("usage: vrata keys rotate [options]");
+  const settings = subcommandSettings(options);
+  try {
+    process.stdout.write(`vrata: ${await rotateKeysNow(settings)}\n`);
+  } catch (error) {
+    fail(describeStartFailure(error, settings));
   }
 }
 
