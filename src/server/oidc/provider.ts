@@ -11,6 +11,7 @@ import { mayIntrospect, mayRevoke } from "./token-policies.ts";
 import { interactionPolicyWithOrganizations } from "./interaction-policy.ts";
 import { extraClientProperties, lifespan, ownerOf } from "./client-extras.ts";
 import { engineErrorPage, protectEnginePages } from "./engine-pages.ts";
+import { logoutPages } from "./logout-pages.ts";
 import { answerWithJwtAccessTokens, type JwtAccessTokens } from "./jwt-access-tokens.ts";
 import { tokensIssued } from "../operations/metrics.ts";
 
@@ -62,6 +63,7 @@ export function createProvider({
       introspection: routes.OIDCIntrospect.path,
       userinfo: routes.OIDCUserinfo.path,
       jwks: routes.OIDCKeys.path,
+      end_session: routes.OIDCEndSession.path,
     },
     interactions: {
       url: (_ctx, interaction) => `/auth/${interaction.uid}`,
@@ -90,7 +92,9 @@ export function createProvider({
     clientBasedCORS: () => true,
     features: {
       devInteractions: { enabled: false },
-      rpInitiatedLogout: { enabled: false },
+      rpInitiatedLogout: { enabled: true, ...logoutPages(db) },
+      // Apps with a back-channel logout URI hear of every session of theirs that ends (oidc/logout.ts).
+      backchannelLogout: { enabled: true },
       // Any client may push its request first (RFC 9126, FAPI 2.0); none has to yet.
       pushedAuthorizationRequests: { enabled: true, requirePushedAuthorizationRequests: false },
       introspection: { enabled: true, allowedPolicy: mayIntrospect },
