@@ -4,6 +4,8 @@ import Fastify, {
   type FastifyInstance,
 } from "fastify";
 import type Provider from "oidc-provider";
+import type { Client } from "oidc-provider";
+import { BackchannelLogouts } from "./oidc/backchannel-logout.ts";
 import type { Context } from "../common/api/context.ts";
 import { bodyLimitBytes } from "../common/limits.ts";
 import type { Config } from "./config.ts";
@@ -123,6 +125,17 @@ export async function buildApp({
   await app.register(operationsPlugin, { db, postgresSchema, metricsToken });
   await app.register(cookie);
   await app.register(oidcPlugin, { provider, jwtAccessTokens, renderIndex });
+  const logouts = new BackchannelLogouts({
+    engine: { provider },
+    db,
+    log: app.log,
+    delaysMs: config.backchannelLogoutRetriesMs,
+  });
+  // The engine sends the logout tokens of RP-initiated logout itself, once; Vrata tries again.
+  provider.on("backchannel.error", (_ctx, error: unknown, client: Client, accountId: string, sid: string) => {
+    logouts.failedOnce({ clientId: client.clientId, accountId, sid }, error);
+  });
+  app.addHook("onClose", () => logouts.close());
   const deps: FlowDeps & CallerDeps = {
     db,
     secrets,
@@ -132,6 +145,7 @@ export async function buildApp({
     title: config.title,
     consoleClientId: context.clientId,
     providers,
+    logouts,
   };
   await app.register(flowPlugin, { deps, renderIndex });
   await app.register(providerPlugin, { deps });

@@ -124,6 +124,20 @@ const optionTable = {
     help: "file holding the token a Prometheus scraper presents at /metrics (without it, /metrics is off)",
     schema: z.string().min(1),
   },
+  "backchannel-logout-retries": {
+    env: "VRATA_BACKCHANNEL_LOGOUT_RETRIES",
+    help: "seconds to wait before each new attempt to tell an app that cannot be reached of a logout",
+    schema: z
+      .string()
+      .transform((value) => (value.trim() === "" ? [] : value.split(",").map((part) => Number(part.trim()))))
+      .refine(
+        (delays) =>
+          delays.length <= 10 &&
+          delays.every((delay) => Number.isFinite(delay) && delay > 0 && delay <= 3600),
+        "must be up to 10 comma-separated numbers of seconds, each above 0 and at most 3600 (e.g. 5,30,120)",
+      ),
+    defaultValue: "5,30,120",
+  },
   "log-level": {
     env: "VRATA_LOG_LEVEL",
     help: "fatal, error, warn, info, debug, trace or silent",
@@ -175,6 +189,8 @@ export interface Config {
   secretKey: SecretKeySource;
   /** Turns /metrics on for whoever presents the token in this file. */
   metricsTokenFile?: string;
+  /** Milliseconds before each further attempt at a back-channel logout that failed. */
+  backchannelLogoutRetriesMs: number[];
   dev: boolean;
   /** Third-party sign-in providers from the configuration file, in its order. */
   providers: ProviderSettings[];
@@ -490,6 +506,9 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv): Con
           ? { kind: "value", value: secretKey }
           : { kind: "file", file: path.join(dataDir, "secret.key"), createIfMissing: true },
     dev: setting("dev") as boolean,
+    backchannelLogoutRetriesMs: (setting("backchannel-logout-retries") as number[]).map((seconds) =>
+      Math.round(seconds * 1000),
+    ),
     ...(metricsTokenFile === undefined ? {} : { metricsTokenFile: path.resolve(metricsTokenFile) }),
     providers: file?.providers ?? [],
     ...(mailHost === undefined
