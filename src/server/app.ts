@@ -33,6 +33,7 @@ import { blockPlugin } from "./organizations/block-routes.ts";
 import { createMailer } from "./mail/mailer.ts";
 import { operationsPlugin } from "./operations/routes.ts";
 import type { Database } from "./store/database.ts";
+import { newId } from "./ids.ts";
 import type { InstanceSecrets } from "./secrets/instance-secrets.ts";
 import { loadSamlSpCredentials } from "./providers/saml/sp-credentials.ts";
 import { samlMetadataPlugin } from "./providers/saml/routes.ts";
@@ -92,6 +93,9 @@ export async function buildApp({
     trustProxy: config.tls.kind === "proxy" ? (_address: string, hop: number) => hop < 1 : false,
     routerOptions: { ignoreTrailingSlash: false, caseSensitive: true },
     frameworkErrors: malformedPath,
+    // A request's ID names it in the log and on error pages: unique across instances and restarts, so
+    // the ID a person reports finds exactly one request.
+    genReqId: () => newId(),
     clientErrorHandler: refuseUnparsableRequest,
     // Request bodies are checked with zod (http/body.ts), never with route JSON schemas; saying so
     // keeps Fastify from loading its JSON schema compilers, a quarter of the modules Vrata loads.
@@ -110,6 +114,10 @@ export async function buildApp({
   });
 
   registerErrorHandlers(app, renderIndex);
+  app.addHook("onRequest", (request, reply, done) => {
+    reply.header("x-request-id", request.id);
+    done();
+  });
   // Providers are discovered before Vrata serves anything; one that cannot be is logged and unavailable.
   const providers = await openProviders(config.providers, {
     issuer: config.issuer,
