@@ -138,6 +138,13 @@ const optionTable = {
       ),
     defaultValue: "5,30,120",
   },
+  "backchannel-logout-private": {
+    env: "VRATA_BACKCHANNEL_LOGOUT_PRIVATE",
+    help: "let logout tokens go to apps on loopback and private addresses (off: refused, so that no template can make Vrata call internal services)",
+    schema: z.stringbool(),
+    boolean: true,
+    defaultValue: "false",
+  },
   "log-level": {
     env: "VRATA_LOG_LEVEL",
     help: "fatal, error, warn, info, debug, trace or silent",
@@ -191,6 +198,8 @@ export interface Config {
   metricsTokenFile?: string;
   /** Milliseconds before each further attempt at a back-channel logout that failed. */
   backchannelLogoutRetriesMs: number[];
+  /** Back-channel logout may reach loopback and private network addresses. */
+  backchannelLogoutPrivate: boolean;
   dev: boolean;
   /** Third-party sign-in providers from the configuration file, in its order. */
   providers: ProviderSettings[];
@@ -506,6 +515,7 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv): Con
           ? { kind: "value", value: secretKey }
           : { kind: "file", file: path.join(dataDir, "secret.key"), createIfMissing: true },
     dev: setting("dev") as boolean,
+    backchannelLogoutPrivate: setting("backchannel-logout-private") as boolean,
     backchannelLogoutRetriesMs: (setting("backchannel-logout-retries") as number[]).map((seconds) =>
       Math.round(seconds * 1000),
     ),

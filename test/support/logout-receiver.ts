@@ -7,12 +7,12 @@ import type { AddressInfo } from "node:net";
  * told to fail, as an app that is down would.
  */
 export class LogoutReceiver {
+  /** Every logout token received, oldest first. */
   readonly tokens: string[] = [];
   /** How many of the next deliveries are answered with 503. */
   failNext = 0;
   attempts = 0;
   readonly #server: http.Server;
-  readonly #waiting: ((token: string) => void)[] = [];
 
   private constructor(server: http.Server) {
     this.#server = server;
@@ -31,13 +31,6 @@ export class LogoutReceiver {
     return `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}/backchannel-logout`;
   }
 
-  /** The next logout token that arrives (or the first one not yet taken). */
-  next(): Promise<string> {
-    const waiting = this.tokens.shift();
-    if (waiting !== undefined) return Promise.resolve(waiting);
-    return new Promise((resolve) => this.#waiting.push(resolve));
-  }
-
   async close(): Promise<void> {
     this.#server.close();
     await once(this.#server, "close");
@@ -52,10 +45,7 @@ export class LogoutReceiver {
       response.writeHead(503).end();
       return;
     }
-    const token = new URLSearchParams(Buffer.concat(chunks).toString()).get("logout_token") ?? "";
+    this.tokens.push(new URLSearchParams(Buffer.concat(chunks).toString()).get("logout_token") ?? "");
     response.writeHead(200).end();
-    const waiter = this.#waiting.shift();
-    if (waiter) waiter(token);
-    else this.tokens.push(token);
   }
 }

@@ -24,7 +24,18 @@ export interface ProviderOptions {
   cookieSecret: string;
   /** Trust X-Forwarded-* from a TLS-terminating proxy in front. */
   behindProxy: boolean;
+  /** The engine's calls to apps (back-channel logout) may reach loopback and private addresses. */
+  reachPrivateAddresses?: boolean;
 }
+
+/**
+ * The engine refuses to call special-use addresses (loopback, private networks) by giving fetch a
+ * dispatcher that checks each connection; without that dispatcher, fetch reaches them.
+ */
+const fetchReachingPrivateAddresses: NonNullable<Configuration["fetch"]> = (url, options) => {
+  const { dispatcher: _checked, ...rest } = options as RequestInit & { dispatcher?: unknown };
+  return fetch(url, rest);
+};
 
 const minute = 60;
 const hour = 60 * minute;
@@ -51,6 +62,7 @@ export function createProvider({
   secrets,
   cookieSecret,
   behindProxy,
+  reachPrivateAddresses = false,
 }: ProviderOptions): Provider {
   const configuration: Configuration = {
     adapter: adapterFactory(db, jwtAccessTokens, secrets),
@@ -115,6 +127,7 @@ export function createProvider({
       Grant: year,
     },
     renderError: engineErrorPage(db),
+    ...(reachPrivateAddresses ? { fetch: fetchReachingPrivateAddresses } : {}),
     findAccount: findAccountFor(db),
     // A service client's tokens are about its application: that is their subject (reference §5.3).
     extraTokenClaims: (ctx, token) =>
