@@ -90,7 +90,13 @@ async function makeSample(browser: Browser, baseURL: string, storageState: strin
           { description: "The portal in the browser", redirectUriTemplates: ["{uriBase}/callback"] },
         ],
         clientsBackend: [
-          { description: "The portal's server", redirectUriTemplates: ["{uriBase}/oidc/redirect"] },
+          {
+            description: "The portal's server",
+            redirectUriTemplates: ["{uriBase}/oidc/redirect"],
+            postLogoutRedirectUriTemplates: ["{uriBase}/signed-out"],
+            backchannelLogoutUriTemplate: "{uriBase}/oidc/backchannel-logout",
+            requirePushedAuthorizationRequests: true,
+          },
         ],
         clientsService: [{ description: "Nightly synchronisation of loans" }],
       })
@@ -506,6 +512,17 @@ const signedInPages: PageVisit[] = [
     open: async (page, sample) => {
       await page.goto(pathFor("ApplicationTemplateGet", { id: sample.template.id }));
       return heading(page, sample.template.name);
+    },
+  },
+  {
+    name: "template-clients",
+    open: async (page, sample) => {
+      await page.goto(pathFor("ApplicationTemplateGet", { id: sample.template.id }));
+      // Every client's card open, as its admin edits it.
+      const closed = page.locator("form button[aria-expanded=false]");
+      await expect(closed).toHaveCount(3);
+      while ((await closed.count()) > 0) await closed.first().click();
+      return page.getByRole("checkbox").first();
     },
   },
   {

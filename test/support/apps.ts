@@ -1,4 +1,5 @@
 import type { OrganizationApplication } from "../../src/common/api/organization.ts";
+import { signInSettingDefaults } from "../../src/common/api/template.ts";
 import { newId } from "../../src/server/ids.ts";
 import { syncClients } from "../../src/server/organizations/clients.ts";
 import type { OrganizationDocument } from "../../src/server/organizations/organizations.ts";
@@ -39,6 +40,7 @@ export async function registerTestApp(db: Database, name = "Test app"): Promise<
           accessTokenLifespan: 3600,
           idTokenLifespan: 3600,
           redirectUriTemplates: ["{uriBase}/callback"],
+          ...signInSettingDefaults,
         },
       ],
       clientsBackend: [],
