@@ -1,4 +1,5 @@
 import type { OrganizationApplication } from "../src/common/api/organization.ts";
+import { signInSettingDefaults } from "../src/common/api/template.ts";
 import type { Config } from "../src/server/config.ts";
 import { newId } from "../src/server/ids.ts";
 import { syncClients } from "../src/server/organizations/clients.ts";
@@ -45,6 +46,7 @@ export async function addBenchClients(database: Config["database"]): Promise<Ben
             description: "",
             additionalScopes: [],
             redirectUriTemplates: [redirectUri],
+            ...signInSettingDefaults,
             ...lifespans,
           },
         ],

@@ -190,6 +190,73 @@ test.describe("the application template page", () => {
     await expect(clients.getByText("There are no clients yet.")).toBeVisible();
   });
 
+  test("a client's sign-out URIs and pushed requests are set in its card, checked and kept", async ({
+    page,
+    pageErrors,
+  }) => {
+    await page.goto("/");
+    await signUp(page, newName("templates"));
+    await createEmptyTemplate(page, newName("Template"));
+    const variables = page.getByRole("region", { name: "Variables" });
+    await variables.getByRole("button", { name: "Add variable" }).click();
+    await variables.getByRole("group", { name: "Variable 1" }).getByLabel("Name").fill("uriBase");
+
+    const clients = page.getByRole("region", { name: "Clients" });
+    await clients.getByRole("button", { name: "Add public client" }).click();
+    const publicClient = clients.getByRole("group", { name: "Public client 1" });
+    const postLogout = publicClient.getByLabel("Post-logout redirect URI templates");
+    await expect(postLogout).toHaveValue("");
+    await postLogout.fill("{uriBase}/signed-out\nhttp://localhost:3000/bye");
+    // A public client has no server to be told of logouts.
+    await expect(publicClient.getByLabel("Back-channel logout URI template")).toHaveCount(0);
+    const publicPar = publicClient.getByRole("checkbox", {
+      name: "Require pushed authorization requests (PAR)",
+    });
+    await expect(publicPar).not.toBeChecked();
+    await expect(publicPar).toHaveAccessibleDescription(
+      /sign-in requests that come only through the browser are refused/,
+    );
+    // The whole frame toggles it, its help text included.
+    await publicClient.getByText(/must first send each sign-in request to Vrata directly/).click();
+    await expect(publicPar).toBeChecked();
+
+    await clients.getByRole("button", { name: "Add backend client" }).click();
+    const backendClient = clients.getByRole("group", { name: "Backend client 1" });
+    const backchannel = backendClient.getByLabel("Back-channel logout URI template");
+    await expect(backchannel).toHaveAccessibleDescription(/tells the app's server that a person signed out/);
+    await backchannel.fill("http://app.example.com/logout");
+    await saveButton(page).click();
+    await expect(backchannel).toHaveAccessibleDescription(
+      /Invalid back-channel logout URI: use https:\/\/ \(http:\/\/ only on localhost\), without a fragment\./,
+    );
+    await expect(backchannel).toBeFocused();
+    dropRefusedRequests(pageErrors);
+    await backchannel.fill("{uriBase}/oidc/backchannel-logout");
+
+    // A service client signs nobody in: it has none of these settings.
+    await clients.getByRole("button", { name: "Add service client" }).click();
+    const serviceClient = clients.getByRole("group", { name: "Service client 1" });
+    await expect(serviceClient.getByLabel("Post-logout redirect URI templates")).toHaveCount(0);
+    await expect(serviceClient.getByRole("checkbox")).toHaveCount(0);
+    await saveTemplate(page);
+
+    // The folded cards show them at a glance.
+    await expect(publicClient.getByText("PAR required", { exact: true })).toBeVisible();
+    await expect(publicClient.getByText("{uriBase}/signed-out", { exact: true })).toBeVisible();
+    await expect(backendClient.getByText("PAR required", { exact: true })).toHaveCount(0);
+    await expect(backendClient.getByText("{uriBase}/oidc/backchannel-logout", { exact: true })).toBeVisible();
+
+    await page.reload();
+    await publicClient.getByRole("button", { name: "Edit settings: Public client 1" }).click();
+    await expect(postLogout).toHaveValue("{uriBase}/signed-out\nhttp://localhost:3000/bye");
+    await expect(publicPar).toBeChecked();
+    await backendClient.getByRole("button", { name: "Edit settings: Backend client 1" }).click();
+    await expect(backchannel).toHaveValue("{uriBase}/oidc/backchannel-logout");
+    await expect(backendClient.getByLabel("Post-logout redirect URI templates")).toHaveValue("");
+    await expect(backendClient.getByRole("checkbox", { name: /PAR/ })).not.toBeChecked();
+    await expect(saveButton(page)).toBeDisabled();
+  });
+
   test("leaving with unsaved changes asks first", async ({ page }) => {
     await page.goto("/");
     await signUp(page, newName("templates"));

@@ -5,7 +5,7 @@ import path from "node:path";
 import type { Browser, Locator, Page } from "@playwright/test";
 import { apiPath, apiPrefix, pathFor, type RouteName } from "../src/common/routes.ts";
 import { dropFailedLoads, expect, seriousAccessibilityViolations, test as base } from "./fixtures.ts";
-import { newName, password, signUp } from "./support/console.ts";
+import { consoleCaller, newName, password, signUp } from "./support/console.ts";
 import { addVirtualAuthenticator } from "./support/authenticator.ts";
 import { newEmail } from "./support/flow.ts";
 import { checkPage, layoutFindings, saveScreenshot, settle } from "./support/layout-checks.ts";
@@ -65,17 +65,7 @@ async function makeSample(browser: Browser, baseURL: string, storageState: strin
     await page.goto("/");
     await signUp(page, username);
 
-    // The console's token, from its own request: it lives in the page's memory only.
-    const listed = page.waitForRequest((request) => request.url().endsWith(apiPath("IdentityList")));
-    await page.goto(pathFor("IdentityList"));
-    const authorization = (await (await listed).allHeaders()).authorization ?? "";
-    expect(authorization).toMatch(/^Bearer /);
-    const call = async <T>(url: string, data?: object): Promise<T> => {
-      const options = { headers: { authorization }, ...(data ? { data } : {}) };
-      const response = await (data ? page.request.post(url, options) : page.request.get(url, options));
-      expect(response.ok(), `${url}: ${await response.text()}`).toBe(true);
-      return (await response.json()) as T;
-    };
+    const call = await consoleCaller(page);
     const at = (route: RouteName, params: Record<string, string>) => apiPrefix + pathFor(route, params);
 
     const identity = { username: `${username}-work`, id: "" };
@@ -100,7 +90,13 @@ async function makeSample(browser: Browser, baseURL: string, storageState: strin
           { description: "The portal in the browser", redirectUriTemplates: ["{uriBase}/callback"] },
         ],
         clientsBackend: [
-          { description: "The portal's server", redirectUriTemplates: ["{uriBase}/oidc/redirect"] },
+          {
+            description: "The portal's server",
+            redirectUriTemplates: ["{uriBase}/oidc/redirect"],
+            postLogoutRedirectUriTemplates: ["{uriBase}/signed-out"],
+            backchannelLogoutUriTemplate: "{uriBase}/oidc/backchannel-logout",
+            requirePushedAuthorizationRequests: true,
+          },
         ],
         clientsService: [{ description: "Nightly synchronisation of loans" }],
       })
@@ -516,6 +512,17 @@ const signedInPages: PageVisit[] = [
     open: async (page, sample) => {
       await page.goto(pathFor("ApplicationTemplateGet", { id: sample.template.id }));
       return heading(page, sample.template.name);
+    },
+  },
+  {
+    name: "template-clients",
+    open: async (page, sample) => {
+      await page.goto(pathFor("ApplicationTemplateGet", { id: sample.template.id }));
+      // Every client's card open, as its admin edits it.
+      const closed = page.locator("form button[aria-expanded=false]");
+      await expect(closed).toHaveCount(3);
+      while ((await closed.count()) > 0) await closed.first().click();
+      return page.getByRole("checkbox").first();
     },
   },
   {

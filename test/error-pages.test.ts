@@ -1,6 +1,7 @@
 import Fastify from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contextSchema } from "../src/common/api/context.ts";
+import { idPattern } from "../src/common/ids.ts";
 import { aboutSchema, documentTextSchema } from "../src/common/api/documents.ts";
 import { pageErrorElementId, pageErrorSchema, type PageError } from "../src/common/api/page-error.ts";
 import { apiPath, routes } from "../src/common/routes.ts";
@@ -180,7 +181,9 @@ describe("faults of the server", () => {
       expect(response.status).toBe(500);
       const pageError = pageErrorOf(await response.text());
       expect(pageError?.error).toBe("server_error");
-      expect(pageError?.requestId).toMatch(/^req-/);
+      expect(pageError?.requestId).toMatch(idPattern);
+      // The same ID the response names, for whoever reads the log by it.
+      expect(response.headers.get("x-request-id")).toBe(pageError?.requestId);
     } finally {
       await broken.dispose();
     }

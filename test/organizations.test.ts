@@ -141,6 +141,8 @@ describe("organizations", () => {
       id: clientId,
       description: "basic",
       redirectUris: ["https://set.example/basic"],
+      postLogoutRedirectUris: [],
+      requirePushedAuthorizationRequests: false,
       tokenEndpointAuthMethod: "client_secret_basic",
     });
     expect(adminView.clients?.map((configured) => configured.kind).sort()).toEqual([

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
+import { apiPath, pathFor } from "../../src/common/routes.ts";
 import { expect } from "../fixtures.ts";
 import { identityItem } from "./flow.ts";
 
@@ -131,4 +132,24 @@ export async function createOrganizationWithApp(
     (await application.getByRole("definition").first().locator(".font-mono").textContent()) ?? "";
   expect(clientId).not.toBe("");
   return clientId;
+}
+
+/** Calls the console's API as the signed-in person: a GET, or a POST when `data` is given. */
+export type ConsoleCaller = <T>(url: string, data?: object) => Promise<T>;
+
+/**
+ * The console's API with the signed-in person's token, taken from the console's own request: the
+ * token lives in the page's memory only.
+ */
+export async function consoleCaller(page: Page): Promise<ConsoleCaller> {
+  const listed = page.waitForRequest((request) => request.url().endsWith(apiPath("IdentityList")));
+  await page.goto(pathFor("IdentityList"));
+  const authorization = (await (await listed).allHeaders()).authorization ?? "";
+  expect(authorization).toMatch(/^Bearer /);
+  return async <T>(url: string, data?: object): Promise<T> => {
+    const options = { headers: { authorization }, ...(data ? { data } : {}) };
+    const response = await (data ? page.request.post(url, options) : page.request.get(url, options));
+    expect(response.ok(), `${url}: ${await response.text()}`).toBe(true);
+    return (await response.json()) as T;
+  };
 }

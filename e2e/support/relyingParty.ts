@@ -6,7 +6,9 @@ import path from "node:path";
 import * as client from "openid-client";
 
 // A small relying party on loopback for end-to-end tests: /login starts an authorization code flow
-// with PKCE at Vrata, /callback finishes it and shows the ID token's claims as JSON in a <pre>.
+// with PKCE at Vrata, /callback finishes it and shows the ID token's claims as JSON in a <pre>;
+// /logout sends the person to Vrata's logout with the ID token as hint, and /signed-out is where
+// Vrata sends them back.
 
 /** Node's fetch cannot be given a CA: a fetch over node:https that trusts the server's generated CA. */
 function fetchTrusting(ca: string): client.CustomFetch {
@@ -58,6 +60,9 @@ export async function startRelyingParty(): Promise<RelyingParty> {
   const ca = readFileSync(path.join(dataDir, "tls", "ca.pem"), "utf8");
   let config: client.Configuration | undefined;
   const pending = new Map<string, { verifier: string; nonce: string }>();
+  let lastIdToken: string | undefined;
+  const page = (heading: string, body: string) =>
+    `<!doctype html><html lang="en"><title>Relying party</title><h1>${heading}</h1>${body}</html>`;
 
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -95,12 +100,31 @@ export async function startRelyingParty(): Promise<RelyingParty> {
           expectedState: state,
           expectedNonce: started.nonce,
         });
+        lastIdToken = tokens.id_token;
         const claims = JSON.stringify(tokens.claims() ?? {}, null, 2).replaceAll("<", "\\u003c");
         res
           .writeHead(200, { "Content-Type": "text/html; charset=utf-8" })
           .end(
-            `<!doctype html><html lang="en"><title>Relying party</title><h1>Signed in</h1><pre id="claims">${claims}</pre></html>`,
+            page("Signed in", `<pre id="claims">${claims}</pre><a href="/logout">Sign out of the app</a>`),
           );
+        return;
+      }
+      if (url.pathname === "/logout") {
+        const locale = url.searchParams.get("ui_locales");
+        const location = client.buildEndSessionUrl(config, {
+          ...(lastIdToken ? { id_token_hint: lastIdToken } : {}),
+          post_logout_redirect_uri: `${base}/signed-out`,
+          state: "signed-out-state",
+          ...(locale ? { ui_locales: locale } : {}),
+        });
+        res.writeHead(302, { Location: location.href }).end();
+        return;
+      }
+      if (url.pathname === "/signed-out") {
+        const state = (url.searchParams.get("state") ?? "").replace(/[^\w-]/g, "");
+        res
+          .writeHead(200, { "Content-Type": "text/html; charset=utf-8" })
+          .end(page("Signed out of the app", `<p id="state">${state}</p>`));
         return;
       }
       res.writeHead(404).end();

@@ -48,6 +48,11 @@ export const routes = {
   OIDCToken: api("/auth/oidc/token"),
   /** Pushed authorization requests (RFC 9126): a client posts its request here first. */
   OIDCPar: api("/auth/oidc/par"),
+  // RP-initiated logout: the engine asks the person on this page, takes the answer at /confirm and,
+  // when the app named no post-logout redirect URI, says so at /success.
+  OIDCEndSession: viewAndApi("/auth/oidc/logout"),
+  OIDCEndSessionConfirm: api("/auth/oidc/logout/confirm"),
+  OIDCEndSessionSuccess: view("/auth/oidc/logout/success"),
   OIDCRevoke: api("/auth/oidc/revoke"),
   OIDCIntrospect: api("/auth/oidc/introspect"),
   OIDCUserinfo: api("/auth/oidc/userinfo"),

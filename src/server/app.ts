@@ -3,6 +3,8 @@ import Fastify, {
   type FastifyHttpOptions,
   type FastifyInstance,
 } from "fastify";
+import type { Client } from "oidc-provider";
+import { BackchannelLogouts } from "./oidc/backchannel-logout.ts";
 import type { Context } from "../common/api/context.ts";
 import { bodyLimitBytes } from "../common/limits.ts";
 import type { Config } from "./config.ts";
@@ -30,6 +32,7 @@ import { blockPlugin } from "./organizations/block-routes.ts";
 import { createMailer } from "./mail/mailer.ts";
 import { operationsPlugin } from "./operations/routes.ts";
 import type { Database } from "./store/database.ts";
+import { newId } from "./ids.ts";
 import type { InstanceSecrets } from "./secrets/instance-secrets.ts";
 import { loadSamlSpCredentials } from "./providers/saml/sp-credentials.ts";
 import { samlMetadataPlugin } from "./providers/saml/routes.ts";
@@ -88,6 +91,9 @@ export async function buildApp({
     trustProxy: config.tls.kind === "proxy" ? (_address: string, hop: number) => hop < 1 : false,
     routerOptions: { ignoreTrailingSlash: false, caseSensitive: true },
     frameworkErrors: malformedPath,
+    // A request's ID names it in the log and on error pages: unique across instances and restarts, so
+    // the ID a person reports finds exactly one request.
+    genReqId: () => newId(),
     clientErrorHandler: refuseUnparsableRequest,
     // Request bodies are checked with zod (http/body.ts), never with route JSON schemas; saying so
     // keeps Fastify from loading its JSON schema compilers, a quarter of the modules Vrata loads.
@@ -106,6 +112,10 @@ export async function buildApp({
   });
 
   registerErrorHandlers(app, renderIndex);
+  app.addHook("onRequest", (request, reply, done) => {
+    reply.header("x-request-id", request.id);
+    done();
+  });
   // Providers are discovered before Vrata serves anything; one that cannot be is logged and unavailable.
   const providers = await openProviders(config.providers, {
     issuer: config.issuer,
@@ -121,6 +131,22 @@ export async function buildApp({
   await app.register(operationsPlugin, { db, postgresSchema, metricsToken });
   await app.register(cookie);
   await app.register(oidcPlugin, { engine, renderIndex });
+  const logouts = new BackchannelLogouts({
+    engine,
+    db,
+    log: app.log,
+    delaysMs: config.backchannelLogoutRetriesMs,
+  });
+  // The engine sends the logout tokens of RP-initiated logout itself, once; Vrata tries again.
+  await engine.prepare((provider) =>
+    provider.on(
+      "backchannel.error",
+      (_ctx, error: unknown, client: Client, accountId: string, sid: string) => {
+        logouts.failedOnce({ clientId: client.clientId, accountId, sid }, error);
+      },
+    ),
+  );
+  app.addHook("onClose", () => logouts.close());
   const deps: FlowDeps & CallerDeps = {
     db,
     secrets,
@@ -133,6 +159,7 @@ export async function buildApp({
     title: config.title,
     consoleClientId: context.clientId,
     providers,
+    logouts,
   };
   await app.register(flowPlugin, { deps, renderIndex });
   await app.register(providerPlugin, { deps });

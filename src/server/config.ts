@@ -136,6 +136,27 @@ const optionTable = {
     schema: z.coerce.number().int().min(0, "must be 0 or more").max(10080, "must be at most 10080 (a week)"),
     defaultValue: "60",
   },
+  "backchannel-logout-retries": {
+    env: "VRATA_BACKCHANNEL_LOGOUT_RETRIES",
+    help: "seconds to wait before each new attempt to tell an app that cannot be reached of a logout",
+    schema: z
+      .string()
+      .transform((value) => (value.trim() === "" ? [] : value.split(",").map((part) => Number(part.trim()))))
+      .refine(
+        (delays) =>
+          delays.length <= 10 &&
+          delays.every((delay) => Number.isFinite(delay) && delay > 0 && delay <= 3600),
+        "must be up to 10 comma-separated numbers of seconds, each above 0 and at most 3600 (e.g. 5,30,120)",
+      ),
+    defaultValue: "5,30,120",
+  },
+  "backchannel-logout-private": {
+    env: "VRATA_BACKCHANNEL_LOGOUT_PRIVATE",
+    help: "let logout tokens go to apps on loopback and private addresses (off: refused, so that no template can make Vrata call internal services)",
+    schema: z.stringbool(),
+    boolean: true,
+    defaultValue: "false",
+  },
   "log-level": {
     env: "VRATA_LOG_LEVEL",
     help: "fatal, error, warn, info, debug, trace or silent",
@@ -189,6 +210,10 @@ export interface Config {
   keyRotation: { days: number; leadMinutes: number };
   /** Turns /metrics on for whoever presents the token in this file. */
   metricsTokenFile?: string;
+  /** Milliseconds before each further attempt at a back-channel logout that failed. */
+  backchannelLogoutRetriesMs: number[];
+  /** Back-channel logout may reach loopback and private network addresses. */
+  backchannelLogoutPrivate: boolean;
   dev: boolean;
   /** Third-party sign-in providers from the configuration file, in its order. */
   providers: ProviderSettings[];
@@ -508,6 +533,10 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv): Con
       days: setting("key-rotation-days") as number,
       leadMinutes: setting("key-lead-minutes") as number,
     },
+    backchannelLogoutPrivate: setting("backchannel-logout-private") as boolean,
+    backchannelLogoutRetriesMs: (setting("backchannel-logout-retries") as number[]).map((seconds) =>
+      Math.round(seconds * 1000),
+    ),
     ...(metricsTokenFile === undefined ? {} : { metricsTokenFile: path.resolve(metricsTokenFile) }),
     providers: file?.providers ?? [],
     ...(mailHost === undefined

@@ -85,6 +85,7 @@ export async function startVrata(
         secrets,
         cookieSecret,
         behindProxy: config.tls.kind === "proxy",
+        reachPrivateAddresses: config.backchannelLogoutPrivate,
       }),
     );
     const dev = config.dev ? await import("./http/dev.ts") : undefined;

@@ -17,6 +17,8 @@ const views: Partial<Record<RouteName, ComponentType>> = {
 /** Views loaded on first use, each in its own chunk, so pages such as the auth flow stay small. */
 const lazyViews: Partial<Record<RouteName, () => Promise<ComponentType>>> = {
   AuthFlowGet: async () => (await import("./views/AuthFlow.tsx")).AuthFlow,
+  OIDCEndSession: async () => (await import("./views/SignOutConfirm.tsx")).SignOutConfirm,
+  OIDCEndSessionSuccess: async () => (await import("./views/SignedOut.tsx")).SignedOut,
   IdentityList: async () => (await import("./views/IdentityList.tsx")).IdentityList,
   IdentityCreate: async () => (await import("./views/IdentityCreate.tsx")).IdentityCreate,
   IdentityGet: async () => (await import("./views/IdentityGet.tsx")).IdentityGet,
@@ -54,7 +56,14 @@ function viewRoute(name: RouteName): RouteObject {
 }
 
 /** Views a person reaches from an app, drawn as one card without the console's navigation. */
-const cardViews: ReadonlySet<RouteName> = new Set(["AuthFlowGet", "About", "License", "Notice"]);
+const cardViews: ReadonlySet<RouteName> = new Set([
+  "AuthFlowGet",
+  "OIDCEndSession",
+  "OIDCEndSessionSuccess",
+  "About",
+  "License",
+  "Notice",
+]);
 
 const viewNames = (Object.keys(definitions) as RouteName[]).filter((name) => definitions[name].view === true);
 const consoleRoutes = viewNames.filter((name) => !cardViews.has(name)).map(viewRoute);

@@ -1,5 +1,5 @@
 import type { OrganizationApplication } from "../../src/common/api/organization.ts";
-import type { PublicClient } from "../../src/common/api/template.ts";
+import { signInSettingDefaults, type PublicClient } from "../../src/common/api/template.ts";
 import { newId } from "../../src/server/ids.ts";
 import { syncClients } from "../../src/server/organizations/clients.ts";
 import type { OrganizationDocument } from "../../src/server/organizations/organizations.ts";
@@ -45,6 +45,7 @@ export async function registerTestApp(
           accessTokenLifespan: 3600,
           idTokenLifespan: 3600,
           redirectUriTemplates: ["{uriBase}/callback"],
+          ...signInSettingDefaults,
           ...tokens,
         },
       ],

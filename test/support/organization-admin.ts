@@ -7,16 +7,22 @@ export type ConsoleUser = Awaited<ReturnType<typeof consoleSignUp>>;
 
 const uriBase = "https://members.example";
 
-/** An organization the owner creates at the console, with one app whose public client people sign in to. */
+/**
+ * An organization the owner creates at the console, with one app whose public client people sign in
+ * to; `clients` replaces the template's clients (its first public client redirects to `{uriBase}/callback`).
+ */
 export async function organizationWithApp(
   owner: ConsoleUser,
   name: string,
+  clients: Record<string, unknown> = {
+    clientsPublic: [{ redirectUriTemplates: ["{uriBase}/callback"], additionalScopes: ["offline_access"] }],
+  },
 ): Promise<{ organization: Organization; app: TestApp }> {
   const template = await postJson(owner.api, "/api/a/create", {
     name: `${name} app`,
     idScopes: ["openid", "profile"],
     variables: [{ name: "uriBase" }],
-    clientsPublic: [{ redirectUriTemplates: ["{uriBase}/callback"], additionalScopes: ["offline_access"] }],
+    ...clients,
   });
   const { id: templateId } = (await template.json()) as { id: string };
   const created = await postJson(owner.api, "/api/o/create", { name });
@@ -44,6 +50,11 @@ export async function signInToApp(base: string, app: TestApp, username: string) 
     scope: "openid profile offline_access",
     prompt: "consent",
   });
+  return signInThrough(driver, username);
+}
+
+/** The same through a flow already started, however its request was sent. */
+export async function signInThrough(driver: FlowDriver, username: string) {
   await driver.step("passwordStart", { emailOrUsername: username });
   await driver.step("passwordComplete", { password: `${username}'s passphrase` });
   const [identity] = await driver.identities();

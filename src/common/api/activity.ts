@@ -16,6 +16,8 @@ export const activityTypes = [
   "credentialAdd",
   "credentialUpdate",
   "credentialRemove",
+  /** An app of the organization could not be told that a person's session ended (back-channel logout). */
+  "backchannelLogoutFailed",
 ] as const;
 
 /**
@@ -57,7 +59,7 @@ export const changedFields = [
  * filtering costs the list nothing.
  */
 export const activityCategories = {
-  signIns: ["signIn", "signOut"],
+  signIns: ["signIn", "signOut", "backchannelLogoutFailed"],
   identities: ["identityCreate", "identityUpdate", "identityBlocked", "identityUnblocked", "accountBlocked"],
   organizations: ["organizationCreate", "organizationUpdate"],
   applicationTemplates: ["applicationTemplateCreate", "applicationTemplateUpdate"],

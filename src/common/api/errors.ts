@@ -22,6 +22,8 @@ export const errorCodes = [
   "unknownVariables",
   "duplicateVariable",
   "invalidRedirectUri",
+  "invalidPostLogoutRedirectUri",
+  "invalidBackchannelLogoutUri",
   "invalidHomepage",
   "unknownIdentity",
   "invalidValues",

@@ -81,8 +81,14 @@ export const configuredClientSchema = z.object({
   description: z.string(),
   /** The redirect URI templates with the organization's values; none for service clients. */
   redirectUris: z.array(z.string()),
+  /** Where the app may send people after they sign out, filled in the same way. */
+  postLogoutRedirectUris: z.array(z.string()),
+  /** Whether the app must push its sign-in requests first (RFC 9126). */
+  requirePushedAuthorizationRequests: z.boolean(),
   /** How a backend or service client authenticates at the token endpoint. */
   tokenEndpointAuthMethod: z.enum(tokenEndpointAuthMethods).optional(),
+  /** Where a backend client's server hears that a person's session ended, if anywhere. */
+  backchannelLogoutUri: z.string().optional(),
 });
 export type ConfiguredClient = z.infer<typeof configuredClientSchema>;
 

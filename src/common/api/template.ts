@@ -31,12 +31,34 @@ const clientBase = {
   refreshTokenLifespan: lifespan.optional(),
 };
 
+/** A URI with `{variable}` names in it, filled in with an organization's values. */
+const uriTemplate = typedText(2000);
+
+/**
+ * Settings of the clients that sign people in that came after the first templates were stored: a
+ * stored client without them has their defaults.
+ */
+const signInSettings = {
+  /** Where the app may send people after they sign out (RP-initiated logout). */
+  postLogoutRedirectUriTemplates: z.array(uriTemplate.min(1)).max(20).default([]),
+  /** Sign-in requests must be pushed first (RFC 9126); ones sent only through the browser are refused. */
+  requirePushedAuthorizationRequests: z.boolean().default(false),
+};
+const backendSettings = {
+  /** Where the app's server is told that a session of a person ended (back-channel logout); "" for none. */
+  backchannelLogoutUriTemplate: uriTemplate.default(""),
+};
+export const signInSettingDefaults = z.object(signInSettings).parse({});
+export const backendSettingDefaults = z.object(backendSettings).parse({});
+
 export const publicClientSchema = z.strictObject({
   ...clientBase,
-  redirectUriTemplates: z.array(typedText(2000).min(1)).min(1).max(20),
+  redirectUriTemplates: z.array(uriTemplate.min(1)).min(1).max(20),
+  ...signInSettings,
 });
 export const backendClientSchema = publicClientSchema.extend({
   tokenEndpointAuthMethod: z.enum(tokenEndpointAuthMethods).default("client_secret_basic"),
+  ...backendSettings,
 });
 export const serviceClientSchema = z.strictObject({
   ...clientBase,

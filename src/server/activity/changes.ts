@@ -3,13 +3,25 @@ import type { ActivityChange, Change, ChangedField } from "../../common/api/acti
 // What an update changed, in the words activity is recorded in: each kind of change with what it
 // was about, so the reader sees "Changed the name and description", not just "Other data".
 
+/**
+ * A value as JSON with the keys of its objects sorted: the same data stored in another key order (a
+ * client that got its ID after its settings, say) compares equal.
+ */
+function comparable(value: unknown): string {
+  return JSON.stringify(value, (_key, part: unknown) =>
+    part !== null && typeof part === "object" && !Array.isArray(part)
+      ? Object.fromEntries(Object.entries(part).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : part,
+  );
+}
+
 /** The "other data" change of the fields whose values differ between two versions, if any do. */
 export function fieldChanges<T extends Partial<Record<ChangedField, unknown>>>(
   before: T,
   after: T,
   fields: readonly (ChangedField & keyof T)[],
 ): Change[] {
-  const changed = fields.filter((field) => JSON.stringify(before[field]) !== JSON.stringify(after[field]));
+  const changed = fields.filter((field) => comparable(before[field]) !== comparable(after[field]));
   return changed.length > 0 ? [{ kind: "otherData", fields: changed }] : [];
 }
 

@@ -21,7 +21,11 @@ const federatedAmr = "fed";
 async function endOtherSession(deps: FlowDeps, interaction: Interaction, accountId: string) {
   const session = interaction.session;
   if (!session?.accountId || session.accountId === accountId) return;
-  await (await deps.provider.Session.find(session.cookie))?.destroy();
+  const ended = await deps.provider.Session.find(session.cookie);
+  if (ended) {
+    await ended.destroy();
+    await deps.logouts.announce(ended);
+  }
   delete interaction.session;
   await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
 }

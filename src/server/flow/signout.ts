@@ -31,7 +31,10 @@ export async function signOut(
 
   const engineContext = deps.provider.createContext(request.raw, reply.raw);
   const ssoSession = await deps.provider.Session.get(engineContext);
-  if (ssoSession.accountId) await ssoSession.destroy();
+  if (ssoSession.accountId) {
+    await ssoSession.destroy();
+    await deps.logouts.announce(ssoSession);
+  }
   for (const name of [ssoSessionCookie, `${ssoSessionCookie}.sig`]) {
     if (request.cookies[name] !== undefined) reply.clearCookie(name, ssoCookieOptions);
   }

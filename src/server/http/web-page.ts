@@ -43,14 +43,19 @@ function scriptSafeJson(value: unknown): string {
 }
 
 /**
- * The web app's HTML carrying a page error as an inert data block: a `<script>` of type
+ * The web app's HTML carrying data for the page as an inert block: a `<script>` of type
  * `application/json` is never run, so the page keeps its strict script policy.
  */
-export function withPageError(html: string, pageError: PageError): string {
+export function withDataBlock(html: string, elementId: string, data: unknown): string {
   if (!html.includes("</head>")) throw new Error("the web app's HTML has no </head>");
-  const block = `<script type="application/json" id="${pageErrorElementId}">${scriptSafeJson(pageError)}</script>`;
+  const block = `<script type="application/json" id="${elementId}">${scriptSafeJson(data)}</script>`;
   // A function as the replacement: a `$` in the data must not be read as a replacement pattern.
   return html.replace("</head>", () => `${block}</head>`);
+}
+
+/** The web app's HTML carrying a page error, which the app shows instead of the view. */
+export function withPageError(html: string, pageError: PageError): string {
+  return withDataBlock(html, pageErrorElementId, pageError);
 }
 
 /** Answers with the web app's page, or with its error page when a page error is given. */

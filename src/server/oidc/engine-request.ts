@@ -66,6 +66,17 @@ function refuseNul(parameters: URLSearchParams): void {
 /** Changes a form's parameters before the engine reads them; says whether it changed any. */
 export type FormRewrite = (parameters: URLSearchParams) => Promise<boolean>;
 
+const isForm = (request: RawRequest) =>
+  request.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") ?? false;
+
+/** The parameters of a form body, checked as the engine's are. Throws `InvalidRequest` for another body. */
+export async function formParameters(request: RawRequest): Promise<URLSearchParams> {
+  if (!isForm(request)) throw new InvalidRequest(400, "the request body must be a form");
+  const parameters = new URLSearchParams((await readBody(request)).toString("utf8"));
+  refuseNul(parameters);
+  return parameters;
+}
+
 /**
  * The request as the engine gets it: its query and form parameters checked, and the form rewritten
  * when the route asks for that. Throws `InvalidRequest` for what the engine must not see.
@@ -74,8 +85,7 @@ export async function engineRequest(request: RawRequest, rewrite?: FormRewrite):
   const url = request.url ?? "";
   const query = url.indexOf("?");
   if (query >= 0) refuseNul(new URLSearchParams(url.slice(query + 1)));
-  const form = request.headers["content-type"]?.startsWith("application/x-www-form-urlencoded") ?? false;
-  if (!form) return request;
+  if (!isForm(request)) return request;
   const body = await readBody(request);
   const parameters = new URLSearchParams(body.toString("utf8"));
   refuseNul(parameters);

@@ -6,7 +6,13 @@ import { apiPrefix, routes, type RouteName } from "../../common/routes.ts";
 import { precompute, type StaticDocument } from "./documents.ts";
 import type { Engine } from "./engine.ts";
 import { handedOverRequest, recordHandOver } from "./engine-pages.ts";
-import { engineRequest, InvalidRequest, type FormRewrite, type RawRequest } from "./engine-request.ts";
+import {
+  engineRequest,
+  formParameters,
+  InvalidRequest,
+  type FormRewrite,
+  type RawRequest,
+} from "./engine-request.ts";
 import { withOpaqueTokenParameter } from "./token-parameter.ts";
 
 interface EngineRoute {
@@ -19,6 +25,11 @@ interface EngineRoute {
   cors?: { authorization: boolean };
   /** Takes a `token` parameter that may be one of Vrata's JWT access tokens. */
   tokenParameter?: boolean;
+  /**
+   * A form POST is answered with a redirect to the same parameters by GET: the single sign-on cookie
+   * is SameSite=Lax, which a browser sends with a top-level GET from another site but not with a POST.
+   */
+  postAsGet?: boolean;
 }
 
 const engineRoutes: Partial<Record<RouteName, EngineRoute>> = {
@@ -26,6 +37,10 @@ const engineRoutes: Partial<Record<RouteName, EngineRoute>> = {
   OIDCAuthorize: { methods: ["GET"] },
   OIDCToken: { methods: ["POST"], cors: { authorization: true } },
   OIDCPar: { methods: ["POST"] },
+  // Apps send people here by GET or by a form's POST (RP-Initiated Logout 1.0 §2).
+  OIDCEndSession: { methods: ["GET", "POST"], postAsGet: true },
+  OIDCEndSessionConfirm: { methods: ["POST"] },
+  OIDCEndSessionSuccess: { methods: ["GET"] },
   OIDCRevoke: { methods: ["POST"], cors: { authorization: true }, tokenParameter: true },
   OIDCIntrospect: { methods: ["POST"], tokenParameter: true },
   OIDCUserinfo: { methods: ["GET", "HEAD", "POST"], cors: { authorization: true } },
@@ -102,6 +117,22 @@ export const oidcPlugin: FastifyPluginAsync<{
     for (const path of precomputedPaths) documents.set(path, await precompute(provider, path));
     return { callback: provider.callback(), documents };
   });
+  const refuse = (reply: FastifyReply, error: unknown) => {
+    if (!(error instanceof InvalidRequest)) throw error;
+    return reply
+      .status(error.statusCode)
+      .send({ error: "invalid_request", error_description: error.message });
+  };
+  const redirectAsGet = async (request: FastifyRequest, reply: FastifyReply) => {
+    let parameters: URLSearchParams;
+    try {
+      parameters = await formParameters(request.raw);
+    } catch (error) {
+      return refuse(reply, error);
+    }
+    const path = (request.url.split("?")[0] ?? "") + (parameters.size > 0 ? `?${parameters}` : "");
+    return reply.redirect(path, 303);
+  };
   const handOver =
     (enginePath: string | undefined, rewrite?: FormRewrite) =>
     async (request: FastifyRequest, reply: FastifyReply) => {
@@ -109,10 +140,7 @@ export const oidcPlugin: FastifyPluginAsync<{
       try {
         raw = await engineRequest(request.raw, rewrite);
       } catch (error) {
-        if (!(error instanceof InvalidRequest)) throw error;
-        return reply
-          .status(error.statusCode)
-          .send({ error: "invalid_request", error_description: error.message });
+        return refuse(reply, error);
       }
       // Headers set by Fastify hooks (CORS, security headers) would be lost once the engine takes the
       // raw response, so they are moved onto it first. The engine's own pages set their own policy;
@@ -160,16 +188,20 @@ export const oidcPlugin: FastifyPluginAsync<{
     const config = rule.cors ? { engineCors: corsOptions(rule.methods, rule.cors.authorization) } : {};
     const urls = route.api ? [route.path, apiPrefix + route.path] : [route.path];
     for (const url of urls) {
+      const toEngine =
+        fromMemory ??
+        handOver(
+          url === enginePath ? undefined : enginePath,
+          rule.tokenParameter ? tokenParameter : undefined,
+        );
       app.route({
         method: methods,
         url,
         config,
-        handler:
-          fromMemory ??
-          handOver(
-            url === enginePath ? undefined : enginePath,
-            rule.tokenParameter ? tokenParameter : undefined,
-          ),
+        handler: rule.postAsGet
+          ? (request, reply) =>
+              request.method === "POST" ? redirectAsGet(request, reply) : toEngine(request, reply)
+          : toEngine,
       });
     }
   }

@@ -11,6 +11,7 @@ import { mayIntrospect, mayRevoke } from "./token-policies.ts";
 import { interactionPolicyWithOrganizations } from "./interaction-policy.ts";
 import { extraClientProperties, lifespan, ownerOf } from "./client-extras.ts";
 import { engineErrorPage, protectEnginePages } from "./engine-pages.ts";
+import { logoutPages } from "./logout-pages.ts";
 import { answerWithJwtAccessTokens, type JwtAccessTokens } from "./jwt-access-tokens.ts";
 import { tokensIssued } from "../operations/metrics.ts";
 
@@ -23,7 +24,18 @@ export interface ProviderOptions {
   cookieSecret: string;
   /** Trust X-Forwarded-* from a TLS-terminating proxy in front. */
   behindProxy: boolean;
+  /** The engine's calls to apps (back-channel logout) may reach loopback and private addresses. */
+  reachPrivateAddresses?: boolean;
 }
+
+/**
+ * The engine refuses to call special-use addresses (loopback, private networks) by giving fetch a
+ * dispatcher that checks each connection; without that dispatcher, fetch reaches them.
+ */
+const fetchReachingPrivateAddresses: NonNullable<Configuration["fetch"]> = (url, options) => {
+  const { dispatcher: _checked, ...rest } = options as RequestInit & { dispatcher?: unknown };
+  return fetch(url, rest);
+};
 
 const minute = 60;
 const hour = 60 * minute;
@@ -50,6 +62,7 @@ export function createProvider({
   secrets,
   cookieSecret,
   behindProxy,
+  reachPrivateAddresses = false,
 }: ProviderOptions): Provider {
   const configuration: Configuration = {
     adapter: adapterFactory(db, jwtAccessTokens, secrets),
@@ -62,6 +75,7 @@ export function createProvider({
       introspection: routes.OIDCIntrospect.path,
       userinfo: routes.OIDCUserinfo.path,
       jwks: routes.OIDCKeys.path,
+      end_session: routes.OIDCEndSession.path,
     },
     interactions: {
       url: (_ctx, interaction) => `/auth/${interaction.uid}`,
@@ -90,7 +104,9 @@ export function createProvider({
     clientBasedCORS: () => true,
     features: {
       devInteractions: { enabled: false },
-      rpInitiatedLogout: { enabled: false },
+      rpInitiatedLogout: { enabled: true, ...logoutPages(db) },
+      // Apps with a back-channel logout URI hear of every session of theirs that ends (oidc/logout.ts).
+      backchannelLogout: { enabled: true },
       // Any client may push its request first (RFC 9126, FAPI 2.0); none has to yet.
       pushedAuthorizationRequests: { enabled: true, requirePushedAuthorizationRequests: false },
       introspection: { enabled: true, allowedPolicy: mayIntrospect },
@@ -111,6 +127,7 @@ export function createProvider({
       Grant: year,
     },
     renderError: engineErrorPage(db),
+    ...(reachPrivateAddresses ? { fetch: fetchReachingPrivateAddresses } : {}),
     findAccount: findAccountFor(db),
     // A service client's tokens are about its application: that is their subject (reference §5.3).
     extraTokenClaims: (ctx, token) =>

@@ -4,6 +4,7 @@ import { grantsOf } from "../store/blocks.ts";
 import { findGrantAccount } from "../store/flows.ts";
 import { findMembershipById } from "../store/identities.ts";
 import { destroySessionsOf } from "../store/oidc-models.ts";
+import type { BackchannelLogouts, EndedSession } from "./backchannel-logout.ts";
 
 /** Whom a block stops in one organization: an identity there, and maybe every sign-in of some accounts. */
 export interface Revoked {
@@ -17,11 +18,11 @@ export interface Revoked {
 /**
  * Ends at once what lets the blocked use the organization's apps: every grant of the identity there,
  * and of the accounts' sign-ins there, with the codes and access and refresh tokens it issued (so
- * introspection, userinfo and refresh refuse them), and their single sign-on sessions.
+ * introspection, userinfo and refresh refuse them), and their single sign-on sessions, whose apps are
+ * told by back-channel logout.
  */
 export async function revokeInOrganization(
-  provider: Provider,
-  db: Database,
+  { provider, db, logouts }: { provider: Provider; db: Database; logouts: BackchannelLogouts },
   revoked: Revoked,
 ): Promise<void> {
   const { organizationId, membershipId, identityId, accountIds } = revoked;
@@ -40,5 +41,6 @@ export async function revokeInOrganization(
     await grant.destroy();
     sessions.add(grant.accountId);
   }
-  await destroySessionsOf(db, [...sessions]);
+  const ended = await destroySessionsOf(db, [...sessions]);
+  await Promise.all(ended.map((payload) => logouts.announce(JSON.parse(payload) as EndedSession)));
 }

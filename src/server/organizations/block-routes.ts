@@ -3,12 +3,12 @@ import { blockRequestSchema } from "../../common/api/block.ts";
 import { apiPrefix, routes } from "../../common/routes.ts";
 import { requireCaller, requireConsoleCaller, type CallerDeps } from "../access/caller.ts";
 import { parseBody } from "../http/body.ts";
-import { blockIdentity, blockPage, blockStatus, unblockIdentity } from "./blocks.ts";
+import { blockIdentity, blockPage, blockStatus, unblockIdentity, type BlockDeps } from "./blocks.ts";
 
 type Params = { id: string; identityId: string };
 
 /** Blocking an organization's identities: managed by its admins at the console, read by the blocked too. */
-export const blockPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { deps }) => {
+export const blockPlugin: FastifyPluginAsync<{ deps: CallerDeps & BlockDeps }> = (app, { deps }) => {
   const { db } = deps;
 
   app.get(apiPrefix + routes.OrganizationBlockUser.path, async (request) => {

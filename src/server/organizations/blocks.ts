@@ -8,6 +8,7 @@ import { accountsWithAccess } from "../access/identities.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import { revokeInOrganization } from "../oidc/revocation.ts";
+import type { BackchannelLogouts } from "../oidc/backchannel-logout.ts";
 import {
   accountsOfBlock,
   blocksOfAccount,
@@ -28,6 +29,7 @@ import { findOrganization, organizationIdentity } from "./organizations.ts";
 export interface BlockDeps {
   db: Database;
   provider: Provider;
+  logouts: BackchannelLogouts;
 }
 
 async function recordOf(db: Database, block: BlockRow): Promise<BlockRecord> {
@@ -66,12 +68,13 @@ async function memberOf(db: Database, organizationId: string, scopedId: string) 
 }
 
 export async function blockIdentity(
-  { db, provider }: BlockDeps,
+  deps: BlockDeps,
   caller: Caller,
   organizationId: string,
   scopedId: string,
   request: { scope: BlockRow["scope"]; adminNote: string; userNote: string },
 ): Promise<BlockPage> {
+  const { db } = deps;
   const { editor } = await administeredOrganization(db, caller, organizationId);
   const membership = await memberOf(db, organizationId, scopedId);
   const accounts = await accountsWithAccess(db, membership.identityId);
@@ -90,7 +93,7 @@ export async function blockIdentity(
   };
   if (!(await insertBlock(db, block, covered)))
     throw new HttpError(409, "alreadyBlocked", "the identity is already blocked in this organization");
-  await revokeInOrganization(provider, db, {
+  await revokeInOrganization(deps, {
     organizationId,
     membershipId: membership.id,
     identityId: membership.identityId,

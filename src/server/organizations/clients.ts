@@ -1,5 +1,5 @@
 import type { ConfiguredClient, OrganizationApplication } from "../../common/api/organization.ts";
-import type { AccessTokenType } from "../../common/api/template.ts";
+import type { AccessTokenType, BackendClient, PublicClient } from "../../common/api/template.ts";
 import type { Database } from "../store/database.ts";
 import { syncOrganizationClients, type SyncedClient } from "../store/clients.ts";
 import { interpolate } from "../templates/interpolate.ts";
@@ -13,10 +13,19 @@ function valuesOf(application: OrganizationApplication): Map<string, string> {
   return new Map(application.values.map(({ name, value }) => [name, value]));
 }
 
-/** The redirect URI templates with the application's values, each URI once. */
-function redirectUris(application: OrganizationApplication, templates: readonly string[]): string[] {
+/** URI templates with the application's values, each URI once. */
+function filledIn(application: OrganizationApplication, templates: readonly string[]): string[] {
   const values = valuesOf(application);
   return unique(templates.map((uri) => interpolate(uri, values)));
+}
+
+/** The back-channel logout URI of a backend client, if it has one. */
+function backchannelLogoutUri(
+  application: OrganizationApplication,
+  client: BackendClient,
+): string | undefined {
+  const template = client.backchannelLogoutUriTemplate;
+  return template ? interpolate(template, valuesOf(application)) : undefined;
 }
 
 export function homepageOf(application: OrganizationApplication): string | undefined {
@@ -49,7 +58,14 @@ export function clientsOf(application: OrganizationApplication): SyncedClient[] 
     if (!client) throw new Error(`template client ${id} is missing from the application's copy`);
     return client;
   };
-  const redirects = (templates: string[]) => redirectUris(application, templates);
+  // What the engine needs of every client that signs people in.
+  const signIn = (client: PublicClient) => ({
+    redirect_uris: filledIn(application, client.redirectUriTemplates),
+    post_logout_redirect_uris: filledIn(application, client.postLogoutRedirectUriTemplates),
+    require_pushed_authorization_requests: client.requirePushedAuthorizationRequests,
+    grant_types: ["authorization_code", "refresh_token"],
+    response_types: ["code"],
+  });
 
   return [
     ...application.clientsPublic.map(({ id, templateClientId }) => {
@@ -57,26 +73,23 @@ export function clientsOf(application: OrganizationApplication): SyncedClient[] 
       return {
         id,
         kind: "public",
-        metadata: {
-          ...common(client),
-          redirect_uris: redirects(client.redirectUriTemplates),
-          grant_types: ["authorization_code", "refresh_token"],
-          response_types: ["code"],
-          token_endpoint_auth_method: "none",
-        },
+        metadata: { ...common(client), ...signIn(client), token_endpoint_auth_method: "none" },
       };
     }),
     ...application.clientsBackend.map(({ id, templateClientId }) => {
       const client = find(template.clientsBackend, templateClientId);
+      const backchannel = backchannelLogoutUri(application, client);
       return {
         id,
         kind: "backend",
         metadata: {
           ...common(client),
-          redirect_uris: redirects(client.redirectUriTemplates),
-          grant_types: ["authorization_code", "refresh_token"],
-          response_types: ["code"],
+          ...signIn(client),
           token_endpoint_auth_method: client.tokenEndpointAuthMethod,
+          // Logout tokens name the session that ended, so the app can end just that one.
+          ...(backchannel
+            ? { backchannel_logout_uri: backchannel, backchannel_logout_session_required: true }
+            : {}),
         },
       };
     }),
@@ -97,7 +110,19 @@ export function clientsOf(application: OrganizationApplication): SyncedClient[] 
   ].map((client) => ({ ...client, applicationId: application.id, active: application.active }));
 }
 
-/** The application's clients as its admins configure the app: IDs, redirect URIs, authentication. */
+/** What an app's admins configure a client that signs people in with. */
+function configuredSignIn(application: OrganizationApplication, client: PublicClient) {
+  return {
+    redirectUris: filledIn(application, client.redirectUriTemplates),
+    postLogoutRedirectUris: filledIn(application, client.postLogoutRedirectUriTemplates),
+    requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
+  };
+}
+
+/**
+ * The application's clients as its admins configure the app: IDs, redirect and sign-out URIs,
+ * authentication.
+ */
 export function configuredClients(application: OrganizationApplication): ConfiguredClient[] {
   const template = application.applicationTemplate;
   const byTemplateId = <C extends { id?: string | undefined }>(clients: C[], id: string) =>
@@ -111,7 +136,7 @@ export function configuredClients(application: OrganizationApplication): Configu
           kind: "public" as const,
           id,
           description: client.description,
-          redirectUris: redirectUris(application, client.redirectUriTemplates),
+          ...configuredSignIn(application, client),
         },
       ];
     }),
@@ -123,8 +148,9 @@ export function configuredClients(application: OrganizationApplication): Configu
           kind: "backend" as const,
           id,
           description: client.description,
-          redirectUris: redirectUris(application, client.redirectUriTemplates),
+          ...configuredSignIn(application, client),
           tokenEndpointAuthMethod: client.tokenEndpointAuthMethod,
+          backchannelLogoutUri: backchannelLogoutUri(application, client),
         },
       ];
     }),
@@ -137,6 +163,8 @@ export function configuredClients(application: OrganizationApplication): Configu
           id,
           description: client.description,
           redirectUris: [],
+          postLogoutRedirectUris: [],
+          requirePushedAuthorizationRequests: false,
           tokenEndpointAuthMethod: client.tokenEndpointAuthMethod,
         },
       ];

@@ -1,11 +1,12 @@
 import type { OrganizationApplication } from "../../common/api/organization.ts";
 import { consoleScope } from "../../common/limits.ts";
+import { signInSettingDefaults } from "../../common/api/template.ts";
 import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
 import { findDocument, insertDocument } from "../store/documents.ts";
 import { settingOrCreate } from "../store/instance.ts";
 import { syncClients } from "./clients.ts";
-import type { OrganizationDocument } from "./organizations.ts";
+import { findOrganization, type OrganizationDocument } from "../access/organizations.ts";
 
 export interface ConsoleClient {
   organizationId: string;
@@ -42,6 +43,7 @@ function consoleApplication(
           idTokenLifespan: 3600,
           refreshTokenLifespan: 30 * day,
           redirectUriTemplates: ["{uriBase}/"],
+          ...signInSettingDefaults,
         },
       ],
       clientsBackend: [],
@@ -65,7 +67,7 @@ export async function ensureConsoleClient(db: Database, issuer: string): Promise
   const clientId = await settingOrCreate(db, "consoleClientId", newId);
   const application = consoleApplication(applicationId, clientId, issuer);
 
-  const stored = await findDocument<OrganizationDocument>(db, "organizations", organizationId);
+  const stored = await findOrganization(db, organizationId);
   if (!stored) {
     const document: OrganizationDocument = {
       name: "Vrata",

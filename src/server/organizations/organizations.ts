@@ -12,23 +12,26 @@ import { actingIdentity, isAdmin } from "../access/documents.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
-import { findDocument, insertDocument, listDocuments, replaceDocument } from "../store/documents.ts";
+import { insertDocument, listDocuments, replaceDocument } from "../store/documents.ts";
 import { setClientSecretHash } from "../store/clients.ts";
 import { applicationsUsed, findIdentity, findMembershipById, membershipsIn } from "../store/identities.ts";
 import { findBlockInForce } from "../store/blocks.ts";
 import { accessibleIdentities } from "../access/identities.ts";
-import { administeredOrganization, type OrganizationDocument } from "../access/organizations.ts";
+import {
+  administeredOrganization,
+  findOrganization,
+  type OrganizationDocument,
+} from "../access/organizations.ts";
 import { interpolate } from "../templates/interpolate.ts";
 import { findTemplate } from "../templates/templates.ts";
+import { uriTemplateFields } from "../templates/uri-fields.ts";
 import { clientsOf, syncClients } from "./clients.ts";
 import { hashClientSecret, newClientSecret } from "./secrets.ts";
 
-export type { OrganizationDocument };
+export { findOrganization, type OrganizationDocument };
 
 const table = "organizations";
 
-export const findOrganization = (db: Database, id: string) =>
-  findDocument<OrganizationDocument>(db, table, id);
 export const listOrganizations = (db: Database) => listDocuments<OrganizationDocument>(db, table);
 
 export function organizationView(
@@ -94,16 +97,12 @@ function checkedValues(application: OrganizationApplication): void {
     throw new HttpError(400, "invalidValues", `values: ${parts.join("; ")}`);
   }
   const values = new Map(application.values.map(({ name, value }) => [name, value]));
-  const template = application.applicationTemplate;
-  for (const client of [...template.clientsPublic, ...template.clientsBackend]) {
-    for (const uri of client.redirectUriTemplates) {
+  for (const { code, templates } of uriTemplateFields(application.applicationTemplate)) {
+    for (const uri of templates) {
       if (!isSecureUri(interpolate(uri, values))) {
-        throw new HttpError(400, "invalidRedirectUri", `${uri} gives no https:// URI with these values`);
+        throw new HttpError(400, code, `${uri} gives no https:// URI with these values`);
       }
     }
-  }
-  if (template.homepageTemplate && !isSecureUri(interpolate(template.homepageTemplate, values))) {
-    throw new HttpError(400, "invalidHomepage", "the homepage is no https:// URI with these values");
   }
 }
 

@@ -123,14 +123,17 @@ export async function deleteExpiredOidcModels(db: Database, now: number): Promis
 }
 
 /**
- * Ends the single sign-on sessions signed in as these organization-scoped identities. The engine keeps
+ * Ends the single sign-on sessions signed in as these organization-scoped identities, returning their
+ * payloads (the apps they were part of are told). The engine keeps
  * a session's `accountId` in its payload as JSON without white space; IDs hold no LIKE wildcards.
  */
-export async function destroySessionsOf(db: Database, scopedIds: readonly string[]): Promise<void> {
-  if (scopedIds.length === 0) return;
-  await db
+export async function destroySessionsOf(db: Database, scopedIds: readonly string[]): Promise<string[]> {
+  if (scopedIds.length === 0) return [];
+  const ended = await db
     .deleteFrom("oidc_models")
     .where("model", "=", "Session")
     .where((eb) => eb.or(scopedIds.map((id) => eb("payload", "like", `%"accountId":${JSON.stringify(id)}%`))))
+    .returning("payload")
     .execute();
+  return ended.map((row) => row.payload);
 }

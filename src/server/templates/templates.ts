@@ -8,6 +8,7 @@ import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
 import { findDocument, insertDocument, listDocuments, replaceDocument } from "../store/documents.ts";
+import { withSettingDefaults } from "./stored.ts";
 import { validTemplate } from "./validate.ts";
 
 export type TemplateDocument = TemplateFields;
@@ -63,9 +64,11 @@ export async function createTemplate(db: Database, caller: Caller, fields: Templ
 }
 
 export async function findTemplate(db: Database, id: string) {
-  return findDocument<TemplateDocument>(db, table, id);
+  const stored = await findDocument<TemplateDocument>(db, table, id);
+  return stored && { ...stored, document: withSettingDefaults(stored.document) };
 }
 
+/** The templates as their list shows them: their clients' settings are not read. */
 export const listTemplates = (db: Database) => listDocuments<TemplateDocument>(db, table);
 
 const recordedFields = [

@@ -2,6 +2,7 @@ import type { TemplateFields } from "../../common/api/template.ts";
 import { isSecureUri } from "../../common/uris.ts";
 import { HttpError } from "../http/errors.ts";
 import { checkVariables, interpolate } from "./interpolate.ts";
+import { uriTemplateFields, type UriErrorCode } from "./uri-fields.ts";
 
 /** What a variable stands for while a template is checked on its own (reference §9.1). */
 const sampleValue = "https://sub.example.com:8080/foo";
@@ -12,7 +13,7 @@ const unique = <T>(values: readonly T[]) => [...new Set(values)];
 function checkUris(
   templates: readonly string[],
   values: ReadonlyMap<string, string>,
-  code: "invalidRedirectUri" | "invalidHomepage",
+  code: UriErrorCode,
   field: string,
 ) {
   checkVariables(templates, values, field);
@@ -24,7 +25,7 @@ function checkUris(
 }
 
 /**
- * Checks a template's rules that its schema cannot express and tidies it: scopes without
+ * Checks a template's rules that its schema cannot express and tidies it: scopes and URIs without
  * duplicates, unique variable names, URI templates that interpolate to secure URIs.
  */
 export function validTemplate(fields: TemplateFields): TemplateFields {
@@ -39,29 +40,24 @@ export function validTemplate(fields: TemplateFields): TemplateFields {
   const samples = new Map(names.map((name) => [name, sampleValue]));
 
   const homepageTemplate = fields.homepageTemplate || (names.includes("uriBase") ? "{uriBase}" : "");
-  if (homepageTemplate) checkUris([homepageTemplate], samples, "invalidHomepage", "homepageTemplate");
-  for (const list of ["clientsPublic", "clientsBackend"] as const) {
-    for (const [index, client] of fields[list].entries()) {
-      const field = `${list}.${index}.redirectUriTemplates`;
-      checkUris(client.redirectUriTemplates, samples, "invalidRedirectUri", field);
-    }
+  for (const { field, code, templates } of uriTemplateFields({ ...fields, homepageTemplate })) {
+    checkUris(templates, samples, code, field);
   }
   const tidyClient = <C extends { additionalScopes: string[] }>(client: C): C => ({
     ...client,
     additionalScopes: unique(client.additionalScopes),
   });
+  const tidySignInClient = <C extends TemplateFields["clientsPublic"][number]>(client: C): C => ({
+    ...tidyClient(client),
+    redirectUriTemplates: unique(client.redirectUriTemplates),
+    postLogoutRedirectUriTemplates: unique(client.postLogoutRedirectUriTemplates),
+  });
   return {
     ...fields,
     homepageTemplate,
     idScopes: unique(fields.idScopes),
-    clientsPublic: fields.clientsPublic.map((client) => ({
-      ...tidyClient(client),
-      redirectUriTemplates: unique(client.redirectUriTemplates),
-    })),
-    clientsBackend: fields.clientsBackend.map((client) => ({
-      ...tidyClient(client),
-      redirectUriTemplates: unique(client.redirectUriTemplates),
-    })),
+    clientsPublic: fields.clientsPublic.map(tidySignInClient),
+    clientsBackend: fields.clientsBackend.map(tidySignInClient),
     clientsService: fields.clientsService.map(tidyClient),
     admins: unique(fields.admins),
   };

@@ -74,3 +74,42 @@ export function TextAreaField({
     </FieldFrame>
   );
 }
+
+/**
+ * A setting that is on or off: a box to tick, its label beside it and what it does under the label,
+ * all in one frame that toggles it wherever it is clicked.
+ */
+export function CheckboxField({
+  label,
+  hint,
+  ...input
+}: Omit<FieldProps, "error"> & Omit<ComponentPropsWithRef<"input">, "type">) {
+  const id = useId();
+  const labelId = `${id}-label`;
+  const hintId = `${id}-hint`;
+  return (
+    <label
+      htmlFor={id}
+      className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-300 px-3 py-2.5 has-checked:border-blue-700 has-checked:bg-blue-50 dark:border-slate-500 dark:has-checked:border-blue-400 dark:has-checked:bg-blue-950"
+    >
+      <input
+        {...input}
+        id={id}
+        type="checkbox"
+        aria-labelledby={labelId}
+        aria-describedby={hint ? hintId : undefined}
+        className="mt-1 size-4 shrink-0 accent-blue-700"
+      />
+      <span className="flex min-w-0 flex-col gap-1">
+        <span id={labelId} className="font-medium">
+          {label}
+        </span>
+        {hint && (
+          <span id={hintId} className="text-sm text-slate-700 dark:text-slate-300">
+            {hint}
+          </span>
+        )}
+      </span>
+    </label>
+  );
+}

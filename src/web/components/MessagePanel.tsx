@@ -1,10 +1,11 @@
 import { useEffect, useId, useRef, type ReactNode } from "react";
-import { AlertIcon, CheckIcon, LinkOffIcon } from "./icons.tsx";
+import { AlertIcon, CheckIcon, DoorIcon, LinkOffIcon } from "./icons.tsx";
 
 const tones = {
   done: { icon: <CheckIcon />, badge: "bg-green-100 text-green-800 dark:bg-green-950 dark:text-green-300" },
   failed: { icon: <AlertIcon />, badge: "bg-red-100 text-red-800 dark:bg-red-950 dark:text-red-300" },
   gone: { icon: <LinkOffIcon />, badge: "bg-slate-200 text-slate-700 dark:bg-slate-800 dark:text-slate-300" },
+  leaving: { icon: <DoorIcon />, badge: "bg-blue-100 text-blue-800 dark:bg-blue-950 dark:text-blue-300" },
 } as const;
 
 interface MessagePanelProps {

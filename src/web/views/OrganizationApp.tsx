@@ -127,18 +127,32 @@ function ClientSetUp({ client }: { readonly client: ConfiguredClient }) {
             <CopyableValue value={client.id} copyLabel={t("organizations.apps.copyClientId")} />
           </dd>
         </div>
-        {client.redirectUris.length > 0 && (
+        <UriList
+          title={t("organizations.app.redirectUris")}
+          uris={client.redirectUris}
+          copyLabel={t("organizations.app.copyRedirectUri")}
+        />
+        <UriList
+          title={t("organizations.app.postLogoutRedirectUris")}
+          uris={client.postLogoutRedirectUris}
+          copyLabel={t("organizations.app.copyPostLogoutRedirectUri")}
+        />
+        {client.backchannelLogoutUri !== undefined && (
           <div className="flex flex-col gap-1">
-            <dt className="font-medium">{t("organizations.app.redirectUris")}</dt>
+            <dt className="font-medium">{t("organizations.app.backchannelLogoutUri")}</dt>
             <dd>
-              <ul className="flex flex-col gap-2">
-                {client.redirectUris.map((uri) => (
-                  <li key={uri}>
-                    <CopyableValue value={uri} copyLabel={t("organizations.app.copyRedirectUri")} />
-                  </li>
-                ))}
-              </ul>
+              <CopyableValue
+                value={client.backchannelLogoutUri}
+                copyLabel={t("organizations.app.copyBackchannelLogoutUri")}
+              />
+              <p className="text-sm text-slate-700">{t("organizations.app.backchannelLogoutHint")}</p>
             </dd>
+          </div>
+        )}
+        {client.requirePushedAuthorizationRequests && (
+          <div className="flex flex-col gap-1">
+            <dt className="font-medium">{t("organizations.app.pushedRequests")}</dt>
+            <dd>{t("organizations.app.pushedRequestsRequired")}</dd>
           </div>
         )}
         <div className="flex flex-col gap-1">
@@ -153,6 +167,33 @@ function ClientSetUp({ client }: { readonly client: ConfiguredClient }) {
         </div>
       </dl>
     </li>
+  );
+}
+
+/** URIs the app is configured with, under their title; nothing when there are none. */
+function UriList({
+  title,
+  uris,
+  copyLabel,
+}: {
+  readonly title: string;
+  readonly uris: readonly string[];
+  readonly copyLabel: string;
+}) {
+  if (uris.length === 0) return null;
+  return (
+    <div className="flex flex-col gap-1">
+      <dt className="font-medium">{title}</dt>
+      <dd>
+        <ul className="flex flex-col gap-2">
+          {uris.map((uri) => (
+            <li key={uri}>
+              <CopyableValue value={uri} copyLabel={copyLabel} />
+            </li>
+          ))}
+        </ul>
+      </dd>
+    </div>
   );
 }
 

@@ -69,6 +69,7 @@ function KeyIcon() {
 const icons: Record<ActivityType, () => React.JSX.Element> = {
   signIn: SignInIcon,
   signOut: SignOutIcon,
+  backchannelLogoutFailed: SignOutIcon,
   identityCreate: IdentityIcon,
   identityUpdate: IdentityIcon,
   identityUnblocked: IdentityIcon,

@@ -105,6 +105,7 @@ const subjects: Record<
   ReferenceKind
 > = {
   signIn: "application",
+  backchannelLogoutFailed: "application",
   identityCreate: "identity",
   identityUpdate: "identity",
   organizationCreate: "organization",

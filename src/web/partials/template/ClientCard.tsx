@@ -3,19 +3,40 @@ import { useTranslation } from "react-i18next";
 import { accessTokenTypes, tokenEndpointAuthMethods } from "../../../common/api/template.ts";
 import { Button } from "../../components/Button.tsx";
 import { CopyButton } from "../../components/CopyButton.tsx";
-import { TextAreaField, TextField } from "../../components/Field.tsx";
+import { CheckboxField, TextAreaField, TextField } from "../../components/Field.tsx";
 import { Identifier } from "../../components/Identifier.tsx";
 import { ChoiceField } from "./ChoiceField.tsx";
 import type { FieldErrors } from "./fieldErrors.ts";
 import { LifespanField } from "./LifespanField.tsx";
 import { useLifespanText } from "./lifespanText.ts";
 import {
+  usesBackchannelLogout,
   usesClientSecret,
   usesPersonTokens,
   usesRedirects,
   type ClientDraft,
   type LifespanField as LifespanFieldName,
 } from "./templateDraft.ts";
+
+/** The first line of a text that has something on it. */
+const firstLine = (text: string) =>
+  text
+    .split("\n")
+    .map((line) => line.trim())
+    .find((line) => line !== "");
+
+/** A URI of the client's in the list of its settings at a glance, when it has one. */
+function UriAtAGlance({ term, uri }: { readonly term: string; readonly uri: string | undefined }) {
+  if (uri === undefined) return null;
+  return (
+    <>
+      <dt className="text-slate-700">{term}</dt>
+      <dd>
+        <Identifier value={uri} />
+      </dd>
+    </>
+  );
+}
 
 /**
  * One client of the template as a card: its kind, ID and main settings at a glance, and its settings
@@ -45,7 +66,6 @@ export function ClientCard({
   const [opened, setOpened] = useState(client.id === undefined);
   const open = opened || errors.inside(path);
   const kind = client.kind;
-  const firstRedirect = client.redirectUriTemplates.split("\n").find((line) => line.trim() !== "");
 
   const lifespan = (field: LifespanFieldName, hint?: string) => (
     <LifespanField
@@ -73,6 +93,11 @@ export function ClientCard({
             <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-800 ring-1 ring-slate-300">
               {t(`templates.clients.kinds.${kind}.badge`)}
             </span>
+            {usesRedirects(kind) && client.requirePushedAuthorizationRequests && (
+              <span className="rounded-full bg-blue-50 px-2 py-0.5 text-xs font-medium text-blue-900 ring-1 ring-blue-300">
+                {t("templates.clients.parBadge")}
+              </span>
+            )}
           </h3>
           {client.description && <p className="break-words text-slate-700">{client.description}</p>}
         </div>
@@ -104,13 +129,23 @@ export function ClientCard({
             </>
           )}
         </dd>
-        {usesRedirects(kind) && firstRedirect !== undefined && (
+        {usesRedirects(kind) && (
           <>
-            <dt className="text-slate-700">{t("templates.clients.redirect")}</dt>
-            <dd>
-              <Identifier value={firstRedirect} />
-            </dd>
+            <UriAtAGlance
+              term={t("templates.clients.redirect")}
+              uri={firstLine(client.redirectUriTemplates)}
+            />
+            <UriAtAGlance
+              term={t("templates.clients.postLogoutRedirect")}
+              uri={firstLine(client.postLogoutRedirectUriTemplates)}
+            />
           </>
+        )}
+        {usesBackchannelLogout(kind) && (
+          <UriAtAGlance
+            term={t("templates.clients.backchannelLogout")}
+            uri={firstLine(client.backchannelLogoutUriTemplate)}
+          />
         )}
         <dt className="text-slate-700">{t("templates.clients.accessToken")}</dt>
         <dd>
@@ -138,6 +173,29 @@ export function ClientCard({
             className="font-mono"
             value={client.redirectUriTemplates}
             onChange={(event) => onChange({ redirectUriTemplates: event.target.value })}
+          />
+        )}
+        {usesRedirects(kind) && (
+          <TextAreaField
+            label={t("templates.clients.postLogoutRedirectUris")}
+            name={`${path}.postLogoutRedirectUriTemplates`}
+            error={errors.at(`${path}.postLogoutRedirectUriTemplates`)}
+            hint={t("templates.clients.postLogoutRedirectUrisHint")}
+            rows={2}
+            className="font-mono"
+            value={client.postLogoutRedirectUriTemplates}
+            onChange={(event) => onChange({ postLogoutRedirectUriTemplates: event.target.value })}
+          />
+        )}
+        {usesBackchannelLogout(kind) && (
+          <TextField
+            label={t("templates.clients.backchannelLogoutUri")}
+            name={`${path}.backchannelLogoutUriTemplate`}
+            error={errors.at(`${path}.backchannelLogoutUriTemplate`)}
+            hint={t("templates.clients.backchannelLogoutUriHint")}
+            className="font-mono"
+            value={client.backchannelLogoutUriTemplate}
+            onChange={(event) => onChange({ backchannelLogoutUriTemplate: event.target.value })}
           />
         )}
         <TextField
@@ -168,6 +226,15 @@ export function ClientCard({
               label: t(`templates.clients.authMethods.${value}`),
             }))}
             onChange={(value) => onChange({ tokenEndpointAuthMethod: value })}
+          />
+        )}
+        {usesRedirects(kind) && (
+          <CheckboxField
+            label={t("templates.clients.requirePar")}
+            hint={t("templates.clients.requireParHint")}
+            name={`${path}.requirePushedAuthorizationRequests`}
+            checked={client.requirePushedAuthorizationRequests}
+            onChange={(event) => onChange({ requirePushedAuthorizationRequests: event.target.checked })}
           />
         )}
         <div className="grid gap-4 sm:grid-cols-2">

@@ -20,9 +20,25 @@ const template: Template = {
       accessTokenLifespan: 900,
       idTokenLifespan: 3600,
       redirectUriTemplates: ["{uriBase}/one", "{uriBase}/two"],
+      postLogoutRedirectUriTemplates: ["{uriBase}/bye", "https://elsewhere.example/bye"],
+      requirePushedAuthorizationRequests: true,
     },
   ],
-  clientsBackend: [],
+  clientsBackend: [
+    {
+      id: "c3",
+      description: "server",
+      additionalScopes: [],
+      accessTokenType: "hmac",
+      accessTokenLifespan: 3600,
+      idTokenLifespan: 3600,
+      redirectUriTemplates: ["{uriBase}/server"],
+      postLogoutRedirectUriTemplates: [],
+      requirePushedAuthorizationRequests: false,
+      tokenEndpointAuthMethod: "client_secret_post",
+      backchannelLogoutUriTemplate: "{uriBase}/backchannel",
+    },
+  ],
   clientsService: [
     {
       id: "c2",
@@ -43,6 +59,7 @@ describe("template drafts", () => {
     const { edit, problems } = templateEditOf(templateDraftOf(template));
     expect(problems).toEqual([]);
     expect(edit.clientsPublic).toEqual([{ ...template.clientsPublic[0], refreshTokenLifespan: undefined }]);
+    expect(edit.clientsBackend).toEqual([{ ...template.clientsBackend[0], refreshTokenLifespan: undefined }]);
     expect(edit.variables).toEqual(template.variables);
     expect(edit.idScopes).toEqual(["openid", "profile"]);
     expect(changedFrom(template, templateDraftOf(template))).toBe(false);
@@ -64,7 +81,7 @@ describe("template drafts", () => {
 
   it("give new clients the defaults of reference §9.2", () => {
     const variables = [{ ...newVariable(), name: "uriBase" }];
-    const draft = templateDraftOf({ ...template, clientsPublic: [], clientsService: [] });
+    const draft = templateDraftOf({ ...template, clientsPublic: [], clientsBackend: [], clientsService: [] });
     const edited = {
       ...draft,
       clients: { ...draft.clients, backend: [newClient("backend", variables)] },
@@ -78,12 +95,65 @@ describe("template drafts", () => {
         idTokenLifespan: 3600,
         refreshTokenLifespan: 720 * 3600,
         redirectUriTemplates: ["{uriBase}/oidc/redirect"],
+        postLogoutRedirectUriTemplates: [],
+        requirePushedAuthorizationRequests: false,
         tokenEndpointAuthMethod: "client_secret_post",
+        backchannelLogoutUriTemplate: "",
       },
     ]);
     expect(newClient("public", []).redirectUriTemplates).toBe("");
     expect(newClient("service", variables).redirectUriTemplates).toBe("");
     expect(changedFrom(template, edited)).toBe(true);
+  });
+
+  it("carry a client's sign-out URIs and pushed requests setting, and only for the kinds that have them", () => {
+    const draft = templateDraftOf(template);
+    const [publicClient] = draft.clients.public;
+    const [backendClient] = draft.clients.backend;
+    if (!publicClient || !backendClient) throw new Error("the template has a public and a backend client");
+    expect(publicClient).toMatchObject({
+      postLogoutRedirectUriTemplates: "{uriBase}/bye\nhttps://elsewhere.example/bye",
+      requirePushedAuthorizationRequests: true,
+    });
+    expect(backendClient.backchannelLogoutUriTemplate).toBe("{uriBase}/backchannel");
+
+    const edited = {
+      ...draft,
+      clients: {
+        ...draft.clients,
+        public: [
+          {
+            ...publicClient,
+            postLogoutRedirectUriTemplates: " {uriBase}/a \n\n b ",
+            requirePushedAuthorizationRequests: false,
+          },
+        ],
+        backend: [
+          {
+            ...backendClient,
+            postLogoutRedirectUriTemplates: "{uriBase}/server/bye",
+            backchannelLogoutUriTemplate: "  {uriBase}/logout  ",
+            requirePushedAuthorizationRequests: true,
+          },
+        ],
+      },
+    };
+    const { edit, problems } = templateEditOf(edited);
+    expect(problems).toEqual([]);
+    expect(edit.clientsPublic?.[0]).toMatchObject({
+      postLogoutRedirectUriTemplates: ["{uriBase}/a", "b"],
+      requirePushedAuthorizationRequests: false,
+    });
+    expect(edit.clientsPublic?.[0]).not.toHaveProperty("backchannelLogoutUriTemplate");
+    expect(edit.clientsBackend?.[0]).toMatchObject({
+      postLogoutRedirectUriTemplates: ["{uriBase}/server/bye"],
+      backchannelLogoutUriTemplate: "{uriBase}/logout",
+      requirePushedAuthorizationRequests: true,
+    });
+    expect(edit.clientsService?.[0]).not.toHaveProperty("requirePushedAuthorizationRequests");
+    expect(changedFrom(template, edited)).toBe(true);
+    // Taking the changes back leaves nothing to save.
+    expect(changedFrom(template, draft)).toBe(false);
   });
 
   it("turn texts into lists and name the fields people must correct", () => {

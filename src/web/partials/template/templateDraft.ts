@@ -30,6 +30,8 @@ export const usesPersonTokens = (kind: ClientKind) => kind !== "service";
 export const usesRedirects = usesPersonTokens;
 /** Public clients have no secret, so they do not authenticate at the token endpoint. */
 export const usesClientSecret = (kind: ClientKind) => kind !== "public";
+/** Only an app with a server can be told by a call from Vrata that a person signed out. */
+export const usesBackchannelLogout = (kind: ClientKind) => kind === "backend";
 
 export interface VariableDraft {
   /** Key of the row in its list. */
@@ -47,6 +49,11 @@ export interface ClientDraft {
   readonly description: string;
   /** One per line. */
   readonly redirectUriTemplates: string;
+  /** One per line. */
+  readonly postLogoutRedirectUriTemplates: string;
+  /** Empty: the app is not told of logouts by the back channel. */
+  readonly backchannelLogoutUriTemplate: string;
+  readonly requirePushedAuthorizationRequests: boolean;
   /** Space-separated. */
   readonly additionalScopes: string;
   readonly accessTokenType: AccessTokenType;
@@ -85,6 +92,12 @@ function clientDraftOf(kind: ClientKind, client: AnyClient): ClientDraft {
     id: client.id,
     description: client.description,
     redirectUriTemplates: "redirectUriTemplates" in client ? client.redirectUriTemplates.join("\n") : "",
+    postLogoutRedirectUriTemplates:
+      "postLogoutRedirectUriTemplates" in client ? client.postLogoutRedirectUriTemplates.join("\n") : "",
+    backchannelLogoutUriTemplate:
+      "backchannelLogoutUriTemplate" in client ? client.backchannelLogoutUriTemplate : "",
+    requirePushedAuthorizationRequests:
+      "requirePushedAuthorizationRequests" in client && client.requirePushedAuthorizationRequests,
     additionalScopes: client.additionalScopes.join(" "),
     accessTokenType: client.accessTokenType,
     tokenEndpointAuthMethod:
@@ -121,6 +134,9 @@ export function newClient(kind: ClientKind, variables: readonly VariableDraft[])
     id: undefined,
     description: "",
     redirectUriTemplates: usesRedirects(kind) && hasUriBase ? "{uriBase}/oidc/redirect" : "",
+    postLogoutRedirectUriTemplates: "",
+    backchannelLogoutUriTemplate: "",
+    requirePushedAuthorizationRequests: false,
     additionalScopes: "",
     accessTokenType: "hmac",
     tokenEndpointAuthMethod: "client_secret_post",
@@ -187,6 +203,8 @@ export function templateEditOf(draft: TemplateDraft): {
       idTokenLifespan: seconds(client, path, "idTokenLifespan", true),
       refreshTokenLifespan: seconds(client, path, "refreshTokenLifespan", false),
       redirectUriTemplates,
+      postLogoutRedirectUriTemplates: lines(client.postLogoutRedirectUriTemplates),
+      requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
     };
   };
   const withPaths = <C>(kind: ClientKind, clientOf: (client: ClientDraft, path: string) => C) =>
@@ -202,6 +220,7 @@ export function templateEditOf(draft: TemplateDraft): {
     clientsBackend: withPaths("backend", (client, path) => ({
       ...publicClient(client, path),
       tokenEndpointAuthMethod: client.tokenEndpointAuthMethod,
+      backchannelLogoutUriTemplate: client.backchannelLogoutUriTemplate.trim(),
     })),
     clientsService: withPaths("service", (client, path) => ({
       ...common(client, path),

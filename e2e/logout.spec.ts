@@ -1,0 +1,132 @@
+import type { Browser } from "@playwright/test";
+import { apiPath, apiPrefix, pathFor } from "../src/common/routes.ts";
+import { expect, test } from "./fixtures.ts";
+import { consoleCaller, newName, password, signUp } from "./support/console.ts";
+import { identityItem } from "./support/flow.ts";
+import { flowLabels } from "./support/labels.ts";
+import { checkPage } from "./support/layout-checks.ts";
+import { startRelyingParty, type RelyingParty } from "./support/relyingParty.ts";
+
+// An app signs the person out through Vrata (RP-initiated logout): Vrata asks on a page of its own, in
+// the person's language, ends the single sign-on session and sends them back to the app.
+
+const languages = [
+  {
+    language: "en",
+    locale: "en-US",
+    labels: flowLabels.en,
+    title: "Sign out?",
+    asks: (app: string) => `${app} asks to sign you out.`,
+    signOut: "Sign out",
+    stay: "Stay signed in",
+  },
+  {
+    language: "sl",
+    locale: "sl-SI",
+    labels: flowLabels.sl,
+    title: "Se želite odjaviti?",
+    asks: (app: string) => `Aplikacija ${app} vas želi odjaviti.`,
+    signOut: "Odjavi me",
+    stay: "Ne odjavi me",
+  },
+] as const;
+
+/** An admin's organization with an app that is the relying party and lets it come back after logout. */
+async function appOfRelyingParty(
+  browser: Browser,
+  baseURL: string,
+  relyingParty: RelyingParty,
+  name: string,
+) {
+  const context = await browser.newContext({ baseURL, ignoreHTTPSErrors: true, locale: "en-US" });
+  try {
+    const page = await context.newPage();
+    await page.goto("/");
+    await signUp(page, newName("admin"));
+    const call = await consoleCaller(page);
+    const template = await call<{ id: string }>(apiPath("ApplicationTemplateCreate"), {
+      name,
+      variables: [{ name: "uriBase" }],
+      clientsPublic: [
+        {
+          redirectUriTemplates: ["{uriBase}/callback"],
+          postLogoutRedirectUriTemplates: ["{uriBase}/signed-out"],
+        },
+      ],
+    });
+    const { id } = await call<{ id: string }>(apiPath("OrganizationCreate"), {
+      name: newName("Organization"),
+    });
+    const organization = await call<{ version: number; name: string }>(
+      apiPrefix + pathFor("OrganizationGet", { id }),
+    );
+    const updated = await call<{ applications: { clientsPublic: { id: string }[] }[] }>(
+      apiPrefix + pathFor("OrganizationUpdate", { id }),
+      {
+        version: organization.version,
+        name: organization.name,
+        admins: [],
+        applications: [
+          { templateId: template.id, active: true, values: [{ name: "uriBase", value: relyingParty.base }] },
+        ],
+      },
+    );
+    await relyingParty.setClient(baseURL, updated.applications[0]?.clientsPublic[0]?.id ?? "");
+  } finally {
+    await context.close();
+  }
+}
+
+for (const { language, locale, labels, title, asks, signOut, stay } of languages) {
+  test(`an app signs the person out after asking on Vrata's page (${language})`, async ({
+    browser,
+    baseURL,
+  }) => {
+    test.setTimeout(90_000);
+    const relyingParty = await startRelyingParty();
+    const appName = newName("Logbook");
+    try {
+      await appOfRelyingParty(browser, baseURL ?? "", relyingParty, appName);
+      const context = await browser.newContext({
+        ignoreHTTPSErrors: true,
+        locale,
+        viewport: { width: 390, height: 844 },
+      });
+      const person = await context.newPage();
+      const username = newName("leaving");
+      await person.goto(`${relyingParty.base}/login`);
+      await person.getByLabel(labels.identifier, { exact: true }).fill(username);
+      await person.getByRole("button", { name: labels.next }).click();
+      await person.getByLabel(labels.password, { exact: true }).fill(password);
+      await person.getByRole("button", { name: labels.submit }).click();
+      await identityItem(person, username).getByRole("button", { name: labels.select }).click();
+      await person.getByRole("button", { name: labels.redirectNow }).click();
+      await expect(person.locator("#claims")).toBeVisible({ timeout: 10_000 });
+
+      // "Stay signed in" goes back to the app and leaves the person signed in to Vrata.
+      await person.getByRole("link", { name: "Sign out of the app" }).click();
+      await expect(person.getByRole("heading", { level: 1, name: title })).toBeVisible();
+      await person.getByRole("button", { name: stay }).click();
+      await expect(person.getByRole("heading", { name: "Signed out of the app" })).toBeVisible();
+      await expect(person.locator("#state")).toHaveText("signed-out-state");
+
+      // Signing out for real: the page is looked at on a phone and a desktop, then confirmed.
+      await person.goto(`${relyingParty.base}/logout`);
+      await expect(person.getByRole("heading", { level: 1, name: title })).toBeVisible();
+      await expect(person.getByText(asks(appName))).toBeVisible();
+      await checkPage(person, `logout-confirm-390-${language}`);
+      await person.setViewportSize({ width: 1280, height: 800 });
+      await checkPage(person, `logout-confirm-1280-${language}`);
+      await person.getByRole("button", { name: signOut, exact: true }).click();
+      await expect(person.getByRole("heading", { name: "Signed out of the app" })).toBeVisible();
+      await expect(person.locator("#state")).toHaveText("signed-out-state");
+
+      // Single sign-on has ended: the app's next sign-in asks who it is again.
+      await person.goto(`${relyingParty.base}/login`);
+      await expect(person.getByLabel(labels.identifier, { exact: true })).toBeVisible();
+      await context.close();
+    } finally {
+      await relyingParty.close();
+    }
+  });
+}

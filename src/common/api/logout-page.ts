@@ -1,0 +1,27 @@
+import { z } from "zod";
+import { locales } from "../limits.ts";
+
+/**
+ * What the server puts into the logout pages of RP-initiated logout: the web app's HTML carrying this
+ * as an inert JSON data block, as page errors are carried.
+ */
+export const logoutPageSchema = z.discriminatedUnion("page", [
+  z.object({
+    /** The app asked to end the person's session: they confirm with the engine's one-time token. */
+    page: z.literal("confirm"),
+    xsrf: z.string(),
+    app: z.object({ name: z.string() }).optional(),
+    locale: z.enum(locales).optional(),
+  }),
+  z.object({
+    /** The session has ended and the app named no page to go back to. */
+    page: z.literal("signedOut"),
+    app: z.object({ name: z.string(), homepage: z.url().optional() }).optional(),
+    locale: z.enum(locales).optional(),
+  }),
+]);
+
+export type LogoutPage = z.infer<typeof logoutPageSchema>;
+
+/** The `id` of the `<script type="application/json">` element holding the logout page's data. */
+export const logoutPageElementId = "vrata-logout-page";

@@ -1,0 +1,53 @@
+import { useEffect } from "react";
+import { useTranslation } from "react-i18next";
+import { pathFor } from "../../common/routes.ts";
+import { buttonClassName } from "../components/Button.tsx";
+import { MessagePanel } from "../components/MessagePanel.tsx";
+import { useDocumentTitle } from "../documentTitle.ts";
+import { followRequestedLocale } from "../i18n/index.ts";
+import { loadedLogoutPage } from "../logoutPage.ts";
+import { NotFound } from "./NotFound.tsx";
+
+const page = loadedLogoutPage();
+
+/**
+ * An app asks to end the person's single sign-on session (RP-initiated logout). The answer goes to
+ * the engine as a form, with the one-time token it gave this page; "stay signed in" ends only that
+ * app's part of the session.
+ */
+export function SignOutConfirm() {
+  const { t } = useTranslation();
+  const locale = page?.locale;
+  useEffect(() => {
+    if (locale) followRequestedLocale(locale);
+  }, [locale]);
+  const title = t("logout.confirm.title");
+  useDocumentTitle(title);
+  // Reached other than from an app's logout request, there is nothing to confirm.
+  if (page?.page !== "confirm") return <NotFound />;
+  const button = (variant: "primary" | "secondary") =>
+    `${buttonClassName({ variant, size: "large" })} w-full`;
+  return (
+    <form method="post" action={pathFor("OIDCEndSessionConfirm")}>
+      <input type="hidden" name="xsrf" value={page.xsrf} />
+      <MessagePanel
+        tone="leaving"
+        level={1}
+        heading={title}
+        actions={
+          <>
+            <button type="submit" name="logout" value="yes" className={button("primary")}>
+              {t("logout.confirm.signOut")}
+            </button>
+            <button type="submit" className={button("secondary")}>
+              {t("logout.confirm.stay")}
+            </button>
+          </>
+        }
+      >
+        {page.app && <p className="font-medium">{t("logout.confirm.fromApp", { name: page.app.name })}</p>}
+        <p>{t("logout.confirm.message")}</p>
+      </MessagePanel>
+    </form>
+  );
+}
