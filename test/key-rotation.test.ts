@@ -64,6 +64,8 @@ describe.each(storeEngines)("signing-key rotation on $name", ({ url }) => {
     let server: TestServer;
     let app: TestApp;
     let relyingParty: client.Configuration;
+    /** The person's browser. */
+    let browser: FlowDriver;
     let jwksRequests = 0;
     /** The tokens the relying party got when the person signed in. */
     let held: client.TokenEndpointResponse;
@@ -100,6 +102,7 @@ describe.each(storeEngines)("signing-key rotation on $name", ({ url }) => {
         scope: "openid profile offline_access",
         prompt: "consent",
       });
+      browser = driver;
       relyingParty = driver.config;
       client.enableNonRepudiationChecks(relyingParty);
       relyingParty[client.customFetch] = (input, init) => {
@@ -179,6 +182,10 @@ describe.each(storeEngines)("signing-key rotation on $name", ({ url }) => {
         const userinfo = await client.fetchUserInfo(relyingParty, accessToken, subject);
         expect(userinfo.preferred_username).toBe("rotating-person");
       }
+      // The app can still name the person's session by the ID token of the replaced key to sign out.
+      const logout = client.buildEndSessionUrl(relyingParty, { id_token_hint: held.id_token ?? "" });
+      const confirmation = await browser.fetch(logout.href, { headers: { accept: "text/html" } });
+      expect(confirmation.status).toBe(200);
     });
 
     it("keeps the replaced keys published until the tokens they signed have expired, then removes them", async () => {
