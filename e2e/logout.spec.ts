@@ -1,8 +1,8 @@
 import type { Browser } from "@playwright/test";
 import { apiPath, apiPrefix, pathFor } from "../src/common/routes.ts";
 import { expect, test } from "./fixtures.ts";
-import { consoleCaller, newName, password, signUp } from "./support/console.ts";
-import { identityItem } from "./support/flow.ts";
+import { consoleCaller, newName, signUp } from "./support/console.ts";
+import { passwordSignUpSteps } from "./support/flow.ts";
 import { flowLabels } from "./support/labels.ts";
 import { checkPage } from "./support/layout-checks.ts";
 import { startRelyingParty, type RelyingParty } from "./support/relyingParty.ts";
@@ -95,12 +95,7 @@ for (const { language, locale, labels, title, asks, signOut, stay } of languages
       const person = await context.newPage();
       const username = newName("leaving");
       await person.goto(`${relyingParty.base}/login`);
-      await person.getByLabel(labels.identifier, { exact: true }).fill(username);
-      await person.getByRole("button", { name: labels.next }).click();
-      await person.getByLabel(labels.password, { exact: true }).fill(password);
-      await person.getByRole("button", { name: labels.submit }).click();
-      await identityItem(person, username).getByRole("button", { name: labels.select }).click();
-      await person.getByRole("button", { name: labels.redirectNow }).click();
+      await passwordSignUpSteps(person, username, labels);
       await expect(person.locator("#claims")).toBeVisible({ timeout: 10_000 });
 
       // "Stay signed in" goes back to the app and leaves the person signed in to Vrata.
