@@ -49,7 +49,8 @@ export default defineConfig({
   },
   webServer: {
     // The server with a loopback SMTP receiver for its e-mail; the variables reach it from here.
-    command: `node e2e/support/serve.ts --port ${port} --data ${dataDir}`,
+    // Two workers: every test also shows that any worker serves any step of a flow.
+    command: `node e2e/support/serve.ts --port ${port} --data ${dataDir} --workers 2`,
     url: `${baseURL}/context.json`,
     ignoreHTTPSErrors: true,
     reuseExistingServer: false,

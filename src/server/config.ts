@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
@@ -157,6 +158,11 @@ const optionTable = {
     boolean: true,
     defaultValue: "false",
   },
+  workers: {
+    env: "VRATA_WORKERS",
+    help: "processes serving requests, sharing one port (default: the number of cores Vrata may use; 1: a single process)",
+    schema: z.coerce.number().int().min(1, "must be 1 or more").max(256, "must be at most 256"),
+  },
   "log-level": {
     env: "VRATA_LOG_LEVEL",
     help: "fatal, error, warn, info, debug, trace or silent",
@@ -215,6 +221,8 @@ export interface Config {
   /** Back-channel logout may reach loopback and private network addresses. */
   backchannelLogoutPrivate: boolean;
   dev: boolean;
+  /** Processes serving requests: with more than one, a primary process starts them and replaces any that dies. */
+  workers: number;
   /** Third-party sign-in providers from the configuration file, in its order. */
   providers: ProviderSettings[];
 }
@@ -529,6 +537,7 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv): Con
           ? { kind: "value", value: secretKey }
           : { kind: "file", file: path.join(dataDir, "secret.key"), createIfMissing: true },
     dev: setting("dev") as boolean,
+    workers: setting("workers") ?? os.availableParallelism(),
     keyRotation: {
       days: setting("key-rotation-days") as number,
       leadMinutes: setting("key-lead-minutes") as number,

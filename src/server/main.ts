@@ -1,8 +1,10 @@
+import cluster from "node:cluster";
 import path from "node:path";
+import { runPrimary, stopMessage } from "./cluster.ts";
 import { ConfigError, HelpRequested, loadConfig, type Config } from "./config.ts";
 import { rotateKeysNow } from "./rotate-keys.ts";
 import { backUpSqlite } from "./store/backup.ts";
-import { startVrata } from "./start.ts";
+import { prepareInstance, startVrata } from "./start.ts";
 import { describeStartFailure } from "./start-failure.ts";
 
 // The `vrata` command: reads the settings, starts the server and stops it cleanly on a signal.
@@ -73,40 +75,72 @@ try {
   throw error;
 }
 
-let vrata;
-try {
-  vrata = await startVrata(config);
-} catch (error) {
-  fail(describeStartFailure(error, config));
-}
-
-const { app, url, issuer, tls } = vrata;
-app.log.info(`Vrata is serving ${issuer} (listening at ${url})`);
-if (tls?.caFile) {
-  app.log.info(
-    `TLS certificate issued by a local CA: trust ${tls.caFile} in your browser, or set NODE_EXTRA_CA_CERTS=${tls.caFile}`,
-  );
-}
-
 /** Requests in flight get this long to finish before the process exits anyway. */
 const shutdownGraceMs = 10_000;
 
-let stopping = false;
-const stop = (signal: string) => {
-  if (stopping) process.exit(1);
-  stopping = true;
-  app.log.info(`${signal} received, stopping`);
-  setTimeout(() => {
-    app.log.warn("connections still open after the grace period, exiting");
-    process.exit(1);
-  }, shutdownGraceMs).unref();
-  vrata.close().then(
-    () => process.exit(0),
-    (error: unknown) => {
-      app.log.error({ err: error }, "stopping failed");
+// The dev server's hot reload is one process's: --dev keeps Vrata in one.
+const clustered = config.workers > 1 && !config.dev;
+if (clustered && cluster.isPrimary) {
+  let tls;
+  try {
+    tls = await prepareInstance(config);
+  } catch (error) {
+    fail(describeStartFailure(error, config));
+  }
+  runPrimary({ config, tls, graceMs: shutdownGraceMs });
+} else {
+  await serve(config);
+}
+
+/** Serves in this process: the only one, or one of the primary's workers. */
+async function serve(config: Config): Promise<void> {
+  let vrata;
+  try {
+    vrata = await startVrata(config);
+  } catch (error) {
+    fail(describeStartFailure(error, config));
+  }
+
+  const { app, url, issuer, tls } = vrata;
+  if (cluster.isWorker) {
+    app.log.info(`worker ready (listening at ${url})`);
+  } else {
+    app.log.info(`Vrata is serving ${issuer} (listening at ${url})`);
+    if (tls?.caFile) {
+      app.log.info(
+        `TLS certificate issued by a local CA: trust ${tls.caFile} in your browser, or set NODE_EXTRA_CA_CERTS=${tls.caFile}`,
+      );
+    }
+  }
+
+  let stopping = false;
+  const stop = (reason: string) => {
+    stopping = true;
+    app.log.info(`${reason}, stopping`);
+    setTimeout(() => {
+      app.log.warn("connections still open after the grace period, exiting");
       process.exit(1);
-    },
-  );
-};
-process.on("SIGTERM", () => stop("SIGTERM"));
-process.on("SIGINT", () => stop("SIGINT"));
+    }, shutdownGraceMs).unref();
+    vrata.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        app.log.error({ err: error }, "stopping failed");
+        process.exit(1);
+      },
+    );
+  };
+  // A second signal while stopping means: now.
+  const onSignal = (signal: string) => (stopping ? process.exit(1) : stop(`${signal} received`));
+  process.on("SIGTERM", () => onSignal("SIGTERM"));
+  process.on("SIGINT", () => onSignal("SIGINT"));
+  if (cluster.isWorker) {
+    // A terminal's Ctrl-C reaches the workers as well as the primary: its message then adds nothing.
+    process.on("message", (message) => {
+      if (message === stopMessage && !stopping) stop("asked to stop");
+    });
+    // The primary is gone: nobody would replace or stop this worker.
+    process.on("disconnect", () => {
+      if (!stopping) stop("the primary process ended");
+    });
+  }
+}

@@ -15,7 +15,7 @@ import { JwtAccessTokens } from "./oidc/jwt-access-tokens.ts";
 import { ensureConsoleClient } from "./organizations/console.ts";
 import { migrate, openDatabase, type Database, type StoreOptions } from "./store/database.ts";
 import { startExpiryCleanup } from "./store/cleanup.ts";
-import { deriveInstanceSecrets } from "./secrets/instance-secrets.ts";
+import { deriveInstanceSecrets, type InstanceSecrets } from "./secrets/instance-secrets.ts";
 import { loadInstanceKey } from "./secrets/instance-key.ts";
 import { sealedSettingOrCreate } from "./secrets/sealed-settings.ts";
 
@@ -46,6 +46,52 @@ async function readMetricsToken(file: string): Promise<string> {
 }
 
 /**
+ * Brings the store up to date and opens the instance's secret, signing keys, built-in console client
+ * and TLS material, creating each one that does not exist yet.
+ */
+async function openInstance(
+  config: Config,
+  db: Database,
+  secrets: InstanceSecrets,
+  postgresSchema: string | undefined,
+  keyPollMs?: number,
+) {
+  await migrate(db, postgresSchema);
+  const cookieSecret = await sealedSettingOrCreate(db, secrets.sealer, "cookieSecret", newSecret);
+  const watch = await SigningKeyWatch.open({
+    db,
+    sealer: secrets.sealer,
+    schedule: rotationSchedule(config),
+    pollMs: keyPollMs,
+  });
+  try {
+    const consoleClient = await ensureConsoleClient(db, config.issuer);
+    return { cookieSecret, watch, consoleClient, tls: await loadTls(config) };
+  } catch (error) {
+    await watch.stop();
+    throw error;
+  }
+}
+
+/**
+ * What the primary process does once before it starts the workers, so that they never race to create
+ * the same things: reads or makes the instance key, brings the store up to date, and makes the
+ * instance's secret, signing keys, console client and generated TLS certificate when they are missing.
+ * Returns the TLS material the workers will serve with.
+ */
+export async function prepareInstance(config: Config): Promise<TlsMaterial | undefined> {
+  const secrets = deriveInstanceSecrets(await loadInstanceKey(config.secretKey));
+  const db = await openDatabase({ database: config.database });
+  try {
+    const { watch, tls } = await openInstance(config, db, secrets, undefined);
+    await watch.stop();
+    return tls;
+  } finally {
+    await db.destroy();
+  }
+}
+
+/**
  * Reads the instance key, opens the store, brings it up to date, opens or creates the instance's
  * secret, keys and built-in console client, and starts serving.
  */
@@ -59,17 +105,14 @@ export async function startVrata(
   const db = await openDatabase({ database: config.database, ...storeOptions });
   let keyWatch: SigningKeyWatch | undefined;
   try {
-    await migrate(db, storeOptions.postgresSchema);
-    const cookieSecret = await sealedSettingOrCreate(db, secrets.sealer, "cookieSecret", newSecret);
-    const watch = await SigningKeyWatch.open({
+    const { cookieSecret, watch, consoleClient, tls } = await openInstance(
+      config,
       db,
-      sealer: secrets.sealer,
-      schedule: rotationSchedule(config),
-      pollMs: keyPollMs,
-    });
+      secrets,
+      storeOptions.postgresSchema,
+      keyPollMs,
+    );
     keyWatch = watch;
-    const consoleClient = await ensureConsoleClient(db, config.issuer);
-    const tls = await loadTls(config);
     const jwtAccessTokens = new JwtAccessTokens({
       db,
       issuer: config.issuer,

@@ -23,7 +23,7 @@ export interface TestServer extends RunningVrata {
 const trusted = new Set<string>();
 
 /** Lets fetch (and the OIDC client libraries built on it) trust the generated local CA. */
-function trustCa(caFile: string): void {
+export function trustCa(caFile: string): void {
   const pem = fs.readFileSync(caFile, "utf8");
   if (trusted.has(pem)) return;
   trusted.add(pem);

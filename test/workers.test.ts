@@ -1,0 +1,183 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { migrate, openDatabase, type Database } from "../src/server/store/database.ts";
+import { registerTestApp, type TestApp } from "./support/apps.ts";
+import { vrataCommand } from "./support/command.ts";
+import { signInToApp } from "./support/organization-admin.ts";
+import { createPostgresSchema, storeEngines } from "./support/postgres.ts";
+import { freePort } from "./support/ports.ts";
+import { trustCa } from "./support/server.ts";
+
+// `vrata --workers 2`, run as an operator runs it: a primary process and two workers sharing one port.
+
+interface LogLine {
+  pid: number;
+  msg: string;
+  req?: { path: string };
+}
+
+/** The running command, what it has logged so far, and a wait for a line to come. */
+class RunningCommand {
+  readonly lines: LogLine[] = [];
+  readonly exited: Promise<number | null>;
+  #waiting: { match: (line: LogLine) => boolean; resolve: (line: LogLine) => void }[] = [];
+
+  readonly child: ChildProcess;
+
+  constructor(child: ChildProcess) {
+    this.child = child;
+    let rest = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      const text = rest + chunk.toString("utf8");
+      const complete = text.split("\n");
+      rest = complete.pop() ?? "";
+      for (const raw of complete) this.#add(JSON.parse(raw) as LogLine);
+    });
+    this.exited = new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+  }
+
+  #add(line: LogLine) {
+    this.lines.push(line);
+    this.#waiting = this.#waiting.filter(({ match, resolve }) =>
+      match(line) ? (resolve(line), false) : true,
+    );
+  }
+
+  /** The first line, logged already or still to come, that `match` accepts. */
+  next(match: (line: LogLine) => boolean, after = 0): Promise<LogLine> {
+    const found = this.lines.slice(after).find(match);
+    return found ? Promise.resolve(found) : new Promise((resolve) => this.#waiting.push({ match, resolve }));
+  }
+
+  /** The workers that have said they are ready and have not ended since, by process ID. */
+  get workers(): number[] {
+    const ended = this.lines.map((line) => /^worker (\d+) ended/.exec(line.msg)?.[1]).map(Number);
+    return this.lines
+      .filter((line) => line.msg.startsWith("worker ready") && !ended.includes(line.pid))
+      .map((line) => line.pid);
+  }
+
+  /** Waits until `count` workers are ready. */
+  async workersReady(count: number): Promise<void> {
+    while (this.workers.length < count) await this.next(() => true, this.lines.length);
+  }
+}
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+// Each request on a connection of its own, as from many browsers: the cluster hands each new connection
+// to the next worker, so consecutive requests of one flow reach different workers.
+const connectionPerRequest =
+  (send: typeof fetch): typeof fetch =>
+  (input, init) => {
+    const headers = new Headers(init?.headers);
+    headers.set("connection", "close");
+    return send(input, { ...init, headers });
+  };
+
+describe.each(storeEngines)("vrata --workers 2 on $name", ({ url }) => {
+  let dataDir: string;
+  let origin: string;
+  let command: RunningCommand;
+  let db: Database;
+  let app: TestApp;
+  let dropSchema = () => Promise.resolve();
+
+  beforeAll(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-workers-"));
+    const port = await freePort();
+    origin = `https://localhost:${port}`;
+    let database: string[] = [];
+    let postgresSchema: string | undefined;
+    if (url) {
+      const schema = await createPostgresSchema(url);
+      postgresSchema = schema.schema;
+      dropSchema = schema.drop;
+      const inSchema = new URL(url);
+      inSchema.searchParams.set("options", `-c search_path=${schema.schema}`);
+      database = ["--database", inSchema.href];
+    }
+    db = await openDatabase({
+      database: url
+        ? { kind: "postgres", url }
+        : { kind: "sqlite", file: path.join(dataDir, "vrata.sqlite") },
+      postgresSchema,
+    });
+    // A schema chosen by the URL alone is one the migrator takes for another's when it is empty: the
+    // test makes its tables first, as an earlier version of Vrata would have.
+    if (url) await migrate(db, postgresSchema);
+    const child = spawn(
+      process.execPath,
+      [...vrataCommand, "--workers", "2", "--port", String(port), "--data", dataDir, ...database],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    command = new RunningCommand(child);
+    await command.next((line) => line.msg.startsWith("Vrata is serving"));
+    await command.workersReady(2);
+    trustCa(path.join(dataDir, "tls", "ca.pem"));
+    app = await registerTestApp(db, "Served by two");
+    vi.stubGlobal("fetch", connectionPerRequest(fetch));
+  });
+
+  afterAll(async () => {
+    vi.unstubAllGlobals();
+    if (command.child.exitCode === null) command.child.kill("SIGKILL");
+    await db.destroy();
+    await dropSchema();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("starts two workers that each serve, and a flow started on one continues on the other", async () => {
+    expect(command.workers).toHaveLength(2);
+    expect(command.workers).not.toContain(command.child.pid);
+
+    const { driver, tokens } = await signInToApp(origin, app, "everywhere");
+
+    expect(tokens.id_token).toBeTruthy();
+    const servedTheFlow = new Set(
+      command.lines.filter((line) => line.req?.path.includes(driver.flowId)).map((line) => line.pid),
+    );
+    expect([...servedTheFlow].sort()).toEqual([...command.workers].sort());
+  });
+
+  it("replaces a worker that dies, and the new one serves", async () => {
+    const [victim, survivor] = command.workers;
+    const from = command.lines.length;
+    process.kill(victim ?? 0, "SIGKILL");
+
+    const replaced = await command.next(
+      (line) => line.msg.startsWith(`worker ${victim} ended on SIGKILL`),
+      from,
+    );
+    expect(replaced.pid).toBe(command.child.pid);
+    const replacement = Number(/worker (\d+) replaces it/.exec(replaced.msg)?.[1]);
+    await command.workersReady(2);
+    expect(command.workers.sort()).toEqual([replacement, survivor].sort());
+
+    const { driver } = await signInToApp(origin, app, "after-a-crash");
+    const servedTheFlow = new Set(
+      command.lines.filter((line) => line.req?.path.includes(driver.flowId)).map((line) => line.pid),
+    );
+    expect([...servedTheFlow].sort()).toEqual([replacement, survivor].sort());
+  });
+
+  it("stops the primary and every worker on SIGTERM, exiting with 0", async () => {
+    const workers = command.workers.filter(alive);
+    expect(workers).toHaveLength(2);
+
+    command.child.kill("SIGTERM");
+
+    expect(await command.exited).toBe(0);
+    expect(workers.filter(alive)).toEqual([]);
+  });
+});
