@@ -26,6 +26,9 @@ export default defineConfig({
   testDir: "e2e",
   fullyParallel: true,
   workers: 2,
+  // Many tests walk a person through several real sign-ins in several browsers, against a server of two
+  // worker processes, on a machine of two cores: a minute each, so that only a hang fails on time.
+  timeout: 60_000,
   retries: process.env.CI ? 1 : 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : "list",
