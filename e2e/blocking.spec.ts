@@ -168,8 +168,6 @@ test.describe("blocking a member in Slovenian", () => {
     browser,
     baseURL,
   }) => {
-    // Two sign-ins in two browsers.
-    test.setTimeout(60_000);
     const relyingParty = await startRelyingParty();
     const labels = flowLabels.sl;
     try {

@@ -7,8 +7,6 @@ import { createOrganization, invite, newName, openIdentity, signUp, status } fro
 test.use({ locale: "en-US" });
 
 test("an invited identity becomes an admin only when its person accepts", async ({ page, browser }) => {
-  // Two people in two browsers, each signing up.
-  test.setTimeout(60_000);
   await page.goto("/");
   await signUp(page, newName("inviter"));
   const organizationName = newName("Organization");

@@ -41,8 +41,6 @@ test.describe("application templates and organizations", () => {
   });
 
   test("a template added to an organization gets a client ID", async ({ page }) => {
-    // A whole admin's tour (sign-up, template, organization, invitation) with accessibility checks.
-    test.setTimeout(60_000);
     await page.goto("/");
     const username = newName("org");
     await signUp(page, username);
