@@ -4,7 +4,8 @@ import {
   findIdentities,
   identitiesSharedWith,
   identitiesWithMembers,
-  identityIdsCreatedBy,
+  identitiesCreatedBy,
+  type IdentityRow,
 } from "../store/identities.ts";
 
 export type Access = "admin" | "user";
@@ -15,8 +16,24 @@ export type Access = "admin" | "user";
  * a reached identity among its admins or users. Admin access wins over use.
  */
 export async function accessibleIdentities(db: Database, accountId: string): Promise<Map<string, Access>> {
+  return (await reach(db, accountId)).access;
+}
+
+/** The identities the account can reach (accessibleIdentities), read, newest first. */
+export async function reachableIdentities(
+  db: Database,
+  accountId: string,
+): Promise<{ access: Map<string, Access>; identities: IdentityRow[] }> {
+  const { access, created } = await reach(db, accountId);
+  // Most accounts reach only identities they created, which were read already.
+  const read = created.filter((identity) => access.has(identity.id));
+  const identities = read.length === access.size ? read : await findIdentities(db, [...access.keys()]);
+  return { access, identities };
+}
+
+async function reach(db: Database, accountId: string) {
   const access = new Map<string, Access>();
-  const created = await findIdentities(db, await identityIdsCreatedBy(db, accountId));
+  const created = await identitiesCreatedBy(db, accountId);
   for (const identity of created)
     if (identity.document.admins.includes(identity.id)) access.set(identity.id, "admin");
   for (const { identityId, role } of await identitiesSharedWith(db, accountId))
@@ -35,7 +52,7 @@ export async function accessibleIdentities(db: Database, accountId: string): Pro
     }
     frontier = next;
   }
-  return access;
+  return { access, created };
 }
 
 /**

@@ -27,6 +27,7 @@ describe.each(storeEngines)("a reserved guess on $name", ({ open }) => {
       organizationId: "",
       applicationId: "",
       version: 1,
+      expiresAt: Date.now() + 60_000,
       state: newFlowState(),
       storedState: "",
     },

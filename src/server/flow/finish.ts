@@ -26,18 +26,17 @@ async function endOtherSession(deps: FlowDeps, interaction: Interaction, account
     await ended.destroy();
     await deps.logouts.announce(ended);
   }
+  // Saved with the result.
   delete interaction.session;
-  await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
 }
 
 /** Vrata's answer to the app: an error for failed and declined flows, else a grant for the chosen identity. */
 async function interactionResult(
   deps: FlowDeps,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  interaction: Interaction,
   flow: Flow,
   outcome: string,
-) {
+): Promise<InteractionResults> {
   if (outcome === "failed") return { error: "access_denied", error_description: "signing in or up failed" };
   if (outcome === "declined") return { error: "access_denied", error_description: "the person declined" };
 
@@ -45,15 +44,14 @@ async function interactionResult(
   const { membershipId, accountId, identityId } = state;
   if (!membershipId || !accountId || !identityId)
     return { error: "access_denied", error_description: "no identity chosen" };
-  const details = await deps.provider.interactionDetails(request.raw, reply.raw);
-  await endOtherSession(deps, details, membershipId);
-  const existing = details.grantId ? await deps.provider.Grant.find(details.grantId) : undefined;
+  await endOtherSession(deps, interaction, membershipId);
+  const existing = interaction.grantId ? await deps.provider.Grant.find(interaction.grantId) : undefined;
   const grant =
     existing?.accountId === membershipId
       ? existing
       : new deps.provider.Grant({ accountId: membershipId, clientId: flow.clientId });
   // Vrata has no consent screen: the person agreed by choosing the identity for this app.
-  if (typeof details.params.scope === "string") grant.addOIDCScope(details.params.scope);
+  if (typeof interaction.params.scope === "string") grant.addOIDCScope(interaction.params.scope);
   const grantId = await grant.save();
 
   const now = Date.now();
@@ -101,16 +99,20 @@ export async function finishFlow(
   const outcome = flow.state.completed.at(-2) ?? "failed";
   addCompleted(flow.state, "finished");
   await saveFlow(deps.db, flow);
+  let interaction: Interaction;
   let result: InteractionResults;
   try {
-    result = await interactionResult(deps, request, reply, flow, outcome);
+    interaction = await deps.provider.interactionDetails(request.raw, reply.raw);
+    result = await interactionResult(deps, interaction, flow, outcome);
   } catch (error) {
     // Without oidc-provider's interaction cookie (another browser, or it expired) nothing can be sent
     // back; the page then says the flow has finished.
     request.log.info({ err: error }, "flow could not be returned to the app");
     return false;
   }
-  reply.hijack();
-  await deps.provider.interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: false });
+  // What oidc-provider's interactionFinished does, without reading the interaction a second time.
+  interaction.result = result;
+  await interaction.save(interaction.exp - Math.floor(Date.now() / 1000));
+  await reply.redirect(interaction.returnTo, 303);
   return true;
 }

@@ -32,6 +32,7 @@ export interface Flow {
   organizationId: string;
   applicationId: string;
   version: number;
+  expiresAt: number;
   state: FlowState;
   /** The state as stored at `version`: a step that changes nothing stores nothing. */
   storedState: string;
@@ -58,43 +59,37 @@ export class FlowStepError extends Error {
 
 /**
  * The flow with this ID. A flow begins as oidc-provider's interaction for an authorization request;
- * its row is made the first time any step asks for it, and lives as long as the interaction.
+ * its row is stored with the first step that changes it, and lives as long as the interaction.
  */
 export async function loadFlow(db: Database, provider: Provider, id: string): Promise<Flow> {
   // An ID of another shape names no flow: no query is made for it.
   if (!flowIdPattern.test(id)) throw new HttpError(404, "notFound", "no such flow");
-  const now = Date.now();
-  let row = await findFlow(db, id, now);
-  if (!row) {
-    const interaction = await provider.Interaction.find(id);
-    const clientId = interaction?.params.client_id;
-    const client = typeof clientId === "string" ? await findActiveClient(db, clientId) : undefined;
-    if (!interaction || !client) throw new HttpError(404, "notFound", "no such flow");
-    await insertFlow(
-      db,
-      {
-        id,
-        clientId: client.id,
-        organizationId: client.organizationId,
-        applicationId: client.applicationId,
-        state: JSON.stringify(newFlowState(requestedLocale(interaction.params.ui_locales))),
-        version: 1,
-        expiresAt: interaction.exp * 1000,
-      },
-      now,
-    );
-    row = await findFlow(db, id, now);
-    if (!row) throw new HttpError(404, "notFound", "no such flow");
-  }
+  const row = await findFlow(db, id, Date.now());
+  if (row) return { ...row, state: JSON.parse(row.state) as FlowState, storedState: row.state };
+  const interaction = await provider.Interaction.find(id);
+  const clientId = interaction?.params.client_id;
+  const client = typeof clientId === "string" ? await findActiveClient(db, clientId) : undefined;
+  if (!interaction || !client) throw new HttpError(404, "notFound", "no such flow");
+  const state = newFlowState(requestedLocale(interaction.params.ui_locales));
   return {
-    id: row.id,
-    clientId: row.clientId,
-    organizationId: row.organizationId,
-    applicationId: row.applicationId,
-    version: row.version,
-    state: JSON.parse(row.state) as FlowState,
-    storedState: row.state,
+    id,
+    clientId: client.id,
+    organizationId: client.organizationId,
+    applicationId: client.applicationId,
+    version: unstoredVersion,
+    expiresAt: interaction.exp * 1000,
+    state,
+    storedState: JSON.stringify(state),
   };
+}
+
+/** The version of a flow whose row is not stored yet: its first change inserts it. */
+const unstoredVersion = 0;
+
+/** Stores the flow's state: the first time as a new row, then only if nobody saved since it was read. */
+async function storeState(db: Database, flow: Flow, state: string): Promise<boolean> {
+  if (flow.version !== unstoredVersion) return updateFlowState(db, flow.id, flow.version, state);
+  return insertFlow(db, { ...flow, state, version: unstoredVersion + 1 }, Date.now());
 }
 
 /**
@@ -105,7 +100,7 @@ export async function commitStep(db: Database, flow: Flow, effects: StepEffects)
   const state = JSON.stringify(flow.state);
   if (state === flow.storedState && effects.writes.length === 0) return;
   const store = async (executor: Database) => {
-    if (!(await updateFlowState(executor, flow.id, flow.version, state))) {
+    if (!(await storeState(executor, flow, state))) {
       throw new HttpError(409, "conflict", "the flow changed meanwhile; reload it");
     }
     for (const write of effects.writes) await write(executor);

@@ -49,7 +49,8 @@ export async function chooseIdentity(
     throw new HttpError(403, "forbidden", "only an admin of the identity can join it to an organization");
   }
   // Signing in to the organization's app is how a person and the organization both agree to a membership.
-  const { membership } = await joinOrganization(deps.db, accountId, identityId, flow.organizationId);
+  const membership =
+    existing ?? (await joinOrganization(deps.db, accountId, identityId, flow.organizationId)).membership;
   if (!addCompleted(flow.state, "identity"))
     throw new HttpError(400, "badRequest", "no identity can be chosen now");
   flow.state.identityId = identityId;

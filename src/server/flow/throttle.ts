@@ -4,7 +4,7 @@ import type { KeyedHash } from "../secrets/keyed-hash.ts";
 import type { Database } from "../store/database.ts";
 import type { FlowDeps } from "./deps.ts";
 import { limitOfBucket, limitRefusals } from "../operations/metrics.ts";
-import { bucketLevel, clearBucket, releaseUnit, reserveUnit, type Bucket } from "../store/throttle.ts";
+import { bucketLevel, clearBucket, releaseUnits, reserveUnits, type Bucket } from "../store/throttle.ts";
 
 // Which limits guard which work (design.md §6-§7, README "Limits"). Every unit is reserved in the
 // store before the work it guards, so simultaneous requests on any number of instances cannot pass
@@ -69,18 +69,21 @@ export interface Reservation {
 
 /**
  * Reserves one unit in every bucket, or in none: when a bucket is full, the units the others took are
- * given back. The buckets are asked at once, so a guess costs one round trip to the store, not four.
+ * given back. The buckets are asked in one statement, so a guess costs one round trip to the store.
  */
 export async function reserveAll(limits: LimitStore, buckets: Bucket[]): Promise<Reservation | Refusal> {
   const { db } = limits;
   const now = Date.now();
   const stored = buckets.map((named) => inStore(limits, named));
-  const levels = await Promise.all(stored.map((candidate) => reserveUnit(db, candidate, now)));
+  const levels = await reserveUnits(db, stored, now);
   const full = buckets.find((_, index) => levels[index] === undefined);
   if (!full) return { buckets, levels: levels as number[] };
   limitRefusals.inc({ limit: limitOfBucket(full.key) });
-  const taken = stored.filter((_, index) => levels[index] !== undefined);
-  await Promise.all(taken.map((bucket) => releaseUnit(db, bucket, now)));
+  await releaseUnits(
+    db,
+    stored.filter((_, index) => levels[index] !== undefined),
+    now,
+  );
   const level = await bucketLevel(db, inStore(limits, full), now);
   const retryAfterMs = full.ratePerMs > 0 ? (level + 1 - full.limit) / full.ratePerMs : Infinity;
   return { bucket: full, retryAfterMs: Math.max(retryAfterMs, 1000) };
@@ -89,7 +92,8 @@ export async function reserveAll(limits: LimitStore, buckets: Bucket[]): Promise
 /** Gives back every unit of the reservation: the work it was for was not done. */
 export async function releaseAll(limits: LimitStore, reservation: Reservation): Promise<void> {
   const now = Date.now();
-  await Promise.all(reservation.buckets.map((taken) => releaseUnit(limits.db, inStore(limits, taken), now)));
+  const stored = reservation.buckets.map((taken) => inStore(limits, taken));
+  await releaseUnits(limits.db, stored, now);
 }
 
 export const isRefusal = (result: Reservation | Refusal): result is Refusal => "retryAfterMs" in result;
@@ -147,16 +151,19 @@ export function guessBuckets(kind: GuessKind, subject: GuessSubject): Bucket[] {
  * stays: it only limits that flow.
  */
 export async function forgiveGuess(limits: LimitStore, reservation: Reservation, subject: GuessSubject) {
-  const now = Date.now();
   const forgiven = subject.accountId ? clientBucket(subject.accountId, subject).key : "";
-  await Promise.all(
-    reservation.buckets.slice(1).map((taken) => {
-      const stored = inStore(limits, taken);
-      return taken.key === forgiven
-        ? clearBucket(limits.db, stored.key)
-        : releaseUnit(limits.db, stored, now);
-    }),
-  );
+  const stored = reservation.buckets
+    .slice(1)
+    .map((taken) => ({ named: taken.key, ...inStore(limits, taken) }));
+  const cleared = stored.filter((bucket) => bucket.named === forgiven);
+  await Promise.all([
+    releaseUnits(
+      limits.db,
+      stored.filter((bucket) => bucket.named !== forgiven),
+      Date.now(),
+    ),
+    ...cleared.map((bucket) => clearBucket(limits.db, bucket.key)),
+  ]);
 }
 
 /**

@@ -10,9 +10,9 @@ import { parseBody } from "../http/body.ts";
 import { requireCaller, type Caller, type CallerDeps } from "../access/caller.ts";
 import { HttpError } from "../http/errors.ts";
 import type { Database } from "../store/database.ts";
-import { blocksOfAccount, blocksOfIdentities } from "../store/blocks.ts";
+import { blocksCovering } from "../store/blocks.ts";
 import { applicationsUsed, findIdentities, membershipsIn, type IdentityRow } from "../store/identities.ts";
-import { accessibleIdentities, type Access } from "../access/identities.ts";
+import { accessibleIdentities, reachableIdentities, type Access } from "../access/identities.ts";
 import { createIdentity, updateIdentity } from "./identities.ts";
 import { membershipViews } from "./memberships.ts";
 import { memberViews } from "./sharing.ts";
@@ -42,8 +42,13 @@ async function withMemberships(db: Database, caller: Caller, identities: Identit
     db,
     memberships.map((membership) => membership.id),
   );
-  const blocks = await blocksOfIdentities(db, flow.organizationId, ids);
-  const [accountBlock] = await blocksOfAccount(db, flow.organizationId, caller.accountId);
+  const { ofIdentities: blocks, ofAccount } = await blocksCovering(
+    db,
+    flow.organizationId,
+    ids,
+    caller.accountId,
+  );
+  const [accountBlock] = ofAccount;
   return identities.map((identity) => {
     const membership = memberships.find((candidate) => candidate.identityId === identity.id);
     const block = blocks.find((candidate) => candidate.identityId === identity.id) ?? accountBlock;
@@ -68,8 +73,7 @@ export const identityPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { 
 
   app.get(apiPrefix + routes.IdentityList.path, async (request) => {
     const caller = await requireCaller(deps, request);
-    const access = await accessibleIdentities(db, caller.accountId);
-    const identities = await findIdentities(db, [...access.keys()]);
+    const { access, identities } = await reachableIdentities(db, caller.accountId);
     const views = identities.map((identity) => view(identity, access.get(identity.id) ?? "user", caller));
     return withMemberships(db, caller, views);
   });

@@ -1,8 +1,8 @@
 import { displayName, type IdentityMatch } from "../../common/api/identity.ts";
 import type { Database } from "../store/database.ts";
-import { findIdentities, type IdentityRow } from "../store/identities.ts";
+import type { IdentityRow } from "../store/identities.ts";
 import { foldedText as folded } from "../store/search-text.ts";
-import { accessibleIdentities } from "../access/identities.ts";
+import { reachableIdentities } from "../access/identities.ts";
 
 const searchedFields = ["username", "email", "givenName", "fullName"] as const;
 
@@ -39,7 +39,7 @@ export async function searchIdentities(
 ): Promise<{ identities: IdentityMatch[]; more: boolean }> {
   const wanted = folded(query);
   const words = wanted.split(/\s+/).filter(Boolean);
-  const reachable = await findIdentities(db, [...(await accessibleIdentities(db, accountId)).keys()]);
+  const reachable = (await reachableIdentities(db, accountId)).identities;
   const found = reachable
     .filter((identity) => matches(identity, words, query))
     .map((identity) => {

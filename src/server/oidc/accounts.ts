@@ -1,9 +1,7 @@
 import type { Account, FindAccount } from "oidc-provider";
 import type { Database } from "../store/database.ts";
 import { emailsOfGrantAccount } from "../store/accounts.ts";
-import { isBlocked } from "../store/blocks.ts";
-import { findGrantAccount } from "../store/flows.ts";
-import { findScopedIdentity } from "../store/identities.ts";
+import { findTokenSubject } from "../store/token-subjects.ts";
 import { ownerOf } from "./client-extras.ts";
 
 /**
@@ -14,14 +12,11 @@ import { ownerOf } from "./client-extras.ts";
  */
 export function findAccountFor(db: Database): FindAccount {
   return async (ctx, id, token) => {
-    const identity = await findScopedIdentity(db, id);
-    if (!identity?.active) return undefined;
+    const grantId = token && "grantId" in token ? token.grantId : undefined;
+    const identity = await findTokenSubject(db, id, grantId);
+    if (!identity?.active || identity.blocked) return undefined;
     const client = ctx.oidc.client;
     if (client && ownerOf(client).organizationId !== identity.organizationId) return undefined;
-    const grantId = token && "grantId" in token ? token.grantId : undefined;
-    const signedIn = grantId ? await findGrantAccount(db, grantId) : undefined;
-    if (await isBlocked(db, identity.organizationId, identity.identityId, signedIn?.accountId))
-      return undefined;
 
     const account: Account = {
       accountId: id,

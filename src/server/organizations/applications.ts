@@ -1,4 +1,5 @@
 import type { Database } from "../store/database.ts";
+import { ShortCache } from "../store/short-cache.ts";
 import { homepageOf } from "./clients.ts";
 import { findOrganization } from "./organizations.ts";
 
@@ -8,8 +9,23 @@ export interface ApplicationInfo {
   homepage?: string;
 }
 
+// Every answer of a flow step names the app: a rename shows within the cache's moment.
+const cachedApplications = new ShortCache<ApplicationInfo>(10_000);
+
+/** This server just changed an organization: its apps' names and homepages show at once. */
+export const forgetApplications = (db: Database) => cachedApplications.forget(db);
+
 /** What the flow page tells about the app asking for a sign-in, and where its homepage is. */
-export async function applicationOf(
+export const applicationOf = (
+  db: Database,
+  organizationId: string,
+  applicationId: string,
+): Promise<ApplicationInfo> =>
+  cachedApplications.get(db, `${organizationId}:${applicationId}`, () =>
+    readApplication(db, organizationId, applicationId),
+  );
+
+async function readApplication(
   db: Database,
   organizationId: string,
   applicationId: string,

@@ -15,6 +15,7 @@ import type { Database } from "../store/database.ts";
 import { insertDocument, listDocuments, replaceDocument } from "../store/documents.ts";
 import { setClientSecretHash } from "../store/clients.ts";
 import { applicationsUsed, findIdentity, findMembershipById, membershipsIn } from "../store/identities.ts";
+import { forgetApplications } from "./applications.ts";
 import { findBlockInForce } from "../store/blocks.ts";
 import { accessibleIdentities } from "../access/identities.ts";
 import {
@@ -219,6 +220,7 @@ export async function updateOrganization(
     throw new HttpError(409, "conflict", "the organization was changed meanwhile; reload and try again");
   }
   await syncClients(db, id, applications, active);
+  forgetApplications(db);
 
   // New confidential clients and rotated ones get a secret, shown in this answer only.
   const known = new Set(stored.document.applications.flatMap(clientsOf).map((client) => client.id));

@@ -1,5 +1,5 @@
-import { clientCacheMs } from "../../common/limits.ts";
 import type { Database } from "./database.ts";
+import { ShortCache } from "./short-cache.ts";
 
 export interface ClientRow {
   id: string;
@@ -10,31 +10,14 @@ export interface ClientRow {
   secretHash: string | null;
 }
 
-// Every token request looks its client up, usually the same few clients again and again: they are
-// kept in memory for a moment (clientCacheMs), and forgotten at once when this server changes them.
-interface Cached {
-  row: ClientRow | undefined;
-  until: number;
-}
-const cachedClients = new WeakMap<Database, Map<string, Cached>>();
-/** Unknown client IDs are remembered too; this bounds how many entries arbitrary IDs can add. */
-const maxCachedClients = 10_000;
+// Every token request looks its client up, usually the same few clients again and again; changes
+// made through this server forget them at once.
+const cachedClients = new ShortCache<ClientRow | undefined>(10_000);
 
-function forgetClients(db: Database): void {
-  cachedClients.get(db)?.clear();
-}
+const forgetClients = (db: Database) => cachedClients.forget(db);
 
-export async function findActiveClient(db: Database, id: string): Promise<ClientRow | undefined> {
-  let cache = cachedClients.get(db);
-  if (!cache) cachedClients.set(db, (cache = new Map<string, Cached>()));
-  const now = Date.now();
-  const cached = cache.get(id);
-  if (cached && cached.until > now) return cached.row;
-  const row = await queryActiveClient(db, id);
-  if (cache.size >= maxCachedClients) cache.clear();
-  cache.set(id, { row, until: now + clientCacheMs });
-  return row;
-}
+export const findActiveClient = (db: Database, id: string): Promise<ClientRow | undefined> =>
+  cachedClients.get(db, id, () => queryActiveClient(db, id));
 
 async function queryActiveClient(db: Database, id: string): Promise<ClientRow | undefined> {
   const row = await db

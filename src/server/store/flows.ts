@@ -31,9 +31,12 @@ export async function findFlow(db: Database, id: string, now: number): Promise<F
   );
 }
 
-/** Stores a new flow; when two requests race to create it, the first one's row stays. */
-export async function insertFlow(db: Database, flow: FlowRow, now: number): Promise<void> {
-  await db
+/**
+ * Stores a new flow; when two requests race to create it, the first one's row stays and the loser
+ * gets false (it must read that row).
+ */
+export async function insertFlow(db: Database, flow: FlowRow, now: number): Promise<boolean> {
+  const inserted = await db
     .insertInto("flows")
     .values({
       id: flow.id,
@@ -46,7 +49,9 @@ export async function insertFlow(db: Database, flow: FlowRow, now: number): Prom
       expires_at: flow.expiresAt,
     })
     .onConflict((conflict) => conflict.column("id").doNothing())
-    .execute();
+    .returning("id")
+    .executeTakeFirst();
+  return inserted !== undefined;
 }
 
 /** Saves the state if nobody saved since it was read; false when a concurrent step won. */

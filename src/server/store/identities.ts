@@ -1,6 +1,5 @@
 import { sql } from "kysely";
 import { inTransaction, type Database } from "./database.ts";
-import { preparedQuery } from "./prepared.ts";
 import { foldedText, searchTextOf } from "./search-text.ts";
 
 export interface IdentityDocument {
@@ -123,34 +122,46 @@ export async function updateIdentityDocument(
   });
 }
 
+const identityColumns = ["id", "version", "document", "creator_account_id"] as const;
+const toIdentity = (row: {
+  id: string;
+  version: number;
+  document: string;
+  creator_account_id: string | null;
+}) => ({
+  id: row.id,
+  version: row.version,
+  document: JSON.parse(row.document) as IdentityDocument,
+  creatorAccountId: row.creator_account_id,
+});
+
+/** The identities with these IDs, newest first. */
 export async function findIdentities(db: Database, ids: readonly string[]): Promise<IdentityRow[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom("identities")
-    .select(["id", "version", "document", "creator_account_id"])
+    .select(identityColumns)
     .where("id", "in", ids)
     .orderBy("created_at", "desc")
     .orderBy("id")
     .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    version: row.version,
-    document: JSON.parse(row.document) as IdentityDocument,
-    creatorAccountId: row.creator_account_id,
-  }));
+  return rows.map(toIdentity);
 }
 
 export async function findIdentity(db: Database, id: string): Promise<IdentityRow | undefined> {
   return (await findIdentities(db, [id]))[0];
 }
 
-export async function identityIdsCreatedBy(db: Database, accountId: string): Promise<string[]> {
+/** The identities the account created, newest first (the order of findIdentities). */
+export async function identitiesCreatedBy(db: Database, accountId: string): Promise<IdentityRow[]> {
   const rows = await db
     .selectFrom("identities")
-    .select("id")
+    .select(identityColumns)
     .where("creator_account_id", "=", accountId)
+    .orderBy("created_at", "desc")
+    .orderBy("id")
     .execute();
-  return rows.map((row) => row.id);
+  return rows.map(toIdentity);
 }
 
 /** The identities shared with the account, each with the role it was given. */
@@ -314,37 +325,6 @@ export async function setMembershipActive(db: Database, id: string, active: bool
 /** Leaving an organization forgets the scoped ID: joining again gives a new one. */
 export async function deleteMembership(db: Database, id: string): Promise<void> {
   await db.deleteFrom("identity_organizations").where("id", "=", id).execute();
-}
-
-const scopedIdentity = preparedQuery((db: Database, scopedId: string) =>
-  db
-    .selectFrom("identity_organizations as membership")
-    .innerJoin("identities as identity", "identity.id", "membership.identity_id")
-    .select([
-      "membership.organization_id",
-      "membership.identity_id",
-      "membership.active",
-      "identity.document",
-    ])
-    .where("membership.id", "=", scopedId),
-);
-
-/** An identity as one organization sees it, found by its organization-scoped ID (a token's `sub`). */
-export async function findScopedIdentity(
-  db: Database,
-  scopedId: string,
-): Promise<
-  { organizationId: string; identityId: string; active: boolean; document: IdentityDocument } | undefined
-> {
-  const [row] = (await scopedIdentity(db, scopedId)).rows;
-  return (
-    row && {
-      organizationId: row.organization_id,
-      identityId: row.identity_id,
-      active: row.active === 1,
-      document: JSON.parse(row.document) as IdentityDocument,
-    }
-  );
 }
 
 /** A member of an organization as its admins list it. */
