@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { routes } from "../src/common/routes.ts";
 import { migrate, openDatabase, type Database } from "../src/server/store/database.ts";
 import { registerTestApp, type TestApp } from "./support/apps.ts";
 import { vrataCommand } from "./support/command.ts";
@@ -85,6 +86,15 @@ const connectionPerRequest =
     return send(input, { ...init, headers });
   };
 
+const metricsToken = "a metrics token of at least thirty-two characters";
+
+/** The count of one series of the request histogram in a Prometheus text answer. */
+function requestCount(metrics: string, route: string): number {
+  const series = `vrata_http_request_duration_seconds_count{route="${route}",method="GET",status="2xx"}`;
+  const line = metrics.split("\n").find((candidate) => candidate.startsWith(series));
+  return Number(line?.slice(series.length).trim() ?? 0);
+}
+
 describe.each(storeEngines)("vrata --workers 2 on $name", ({ url }) => {
   let dataDir: string;
   let origin: string;
@@ -97,6 +107,8 @@ describe.each(storeEngines)("vrata --workers 2 on $name", ({ url }) => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-workers-"));
     const port = await freePort();
     origin = `https://localhost:${port}`;
+    const metricsTokenFile = path.join(dataDir, "metrics-token");
+    fs.writeFileSync(metricsTokenFile, metricsToken, { mode: 0o600 });
     let database: string[] = [];
     let postgresSchema: string | undefined;
     if (url) {
@@ -118,7 +130,11 @@ describe.each(storeEngines)("vrata --workers 2 on $name", ({ url }) => {
     if (url) await migrate(db, postgresSchema);
     const child = spawn(
       process.execPath,
-      [...vrataCommand, "--workers", "2", "--port", String(port), "--data", dataDir, ...database],
+      [
+        ...vrataCommand,
+        ...["--workers", "2", "--port", String(port), "--data", dataDir, ...database],
+        ...["--metrics-token-file", metricsTokenFile],
+      ],
       { stdio: ["ignore", "pipe", "inherit"] },
     );
     command = new RunningCommand(child);
@@ -169,6 +185,29 @@ describe.each(storeEngines)("vrata --workers 2 on $name", ({ url }) => {
       command.lines.filter((line) => line.req?.path.includes(driver.flowId)).map((line) => line.pid),
     );
     expect([...servedTheFlow].sort()).toEqual([replacement, survivor].sort());
+  });
+
+  it("reports the metrics of both workers together, whichever worker is scraped", async () => {
+    const from = command.lines.length;
+    const live = routes.HealthLive.path;
+    for (let request = 0; request < 6; request++) expect((await fetch(origin + live)).status).toBe(200);
+    const served = new Set(
+      command.lines
+        .slice(from)
+        .filter((line) => line.req?.path === live)
+        .map((line) => line.pid),
+    );
+    expect(served.size).toBe(2);
+
+    const scrape = async () => {
+      const response = await fetch(origin + routes.Metrics.path, {
+        headers: { authorization: `Bearer ${metricsToken}` },
+      });
+      expect(response.status).toBe(200);
+      return requestCount(await response.text(), live);
+    };
+    // Each scrape may reach either worker; every one counts the six requests of both.
+    for (let scraped = 0; scraped < 4; scraped++) await expect.poll(scrape).toBe(6);
   });
 
   it("stops the primary and every worker on SIGTERM, exiting with 0", async () => {

@@ -1,6 +1,7 @@
 import cluster from "node:cluster";
 import path from "node:path";
 import { runPrimary, stopMessage } from "./cluster.ts";
+import { gatherWorkerMetrics, shareMetricsWithPrimary } from "./operations/cluster-metrics.ts";
 import { ConfigError, HelpRequested, loadConfig, type Config } from "./config.ts";
 import { rotateKeysNow } from "./rotate-keys.ts";
 import { backUpSqlite } from "./store/backup.ts";
@@ -87,6 +88,7 @@ if (clustered && cluster.isPrimary) {
   } catch (error) {
     fail(describeStartFailure(error, config));
   }
+  gatherWorkerMetrics();
   runPrimary({ config, tls, graceMs: shutdownGraceMs });
 } else {
   await serve(config);
@@ -103,6 +105,7 @@ async function serve(config: Config): Promise<void> {
 
   const { app, url, issuer, tls } = vrata;
   if (cluster.isWorker) {
+    shareMetricsWithPrimary();
     app.log.info(`worker ready (listening at ${url})`);
   } else {
     app.log.info(`Vrata is serving ${issuer} (listening at ${url})`);

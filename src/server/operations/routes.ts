@@ -4,6 +4,7 @@ import fp from "fastify-plugin";
 import { apiPrefix, routes, type RouteName } from "../../common/routes.ts";
 import { HttpError } from "../http/errors.ts";
 import { pendingMigrations, type Database } from "../store/database.ts";
+import { instanceMetrics } from "./cluster-metrics.ts";
 import { httpRequests, registry } from "./metrics.ts";
 
 export interface OperationsOptions {
@@ -73,7 +74,7 @@ const operations: FastifyPluginCallback<OperationsOptions> = (app, options, done
       return reply
         .header("cache-control", "no-store")
         .type(registry.contentType)
-        .send(await registry.metrics());
+        .send(await instanceMetrics());
     });
   }
   done();
