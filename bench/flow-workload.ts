@@ -1,6 +1,6 @@
 import os from "node:os";
 import { routes } from "../src/common/routes.ts";
-import { measureArgon2Capacity } from "./argon2-capacity.ts";
+import type { Argon2Capacity } from "./argon2-capacity.ts";
 import { codeFlow, type SignIn } from "./code-flow.ts";
 import { flowLoad } from "./flow-load.ts";
 import { startProbe } from "./latency-probe.ts";
@@ -12,7 +12,7 @@ import { basicAuthorization, type Side } from "./sides.ts";
 // machine, while a light request keeps running alongside to show what the hashing costs others.
 
 /** Enough flows in flight to keep every core hashing while other flows are between hashes. */
-const workers = Math.max(4, 2 * os.availableParallelism());
+const flowsInFlight = Math.max(4, 2 * os.availableParallelism());
 const probe = { name: "client_credentials", perSecond: 20 };
 
 function clientCredentials(side: Side): () => Promise<boolean> {
@@ -31,21 +31,25 @@ function clientCredentials(side: Side): () => Promise<boolean> {
   };
 }
 
-export async function runFlowWorkload(side: Side, signIn: SignIn, seconds: number): Promise<FlowResult> {
-  // Measured first, while both servers are idle, so nothing else competes for the cores.
-  const argon2 = await measureArgon2Capacity(Math.min(seconds, 3));
+export async function runFlowWorkload(
+  side: Side,
+  signIn: SignIn,
+  argon2: Argon2Capacity,
+  seconds: number,
+): Promise<FlowResult> {
   const flow = () => codeFlow(side.server.url, side.clients.person, "openid profile email", signIn);
-  await flowLoad(flow, workers, 1); // warm-up
+  await flowLoad(flow, flowsInFlight, 1); // warm-up
   const running = startProbe(clientCredentials(side), probe.perSecond);
   const [vrataCpu, benchCpu] = [cpuMs(side.server.process), process.cpuUsage()];
-  const measured = await flowLoad(flow, workers, seconds);
+  const measured = await flowLoad(flow, flowsInFlight, seconds);
   const probed = await running.stop();
   // Where the cores went: on a small machine the benchmark's own client takes a good part of them.
   // (The light requests alongside are in these figures too; they are a few per cent of the work.)
   const { user, system } = process.cpuUsage(benchCpu);
   const perFlow = (ms: number) => ms / measured.flows;
   return {
-    workers,
+    server: side.server.name,
+    flowsInFlight,
     flow: measured,
     argon2,
     probe: { ...probe, ...probed },

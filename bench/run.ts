@@ -5,7 +5,10 @@ import tls from "node:tls";
 import type { Config } from "../src/server/config.ts";
 import { vrataCommand } from "../test/support/command.ts";
 import { freePort } from "../test/support/ports.ts";
+import { measureArgon2Capacity } from "./argon2-capacity.ts";
 import { addBenchClients } from "./clients.ts";
+import { codeFlow } from "./code-flow.ts";
+import { measureFlowCost } from "./flow-cost.ts";
 import { runFlowWorkload } from "./flow-workload.ts";
 import { load } from "./load.ts";
 import { benchOptions } from "./options.ts";
@@ -17,26 +20,32 @@ import { combined, sleep, type Measurement } from "./stats.ts";
 import { passwordSignIn } from "./vrata-sign-in.ts";
 import { workloads } from "./workloads.ts";
 
-// `npm run bench`: Vrata and a bare oidc-provider of the same version, started side by side in one run
-// and loaded one after the other with the same workloads. Ratios are Vrata / bare engine.
+// `npm run bench`: Vrata with a worker per core, Vrata in one worker, and a bare oidc-provider of the
+// same version, started side by side in one run and loaded one after the other with the same
+// workloads. Ratios are Vrata / bare engine.
 
 const options = benchOptions(process.argv.slice(2));
 const person = { username: "bench-person", password: "a long benchmark passphrase" };
-/** How many alternating rounds each workload's measured time is cut into. */
+/** How many rounds each workload's measured time is cut into; the servers take turns in each. */
 const rounds = 5;
 const selected = (name: string) => options.only === undefined || name.includes(options.only);
+const metricsToken = "a benchmark's metrics token, long enough";
+const workers = os.availableParallelism();
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-bench-"));
 let database: Awaited<ReturnType<typeof createFreshDatabase>> | undefined;
 const servers: Server[] = [];
 try {
   if (options.database) database = await createFreshDatabase(options.database);
-  const [vrataPort, barePort] = [await freePort(), await freePort()];
-  const vrataArgs = [
-    ...["--port", String(vrataPort), "--data", dataDir],
+  const [allPort, onePort, barePort] = [await freePort(), await freePort(), await freePort()];
+  const metricsTokenFile = path.join(dataDir, "metrics-token");
+  fs.writeFileSync(metricsTokenFile, metricsToken, { mode: 0o600 });
+  // Both Vratas share the data folder and the store, as two instances of one deployment would.
+  const vrataArgs = (port: number) => [
+    ...["--port", String(port), "--data", dataDir, "--metrics-token-file", metricsTokenFile],
     ...(database ? ["--database", database.url] : []),
   ];
-  await prepareVrata(vrataArgs);
+  await prepareVrata(vrataArgs(allPort));
   const storeSetting: Config["database"] = database
     ? { kind: "postgres", url: database.url }
     : { kind: "sqlite", file: path.join(dataDir, "vrata.sqlite") };
@@ -47,7 +56,7 @@ try {
     fs.readFileSync(path.join(tlsDir, "ca.pem"), "utf8"),
   ]);
 
-  // Both servers are profiled, so that a gap can be read off as what Vrata does beyond the engine.
+  // Every server is profiled, so that a gap can be read off as what Vrata does beyond the engine.
   const startedAt = new Date().toISOString().replaceAll(":", "-");
   const profiling = (name: string) =>
     options.cpuProfile
@@ -59,12 +68,22 @@ try {
           `${startedAt}-${name}.cpuprofile`,
         ]
       : [];
-  const vrata = await launch(
-    "Vrata",
-    [...profiling("vrata"), ...vrataCommand, ...vrataArgs, ...["--log-level", "warn"]],
-    vrataPort,
-  );
-  servers.push(vrata);
+  const launchVrata = async (name: string, port: number, workerCount: number) => {
+    const server = await launch(
+      name,
+      [
+        ...profiling(`vrata-${workerCount}`),
+        ...vrataCommand,
+        ...vrataArgs(port),
+        ...["--workers", String(workerCount), "--log-level", "warn"],
+      ],
+      port,
+    );
+    servers.push(server);
+    return server;
+  };
+  const vrata = await launchVrata(`Vrata, ${workers} workers`, allPort, workers);
+  const oneWorker = await launchVrata("Vrata, 1 worker", onePort, 1);
   const bare = await launch(
     "oidc-provider",
     [
@@ -84,55 +103,68 @@ try {
   // The person signs up once through the flow itself; every later flow signs in to that account.
   const signUp = passwordSignIn(person.username, person.password, "signup");
   await sideOf(vrata, clients, signUp).personAccessToken();
-  const vrataSignIn = passwordSignIn(person.username, person.password, "signin");
-  const sides: Side[] = [
-    sideOf(vrata, clients, vrataSignIn),
-    // The bare engine's interaction route signs its one person in without being asked.
-    sideOf(bare, clients, () => Promise.resolve()),
-  ];
+  const signIn = passwordSignIn(person.username, person.password, "signin");
+  const vrataSides = [vrata, oneWorker].map((server) => sideOf(server, clients, signIn));
+  // The bare engine's interaction route signs its one person in without being asked.
+  const sides: Side[] = [...vrataSides, sideOf(bare, clients, () => Promise.resolve())];
 
   const http: HttpResult[] = [];
   for (const definition of workloads) {
     if (database && definition.memoryOnly) continue;
     if (!selected(definition.name)) continue;
-    const [vrataSide] = sides as [Side, Side];
     const run = async (under: Side, seconds: number) =>
       load(under.server.url, await definition.prepare(under), seconds);
     for (const side of sides) await run(side, 1); // warm-up
-    // The measured time is cut into rounds that alternate between the two servers, so that a slow
-    // moment of a shared machine falls on both rather than on one of them.
-    const slices: Record<"vrata" | "engine", Measurement[]> = { vrata: [], engine: [] };
+    // The servers take turns within each round, each round starting with another one, so that a slow
+    // moment of a shared machine falls on all of them rather than on one.
+    const slices = new Map<Side, Measurement[]>(sides.map((side) => [side, []]));
     const seconds = options.durationSeconds / rounds;
     for (let round = 0; round < rounds; round++) {
-      const vrataFirst = round % 2 === 0;
-      for (const under of vrataFirst ? sides : [...sides].reverse()) {
-        slices[under === vrataSide ? "vrata" : "engine"].push(await run(under, seconds));
+      for (let turn = 0; turn < sides.length; turn++) {
+        const side = sides[(round + turn) % sides.length] as Side;
+        slices.get(side)?.push(await run(side, seconds));
       }
     }
-    const measured = { vrata: combined(slices.vrata), engine: combined(slices.engine) };
+    const [all, one, engine] = sides.map((side) => combined(slices.get(side) ?? []));
     http.push({
       name: definition.name,
       ...(definition.minRatio ? { minRatio: definition.minRatio } : {}),
-      ...measured,
+      ...(definition.oneWorkerBefore ? { oneWorkerBefore: definition.oneWorkerBefore } : {}),
+      vrata: all as Measurement,
+      oneWorker: one as Measurement,
+      engine: engine as Measurement,
     });
   }
-  const flow = selected("sign-in flow")
-    ? await runFlowWorkload(sides[0] as Side, vrataSignIn, options.durationSeconds)
+
+  const flows = selected("sign-in flow")
+    ? await (async () => {
+        // Measured first, while the servers are idle, so nothing else competes for the cores.
+        const argon2 = await measureArgon2Capacity(Math.min(options.durationSeconds, 3));
+        const measured = [];
+        for (const side of vrataSides) {
+          measured.push(await runFlowWorkload(side, signIn, argon2, options.durationSeconds));
+        }
+        const cost = await measureFlowCost(vrata, metricsToken, () =>
+          codeFlow(vrata.url, clients.person, "openid profile email", signIn),
+        );
+        return { measured, cost };
+      })()
     : undefined;
   const loadedRss = servers.map((server) => rssMegabytes(server.process));
 
   const serverResults: ServerResult[] = servers.map((server, index) => ({
     name: server.name,
     coldStartMs: server.coldStartMs,
-    rssIdleMb: idleRss[index] ?? NaN,
-    rssAfterLoadMb: loadedRss[index] ?? NaN,
-    targeted: server === vrata,
+    rssIdleMb: idleRss[index] ?? { main: NaN, workers: [] },
+    rssAfterLoadMb: loadedRss[index] ?? { main: NaN, workers: [] },
+    targeted: server !== bare,
   }));
   const result = {
     database: database ? ("PostgreSQL" as const) : ("SQLite" as const),
     durationSeconds: options.durationSeconds,
+    workers,
     http,
-    ...(flow ? { flow } : {}),
+    ...(flows ? { flows: flows.measured, flowCost: flows.cost } : {}),
     servers: serverResults,
   };
   const failed = printResult(result);

@@ -42,18 +42,53 @@ export async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** CPU time the process has used so far, all its threads together. */
-export function cpuMs(child: ChildProcess): number {
-  const stat = fs.readFileSync(`/proc/${child.pid ?? 0}/stat`, "utf8");
+/** The process and its descendants (a clustered Vrata: the primary and its workers). */
+export function processTree(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = fs
+      .readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .split(" ")
+      .filter((field) => field !== "")
+      .map(Number);
+  } catch {
+    // ended meanwhile
+  }
+  return [pid, ...children.flatMap(processTree)];
+}
+
+/** CPU time one process has used so far, all its threads together (0 once it has ended). */
+function processCpuMs(pid: number): number {
+  let stat: string;
+  try {
+    stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return 0;
+  }
   // Fields after the parenthesised command name; utime and stime are the 12th and 13th of them,
   // counted in USER_HZ ticks, which Linux fixes at 100 per second.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
-export function rssMegabytes(child: ChildProcess): number {
-  const status = fs.readFileSync(`/proc/${child.pid ?? 0}/status`, "utf8");
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+/** CPU time the server has used so far: its process and its workers, all their threads together. */
+export function cpuMs(child: ChildProcess): number {
+  return processTree(child.pid ?? 0).reduce((sum, pid) => sum + processCpuMs(pid), 0);
+}
+
+function processRssMb(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Resident memory of the server's first process, and of each of its workers when it has any. */
+export function rssMegabytes(child: ChildProcess): { main: number; workers: number[] } {
+  const [main = 0, ...workers] = processTree(child.pid ?? 0);
+  return { main: processRssMb(main), workers: workers.map(processRssMb) };
 }
 
 /**

@@ -88,7 +88,18 @@ export async function prepareInstance(config: Config): Promise<TlsMaterial | und
     return tls;
   } finally {
     await db.destroy();
+    // The primary keeps running for as long as its workers serve.
+    collectStartGarbage();
   }
+}
+
+/**
+ * Loading modules, migrating and precomputing leave garbage behind that V8 keeps as spare heap: one
+ * thorough collection gives back 10-25 MB of the idle footprint for about 80 ms. `gc` exists only
+ * under --expose-gc, as bin/vrata.js starts node.
+ */
+function collectStartGarbage(): void {
+  globalThis.gc?.({ type: "major", execution: "sync", flavor: "last-resort" });
 }
 
 /**
@@ -155,11 +166,8 @@ export async function startVrata(
     });
     const stopCleanup = startExpiryCleanup(db, app.log);
     watch.follow((keys) => engine.useKeys(keys), app.log);
-    // Loading modules, migrating and precomputing leave garbage behind that V8 keeps as spare heap:
-    // one thorough collection gives back 10-25 MB of the idle footprint for about 80 ms, taken before
-    // listening so that no request waits for it. `gc` exists only under --expose-gc, as bin/vrata.js
-    // starts node.
-    globalThis.gc?.({ type: "major", execution: "sync", flavor: "last-resort" });
+    // Taken before listening so that no request waits for it.
+    collectStartGarbage();
     await app.listen({ port: config.port, host: config.host });
     const address = app.server.address();
     const port = typeof address === "object" && address ? address.port : config.port;
