@@ -10,6 +10,7 @@ const template: Template = {
   description: "",
   homepageTemplate: "{uriBase}",
   idScopes: ["openid", "profile"],
+  appScopes: [],
   variables: [{ name: "uriBase", description: "Where the wiki is" }],
   clientsPublic: [
     {
