@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organizationSchema, type Organization } from "../src/common/api/organization.ts";
 import { templateSchema, type Template } from "../src/common/api/template.ts";
 import { routes } from "../src/common/routes.ts";
+import { newId } from "../src/server/ids.ts";
+import { reportRefusedScopes } from "../src/server/templates/scope-report.ts";
+import { insertDocument } from "../src/server/store/documents.ts";
 import type { TestApp } from "./support/apps.ts";
 import { consoleSignUp, postJson, type ConsoleApi } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
@@ -90,11 +93,12 @@ function clientOf({ organization, template }: AddedApp, description: string) {
 describe.each(storeEngines)("scopes that apps define, on $name", ({ url }) => {
   let server: TestServer;
   let api: ConsoleApi;
+  let ownerId: string;
   let shop: AddedApp;
 
   beforeAll(async () => {
     server = await startTestServer(url ? { postgresUrl: url } : {});
-    api = (await consoleSignUp(server.url, "sara")).api;
+    ({ api, identityId: ownerId } = await consoleSignUp(server.url, "sara"));
     shop = await addedApp(api, shopTemplate, "Shop org");
   });
   afterAll(() => server.dispose());
@@ -141,10 +145,7 @@ describe.each(storeEngines)("scopes that apps define, on $name", ({ url }) => {
         { appScopes: [ordersRead, ordersWrite, ordersRead] },
         { error: "duplicateScope", field: "appScopes.2.name", values: ["orders:read"] },
       ],
-      [
-        { idScopes: ["open id"] },
-        { error: "unknownScope", field: "idScopes.0", values: ["open id"] },
-      ],
+      [{ idScopes: ["open id"] }, { error: "unknownScope", field: "idScopes.0", values: ["open id"] }],
       [
         {
           appScopes: [ordersRead],
@@ -256,7 +257,9 @@ describe.each(storeEngines)("scopes that apps define, on $name", ({ url }) => {
       api,
       {
         name: "Warehouse",
-        appScopes: [{ name: "orders:read", description: { en: "Read stock orders", sl: "Branje naročil zaloge" } }],
+        appScopes: [
+          { name: "orders:read", description: { en: "Read stock orders", sl: "Branje naročil zaloge" } },
+        ],
         variables: [{ name: "uriBase" }],
         clientsBackend: [{ description: "stock", redirectUriTemplates: ["{uriBase}/stock"] }],
         clientsService: [{ description: "stock service", additionalScopes: ["orders:read"] }],
@@ -290,5 +293,65 @@ describe.each(storeEngines)("scopes that apps define, on $name", ({ url }) => {
     await driver.step("passwordStart", { emailOrUsername: "vesna" });
     await driver.step("passwordComplete", { password: "vesna's passphrase" });
     expect((await driver.get()).appScopes).toEqual([ordersRead]);
+  });
+
+  it("stored before they were checked are reported at start, and their clients still work without them", async () => {
+    // As stored before templates defined scopes: an additional scope no template defines.
+    const stored = {
+      name: "Legacy",
+      description: "",
+      homepageTemplate: "",
+      idScopes: ["openid", "open id"],
+      variables: [{ name: "uriBase", description: "" }],
+      clientsPublic: [],
+      clientsBackend: [],
+      clientsService: [
+        {
+          id: newId(),
+          description: "legacy service",
+          additionalScopes: ["orders:read"],
+          accessTokenType: "hmac",
+          accessTokenLifespan: 3600,
+          idTokenLifespan: 3600,
+          tokenEndpointAuthMethod: "client_secret_basic",
+        },
+      ],
+      admins: [ownerId],
+    };
+    const templateId = newId();
+    await insertDocument(server.db, "application_templates", templateId, stored, Date.now());
+    const { id } = (await (await postJson(api, "/api/o/create", { name: "Legacy org" })).json()) as {
+      id: string;
+    };
+    const added = await postJson(api, `/api/o/update/${id}`, {
+      version: 1,
+      name: "Legacy org",
+      admins: [],
+      applications: [{ templateId, active: true, values: [{ name: "uriBase", value: uriBase }] }],
+    });
+    expect(added.status).toBe(200);
+    const organization = organizationSchema.parse(await added.json());
+
+    const warnings: unknown[] = [];
+    await reportRefusedScopes(server.db, { warn: (details: unknown) => warnings.push(details) });
+    const problems = [
+      { field: "idScopes.1", code: "unknownScope", scope: "open id" },
+      { field: "clientsService.0.additionalScopes.0", code: "unknownScope", scope: "orders:read" },
+    ];
+    expect(warnings).toEqual([
+      { templateId, problems },
+      { organizationId: id, applicationId: organization.applications?.[0]?.id, templateId, problems },
+    ]);
+
+    // The console reads the template as stored, for its page to point at what to correct.
+    const template = templateSchema.parse(await (await api(`/api/a/${templateId}`)).json());
+    expect(template.appScopes).toEqual([]);
+    // The engine takes the client without the scope: it gets tokens, and the scope is refused.
+    const legacy = clientOf({ organization, template }, "legacy service");
+    const config = await discover(legacy.clientId, legacy.secret);
+    expect((await client.clientCredentialsGrant(config)).access_token).not.toBe("");
+    await expect(client.clientCredentialsGrant(config, { scope: "orders:read" })).rejects.toMatchObject({
+      error: "invalid_scope",
+    });
   });
 });

@@ -66,7 +66,11 @@ export function templateScopeProblems(template: TemplateScopes): ScopeProblem[] 
     template[list].forEach((client, clientIndex) => {
       client.additionalScopes.forEach((scope, index) => {
         if (isOpenIdScope(scope) || defined.has(scope)) return;
-        problems.push({ field: `${list}.${clientIndex}.additionalScopes.${index}`, code: "unknownScope", scope });
+        problems.push({
+          field: `${list}.${clientIndex}.additionalScopes.${index}`,
+          code: "unknownScope",
+          scope,
+        });
       });
     });
   }
@@ -88,4 +92,17 @@ export function grantedScopes(
     openId: all.filter(isOpenIdScope),
     app: all.filter((scope) => !isOpenIdScope(scope) && defined.has(scope)),
   };
+}
+
+/**
+ * How an app's scope is told to a person in `language`: its description there, else the other
+ * language's, else its name.
+ */
+export function scopeDescription(
+  scope: { readonly name: string; readonly description: Readonly<Record<"en" | "sl", string>> },
+  language: string | undefined,
+): string {
+  const { en, sl } = scope.description;
+  const [first, second] = language?.startsWith("sl") ? [sl, en] : [en, sl];
+  return first || second || scope.name;
 }

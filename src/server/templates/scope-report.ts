@@ -10,7 +10,7 @@ import type { TemplateDocument } from "./templates.ts";
 // learn of them when the instance starts, and at the template in the console.
 
 /** Logs a warning for each stored template and organization's copy of one with such scopes. */
-export async function reportRefusedScopes(db: Database, log: FastifyBaseLogger): Promise<void> {
+export async function reportRefusedScopes(db: Database, log: Pick<FastifyBaseLogger, "warn">): Promise<void> {
   for (const { id, document } of await listDocuments<TemplateDocument>(db, "application_templates")) {
     const problems = templateScopeProblems(document);
     if (problems.length > 0) {
