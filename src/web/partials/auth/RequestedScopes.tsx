@@ -24,9 +24,10 @@ export function RequestedScopes({
       <ul className="flex list-disc flex-col gap-1 ps-5">
         {scopes.map((scope) => (
           <li key={scope.name}>
-            {scopeDescription(scope, i18n.resolvedLanguage)}{" "}
-            <span className="font-mono text-sm break-all text-slate-600 dark:text-slate-400">
-              ({scope.name})
+            <span className="block">{scopeDescription(scope, i18n.resolvedLanguage)}</span>
+            {/* A long name wraps only where it does not fit on its own line. */}
+            <span className="block font-mono text-sm break-words text-slate-600 dark:text-slate-400">
+              {scope.name}
             </span>
           </li>
         ))}
