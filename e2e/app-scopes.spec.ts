@@ -99,6 +99,7 @@ test.describe("scopes an app defines", () => {
       row.getByText(/^Invalid scope name orders read: start with a letter or digit/),
     ).toBeVisible();
     await expect(client.getByText(/^Unknown scope orders:read\./)).toBeVisible();
+    await screenshots(page, "template-app-scopes-refused");
     await row.getByLabel("Name").fill(scope.name);
     await saveTemplate(page);
     await expect(row.getByLabel("Name")).toHaveValue(scope.name);

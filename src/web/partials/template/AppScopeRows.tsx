@@ -30,18 +30,28 @@ export function AppScopeRows({
         return (
           <fieldset
             key={scope.key}
-            className="grid min-w-0 items-start gap-3 rounded-lg border border-slate-300 p-4 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_minmax(0,1fr)_auto]"
+            className="grid min-w-0 items-start gap-3 rounded-lg border border-slate-300 p-4 sm:grid-cols-2"
           >
             <legend className="sr-only">{label}</legend>
-            <TextField
-              label={t("common.name")}
-              name={`${path}.name`}
-              error={errors.at(`${path}.name`)}
-              className="font-mono"
-              autoComplete="off"
-              value={scope.name}
-              onChange={(event) => change(scope.key, { name: event.target.value })}
-            />
+            <div className="grid min-w-0 items-start gap-3 sm:col-span-2 sm:grid-cols-[minmax(0,1fr)_auto]">
+              <TextField
+                label={t("common.name")}
+                name={`${path}.name`}
+                error={errors.at(`${path}.name`)}
+                className="font-mono"
+                autoComplete="off"
+                value={scope.name}
+                onChange={(event) => change(scope.key, { name: event.target.value })}
+              />
+              <Button
+                variant="secondary"
+                className="sm:mt-7"
+                aria-label={`${t("common.remove")}: ${label}`}
+                onClick={() => onChange(scopes.filter((other) => other.key !== scope.key))}
+              >
+                {t("common.remove")}
+              </Button>
+            </div>
             <TextField
               label={t("templates.appScopes.descriptionEn")}
               name={`${path}.description.en`}
@@ -58,14 +68,6 @@ export function AppScopeRows({
               value={scope.sl}
               onChange={(event) => change(scope.key, { sl: event.target.value })}
             />
-            <Button
-              variant="secondary"
-              className="sm:mt-7"
-              aria-label={`${t("common.remove")}: ${label}`}
-              onClick={() => onChange(scopes.filter((other) => other.key !== scope.key))}
-            >
-              {t("common.remove")}
-            </Button>
           </fieldset>
         );
       })}
