@@ -10,6 +10,7 @@ import { insertDocument } from "../src/server/store/documents.ts";
 import type { TestApp } from "./support/apps.ts";
 import { consoleSignUp, postJson, type ConsoleApi } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
+import { clientByDescription } from "./support/organization-admin.ts";
 import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -69,22 +70,13 @@ async function addedApp(api: ConsoleApi, fields: Record<string, unknown>, name: 
   return { organization: organizationSchema.parse(await updated.json()), template };
 }
 
-/** The organization's client made from the template's client with this description, and its secret. */
+/** The organization's client made from the template's client with this description, its secret and its app. */
 function clientOf({ organization, template }: AddedApp, description: string) {
-  const application = organization.applications?.[0];
-  const all = [...template.clientsPublic, ...template.clientsBackend, ...template.clientsService];
-  const templateClientId = all.find((candidate) => candidate.description === description)?.id;
-  const clients = [
-    ...(application?.clientsPublic ?? []),
-    ...(application?.clientsBackend ?? []),
-    ...(application?.clientsService ?? []),
-  ];
-  const clientId = clients.find((candidate) => candidate.templateClientId === templateClientId)?.id ?? "";
-  const secret = organization.secrets?.find((candidate) => candidate.clientId === clientId)?.secret ?? "";
+  const { clientId, secret } = clientByDescription(organization, template, description);
   const app: TestApp = {
     clientId,
     organizationId: organization.id,
-    applicationId: application?.id ?? "",
+    applicationId: organization.applications?.[0]?.id ?? "",
     redirectUri: `${uriBase}/${description}`,
   };
   return { clientId, secret, app };
