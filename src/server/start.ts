@@ -13,7 +13,6 @@ import { rotationSchedule } from "./oidc/key-rotation.ts";
 import { createProvider } from "./oidc/provider.ts";
 import { JwtAccessTokens } from "./oidc/jwt-access-tokens.ts";
 import { ensureConsoleClient } from "./organizations/console.ts";
-import { reportRefusedScopes } from "./templates/scope-report.ts";
 import { migrate, openDatabase, type Database, type StoreOptions } from "./store/database.ts";
 import { startExpiryCleanup } from "./store/cleanup.ts";
 import { deriveInstanceSecrets, type InstanceSecrets } from "./secrets/instance-secrets.ts";
@@ -166,7 +165,6 @@ export async function startVrata(
       ...(vite ? { devMiddleware: vite.register } : {}),
     });
     const stopCleanup = startExpiryCleanup(db, app.log);
-    await reportRefusedScopes(db, app.log);
     watch.follow((keys) => engine.useKeys(keys), app.log);
     // Taken before listening so that no request waits for it.
     collectStartGarbage();
