@@ -10,6 +10,7 @@ import { insertDocument } from "../src/server/store/documents.ts";
 import type { TestApp } from "./support/apps.ts";
 import { consoleSignUp, postJson, type ConsoleApi } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
+import { rotateCommand } from "./support/rotate-keys.ts";
 import { clientByDescription } from "./support/organization-admin.ts";
 import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
@@ -40,7 +41,7 @@ const shopTemplate = {
     {
       description: "reader",
       redirectUriTemplates: ["{uriBase}/reader"],
-      additionalScopes: ["orders:read"],
+      additionalScopes: ["orders:read", "offline_access"],
     },
   ],
   clientsService: [
@@ -190,7 +191,7 @@ describe.each(storeEngines)("scopes that apps define, on $name", ({ url }) => {
     const driver = await FlowDriver.start(
       server.issuer,
       app,
-      { scope: "openid orders:read" },
+      { scope: "openid offline_access orders:read", prompt: "consent" },
       client.ClientSecretBasic(secret),
     );
     await driver.step("passwordStart", { emailOrUsername: "bruno" });
@@ -198,11 +199,20 @@ describe.each(storeEngines)("scopes that apps define, on $name", ({ url }) => {
     expect(flow.completed).toEqual(["signup"]);
     expect(flow.appScopes).toEqual([ordersRead]);
     const { tokens } = await signInRest(driver);
-    expect(tokens.scope).toBe("openid orders:read");
+    expect(tokens.scope).toBe("openid offline_access orders:read");
     expect(tokens.claims()?.aud).toBe(clientId);
     expect(
       await client.tokenIntrospection(await discover(clientId, secret), tokens.access_token),
-    ).toMatchObject({ active: true, scope: "openid orders:read" });
+    ).toMatchObject({ active: true, scope: "openid offline_access orders:read" });
+
+    // A refresh may narrow the scopes to the app's own; it cannot widen them.
+    const narrowed = await client.refreshTokenGrant(driver.config, tokens.refresh_token ?? "", {
+      scope: "orders:read",
+    });
+    expect(narrowed.scope).toBe("orders:read");
+    await expect(
+      client.refreshTokenGrant(driver.config, narrowed.refresh_token ?? "", { scope: "openid orders:write" }),
+    ).rejects.toMatchObject({ error: "invalid_scope" });
   });
 
   /** The rest of a sign-in whose first steps are done: identity, redirect and code exchange. */
@@ -285,6 +295,22 @@ describe.each(storeEngines)("scopes that apps define, on $name", ({ url }) => {
     await driver.step("passwordStart", { emailOrUsername: "vesna" });
     await driver.step("passwordComplete", { password: "vesna's passphrase" });
     expect((await driver.get()).appScopes).toEqual([ordersRead]);
+  });
+
+  it("are taken and refused the same by the engine made for new signing keys", async () => {
+    const published = async () =>
+      ((await (await fetch(server.url + routes.OIDCKeys.path)).json()) as JSONWebKeySet).keys.length;
+    const before = await published();
+    await rotateCommand(server, url);
+    await server.signingKeys.refresh();
+    expect(await published()).toBeGreaterThan(before);
+
+    const { clientId, secret } = clientOf(shop, "service hmac");
+    const config = await discover(clientId, secret);
+    expect((await client.clientCredentialsGrant(config, { scope: "orders:read" })).scope).toBe("orders:read");
+    await expect(client.clientCredentialsGrant(config, { scope: "orders:write" })).rejects.toMatchObject({
+      error: "invalid_scope",
+    });
   });
 
   it("stored before they were checked are reported at start, and their clients still work without them", async () => {
