@@ -1,14 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Browser, Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { apiPath, apiPrefix, pathFor, routes } from "../src/common/routes.ts";
 import { expect, test } from "./fixtures.ts";
-import {
-  createOrganizationWithApp,
-  createTemplate,
-  newName,
-  password,
-  saveTemplate,
-  signUp,
-} from "./support/console.ts";
+import { consoleCaller, createTemplate, newName, password, saveTemplate, signUp } from "./support/console.ts";
 import { flowLabels } from "./support/labels.ts";
 import { checkPage } from "./support/layout-checks.ts";
 
@@ -27,41 +21,8 @@ const viewports = [
   { width: 1280, height: 800 },
 ];
 
-/** The authorization request of the app's public client asking for its scope, as the app would send it. */
-function authorizationUrl(baseURL: string, clientId: string, locale: string): string {
-  const verifier = randomBytes(32).toString("base64url");
-  const parameters = new URLSearchParams({
-    client_id: clientId,
-    response_type: "code",
-    redirect_uri: `${uriBase}/callback`,
-    scope: `openid ${scope.name}`,
-    code_challenge: createHash("sha256").update(verifier).digest("base64url"),
-    code_challenge_method: "S256",
-    state: randomBytes(16).toString("base64url"),
-    ui_locales: locale,
-  });
-  return `${baseURL}/auth/oidc/authorize?${parameters}`;
-}
-
-/** A new person, in a browser of their own language, signs up through the app's request up to the identity step. */
-async function identityStep(browser: Browser, baseURL: string, clientId: string, language: "en" | "sl") {
-  const labels = flowLabels[language];
-  const context = await browser.newContext({
-    baseURL,
-    ignoreHTTPSErrors: true,
-    locale: language === "en" ? "en-US" : "sl-SI",
-  });
-  const page = await context.newPage();
-  await page.goto(authorizationUrl(baseURL, clientId, language));
-  await page.getByLabel(labels.identifier, { exact: true }).fill(newName("buyer"));
-  await page.getByRole("button", { name: labels.next }).click();
-  await page.getByLabel(labels.password, { exact: true }).fill(password);
-  await page.getByRole("button", { name: labels.submit }).click();
-  await expect(page.getByText(labels.signedUp)).toBeVisible();
-  return { page, close: () => context.close() };
-}
-
-async function screenshots(page: Page, name: string): Promise<void> {
+/** Checks the page and saves its screenshot at a phone's and a desktop's width. */
+async function checkAtBothWidths(page: Page, name: string): Promise<void> {
   for (const viewport of viewports) {
     await page.setViewportSize(viewport);
     await checkPage(page, `${name}-${viewport.width}`);
@@ -71,15 +32,12 @@ async function screenshots(page: Page, name: string): Promise<void> {
 test.describe("scopes an app defines", () => {
   test.use({ locale: "en-US" });
 
-  test("are typed on the template, and the identity step names them in each language", async ({
+  test("are typed on the template's page, refused at their field while malformed, and kept", async ({
     page,
-    browser,
-    baseURL,
   }) => {
     await page.goto("/");
     await signUp(page, newName("scopes"));
-    const templateName = newName("Orders");
-    await createTemplate(page, templateName);
+    await createTemplate(page, newName("Orders"));
 
     const scopes = page.getByRole("region", { name: "App scopes" });
     await expect(scopes.getByText("The app defines no scopes of its own.")).toBeVisible();
@@ -99,22 +57,83 @@ test.describe("scopes an app defines", () => {
       row.getByText(/^Invalid scope name orders read: start with a letter or digit/),
     ).toBeVisible();
     await expect(client.getByText(/^Unknown scope orders:read\./)).toBeVisible();
-    await screenshots(page, "template-app-scopes-refused");
+    await checkAtBothWidths(page, "template-app-scopes-refused");
+
     await row.getByLabel("Name").fill(scope.name);
     await saveTemplate(page);
-    await expect(row.getByLabel("Name")).toHaveValue(scope.name);
-    await expect(page.getByRole("alert").filter({ hasText: "scope" })).toHaveCount(0);
-
-    const clientId = await createOrganizationWithApp(page, templateName, uriBase);
-    const heading = { en: "also asks for this access:", sl: "zahteva tudi ta dostop:" };
-    for (const language of ["en", "sl"] as const) {
-      const person = await identityStep(browser, baseURL ?? "", clientId, language);
-      const asked = person.page.getByText(heading[language]).locator("..");
-      await expect(asked).toContainText(templateName);
-      const item = asked.getByRole("listitem");
-      await expect(item).toHaveText(`${scope[language]}${scope.name}`);
-      await screenshots(person.page, `identity-app-scopes-${language}`);
-      await person.close();
-    }
+    await page.reload();
+    const saved = page.getByRole("region", { name: "App scopes" }).getByRole("group", { name: "Scope 1" });
+    await expect(saved.getByLabel("Name")).toHaveValue(scope.name);
+    await expect(saved.getByLabel("Description in Slovenian")).toHaveValue(scope.sl);
   });
+
+  for (const language of ["en", "sl"] as const) {
+    test(`are named with their description on the identity step (${language})`, async ({
+      page,
+      browser,
+      baseURL,
+    }) => {
+      // The app, made through the console's API: a template with the scope, given to its public client.
+      await page.goto("/");
+      await signUp(page, newName("scopes"));
+      const call = await consoleCaller(page);
+      const appName = newName("Orders");
+      const template = await call<{ id: string }>(apiPath("ApplicationTemplateCreate"), {
+        name: appName,
+        appScopes: [{ name: scope.name, description: { en: scope.en, sl: scope.sl } }],
+        variables: [{ name: "uriBase" }],
+        clientsPublic: [{ redirectUriTemplates: ["{uriBase}/callback"], additionalScopes: [scope.name] }],
+      });
+      const { id } = await call<{ id: string }>(apiPath("OrganizationCreate"), {
+        name: newName("Organization"),
+      });
+      const updated = await call<{ applications: { clientsPublic: { id: string }[] }[] }>(
+        apiPrefix + pathFor("OrganizationUpdate", { id }),
+        {
+          version: 1,
+          name: newName("Organization"),
+          admins: [],
+          applications: [
+            { templateId: template.id, active: true, values: [{ name: "uriBase", value: uriBase }] },
+          ],
+        },
+      );
+      const clientId = updated.applications[0]?.clientsPublic[0]?.id ?? "";
+
+      // A new person, in a browser of their own language, signs up through the app's request.
+      const labels = flowLabels[language];
+      const context = await browser.newContext({
+        baseURL,
+        ignoreHTTPSErrors: true,
+        locale: language === "en" ? "en-US" : "sl-SI",
+      });
+      try {
+        const person = await context.newPage();
+        const verifier = randomBytes(32).toString("base64url");
+        const request = new URLSearchParams({
+          client_id: clientId,
+          response_type: "code",
+          redirect_uri: `${uriBase}/callback`,
+          scope: `openid ${scope.name}`,
+          code_challenge: createHash("sha256").update(verifier).digest("base64url"),
+          code_challenge_method: "S256",
+          state: randomBytes(16).toString("base64url"),
+        });
+        await person.goto(`${routes.OIDCAuthorize.path}?${request}`);
+        await person.getByLabel(labels.identifier, { exact: true }).fill(newName("buyer"));
+        await person.getByRole("button", { name: labels.next }).click();
+        await person.getByLabel(labels.password, { exact: true }).fill(password);
+        await person.getByRole("button", { name: labels.submit }).click();
+        await expect(person.getByText(labels.signedUp)).toBeVisible();
+
+        const intro = { en: "also asks for this access:", sl: "zahteva tudi ta dostop:" }[language];
+        const asked = person.getByText(intro).locator("..");
+        await expect(asked).toContainText(appName);
+        await expect(asked.getByRole("listitem")).toHaveText(`${scope[language]}${scope.name}`);
+        await checkAtBothWidths(person, `identity-app-scopes-${language}`);
+      } finally {
+        await context.close();
+      }
+    });
+  }
 });

@@ -21,22 +21,15 @@ export function AppScopeRows({
   return (
     <EditableRows
       list="appScopes"
+      errors={errors}
       rows={scopes}
       newRow={newAppScope}
       rowClassName="sm:grid-cols-2"
       onChange={onChange}
-      fields={(scope, { path, change, removeButton }) => (
+      fields={(scope, { path, change, nameField, removeButton }) => (
         <>
           <div className="grid min-w-0 items-start gap-3 sm:col-span-2 sm:grid-cols-[minmax(0,1fr)_auto]">
-            <TextField
-              label={t("common.name")}
-              name={`${path}.name`}
-              error={errors.at(`${path}.name`)}
-              className="font-mono"
-              autoComplete="off"
-              value={scope.name}
-              onChange={(event) => change({ name: event.target.value })}
-            />
+            {nameField}
             {removeButton}
           </div>
           {(["en", "sl"] as const).map((language) => (

@@ -18,21 +18,14 @@ export function VariableRows({
   return (
     <EditableRows
       list="variables"
+      errors={errors}
       rows={variables}
       newRow={newVariable}
       rowClassName="sm:grid-cols-[minmax(0,1fr)_minmax(0,2fr)_auto]"
       onChange={onChange}
-      fields={(variable, { path, change, removeButton }) => (
+      fields={(variable, { path, change, nameField, removeButton }) => (
         <>
-          <TextField
-            label={t("common.name")}
-            name={`${path}.name`}
-            error={errors.at(`${path}.name`)}
-            className="font-mono"
-            autoComplete="off"
-            value={variable.name}
-            onChange={(event) => change({ name: event.target.value })}
-          />
+          {nameField}
           <TextField
             label={t("common.description")}
             name={`${path}.description`}
