@@ -205,6 +205,9 @@ describe.each(storeEngines)("scopes that apps define, on $name", ({ url }) => {
       await client.tokenIntrospection(await discover(clientId, secret), tokens.access_token),
     ).toMatchObject({ active: true, scope: "openid offline_access orders:read" });
 
+    const sub = tokens.claims()?.sub ?? "";
+    expect(await client.fetchUserInfo(driver.config, tokens.access_token, sub)).toEqual({ sub });
+
     // A refresh may narrow the scopes to the app's own; it cannot widen them.
     const narrowed = await client.refreshTokenGrant(driver.config, tokens.refresh_token ?? "", {
       scope: "orders:read",
