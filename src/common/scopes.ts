@@ -12,7 +12,7 @@ export const openIdScopes = ["openid", "offline_access", "profile", "email"] as 
 const reservedScopeNames = new Set([...openIdScopes, "address", "phone"]);
 
 /** The longest name of an app's scope. */
-export const appScopeNameMaxLength = 100;
+const appScopeNameMaxLength = 100;
 
 /** A letter or digit first, then letters, digits and `: . _ - /` (`orders:read`, `api/v1.write`). */
 const appScopeNamePattern = new RegExp(`^[A-Za-z0-9][A-Za-z0-9:._/-]{0,${appScopeNameMaxLength - 1}}$`);
