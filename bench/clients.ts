@@ -39,6 +39,7 @@ export async function addBenchClients(database: Config["database"]): Promise<Ben
         homepageTemplate: "",
         // offline_access lets the public client get refresh tokens, as a real app's template would.
         idScopes: ["openid", "profile", "email", "offline_access"],
+        appScopes: [],
         variables: [],
         clientsPublic: [
           {

@@ -83,6 +83,12 @@ async function makeSample(browser: Browser, baseURL: string, storageState: strin
         name: template.name,
         description: "A portal where customers see their loans, reservations and fees.",
         homepageTemplate: "{uriBase}/",
+        appScopes: [
+          {
+            name: "loans:read",
+            description: { en: "See the loans you have", sl: "Ogled vaših izposoj" },
+          },
+        ],
         variables: [
           { name: "uriBase", description: "Where the portal is, such as https://portal.example.com" },
         ],

@@ -15,6 +15,7 @@ import { templateSchema, type Template } from "../src/common/api/template.ts";
 import { routes } from "../src/common/routes.ts";
 import { consoleSignUp, postJson } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
+import { clientByDescription } from "./support/organization-admin.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 // Both access token types of a template's clients (HMAC = opaque, JWT = RFC 9068), seen by openid-client
@@ -74,19 +75,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.dispose());
 
-function clientOf(description: string, of = organization): { clientId: string; secret: string } {
-  const application = of.applications?.[0];
-  const all = [...template.clientsPublic, ...template.clientsBackend, ...template.clientsService];
-  const templateClientId = all.find((candidate) => candidate.description === description)?.id;
-  const clients = [
-    ...(application?.clientsPublic ?? []),
-    ...(application?.clientsBackend ?? []),
-    ...(application?.clientsService ?? []),
-  ];
-  const clientId = clients.find((candidate) => candidate.templateClientId === templateClientId)?.id ?? "";
-  const secret = of.secrets?.find((candidate) => candidate.clientId === clientId)?.secret ?? "";
-  return { clientId, secret };
-}
+const clientOf = (description: string, of = organization) => clientByDescription(of, template, description);
 
 async function signIn(type: (typeof tokenTypes)[number], username: string) {
   const { clientId } = clientOf(type);

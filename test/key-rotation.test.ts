@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { routes } from "../src/common/routes.ts";
 import { registerTestApp, type TestApp } from "./support/apps.ts";
 import { vrataCommand } from "./support/command.ts";
+import { rotateCommand } from "./support/rotate-keys.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
 import { signInToApp } from "./support/organization-admin.ts";
 import { storeEngines } from "./support/postgres.ts";
@@ -31,27 +32,6 @@ async function publishedKeys(server: TestServer): Promise<PublishedKeys> {
 
 const kids = ({ keys }: PublishedKeys) => keys.map((key) => key.kid);
 const kidOf = (jwt: string | undefined) => decodeProtectedHeader(jwt ?? "").kid;
-
-/** `vrata keys rotate` on the server's store, run as an operator runs it. */
-function rotateCommand(server: TestServer, postgresUrl: string | undefined, ...options: string[]) {
-  const database = postgresUrl === undefined ? [] : ["--database", urlOfSchema(postgresUrl, server)];
-  return run(process.execPath, [
-    ...vrataCommand,
-    "keys",
-    "rotate",
-    "--data",
-    server.dataDir,
-    ...database,
-    ...options,
-  ]);
-}
-
-/** The test server's PostgreSQL schema, chosen as any PostgreSQL client can: by the URL's options. */
-function urlOfSchema(postgresUrl: string, server: TestServer): string {
-  const url = new URL(postgresUrl);
-  url.searchParams.set("options", `-c search_path=${server.postgresSchema ?? ""}`);
-  return url.href;
-}
 
 /** What `vrata keys rotate` says it published. */
 function rotatedKids(stdout: string): string[] {

@@ -180,7 +180,7 @@ describe("application templates", () => {
         "unknownVariables",
         { field: "clientsBackend.1.redirectUriTemplates", values: ["a", "b"] },
       ],
-      [{ name: "X", idScopes: ["open id"] }, "badRequest", { field: "idScopes.0" }],
+      [{ name: "X", idScopes: ["open id"] }, "unknownScope", { field: "idScopes.0", values: ["open id"] }],
       [{ name: "X", admins: ["nobody"] }, "unknownIdentity"],
       [{ name: "X", clientsService: [{ id: "made-up" }] }, "badRequest"],
       [

@@ -6,6 +6,7 @@ import { ConfigError, HelpRequested, loadConfig, type Config } from "./config.ts
 import { rotateKeysNow } from "./rotate-keys.ts";
 import { backUpSqlite } from "./store/backup.ts";
 import { prepareInstance, startVrata } from "./start.ts";
+import { reportRefusedScopes } from "./templates/scope-report.ts";
 import { describeStartFailure } from "./start-failure.ts";
 
 // The `vrata` command: reads the settings, starts the server and stops it cleanly on a signal.
@@ -104,6 +105,12 @@ async function serve(config: Config): Promise<void> {
   }
 
   const { app, url, issuer, tls } = vrata;
+  // What the store holds is the same for every worker: the first one tells of it.
+  if (!cluster.isWorker || cluster.worker?.id === 1) {
+    await reportRefusedScopes(vrata.db, app.log).catch((error: unknown) => {
+      app.log.error({ err: error }, "the stored templates' scopes could not be checked");
+    });
+  }
   if (cluster.isWorker) {
     shareMetricsWithPrimary();
     app.log.info(`worker ready (listening at ${url})`);

@@ -35,6 +35,7 @@ export async function registerTestApp(
       description: "",
       homepageTemplate: "{uriBase}/",
       idScopes: ["openid", "profile", "email", "offline_access"],
+      appScopes: [],
       variables: [{ name: "uriBase", description: "" }],
       clientsPublic: [
         {

@@ -1,4 +1,5 @@
 import { organizationSchema, type Organization } from "../../src/common/api/organization.ts";
+import type { Template } from "../../src/common/api/template.ts";
 import type { TestApp } from "./apps.ts";
 import { consoleSignUp, postJson, type ConsoleApi } from "./console.ts";
 import { FlowDriver } from "./flow-driver.ts";
@@ -82,4 +83,26 @@ export function updateOrganization(
     applications: (organization.applications ?? []).map(({ id, active, values }) => ({ id, active, values })),
     ...changes,
   });
+}
+
+/**
+ * The client the organization's application made from the template's client with this description,
+ * and its secret as the organization's answer showed it once (none for a public client).
+ */
+export function clientByDescription(
+  organization: Organization,
+  template: Template,
+  description: string,
+): { clientId: string; secret: string } {
+  const application = organization.applications?.[0];
+  const all = [...template.clientsPublic, ...template.clientsBackend, ...template.clientsService];
+  const templateClientId = all.find((candidate) => candidate.description === description)?.id;
+  const clients = [
+    ...(application?.clientsPublic ?? []),
+    ...(application?.clientsBackend ?? []),
+    ...(application?.clientsService ?? []),
+  ];
+  const clientId = clients.find((candidate) => candidate.templateClientId === templateClientId)?.id ?? "";
+  const secret = organization.secrets?.find((candidate) => candidate.clientId === clientId)?.secret ?? "";
+  return { clientId, secret };
 }

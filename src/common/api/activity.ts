@@ -48,6 +48,7 @@ export const changedFields = [
   "description",
   "homepageTemplate",
   "idScopes",
+  "appScopes",
   "variables",
   "clientsPublic",
   "clientsBackend",

@@ -25,6 +25,14 @@ export const errorCodes = [
   "invalidPostLogoutRedirectUri",
   "invalidBackchannelLogoutUri",
   "invalidHomepage",
+  /** A name for an app's own scope that is malformed (letters, digits and `:._-/`, at most 100). */
+  "invalidScopeName",
+  /** A name for an app's own scope that belongs to an OpenID scope. */
+  "reservedScopeName",
+  /** An app's own scope defined twice in one template. */
+  "duplicateScope",
+  /** A scope of a client that is neither an OpenID scope nor one the template defines. */
+  "unknownScope",
   "unknownIdentity",
   "invalidValues",
   "unknownTemplate",

@@ -7,6 +7,7 @@ import type {
 import { z } from "zod";
 import { providerKeyPattern } from "../ids.ts";
 import { codeLength, locales, passwordMaxLength, usernameOrEmailMaxLength } from "../limits.ts";
+import { appScopeSchema } from "./template.ts";
 import { idText, storableText } from "./text.ts";
 
 // The auth flow's JSON API (reference §4.3-§4.6): every step answers with the flow's state, and a
@@ -75,6 +76,8 @@ export const flowResponseSchema = z.object({
   codesSent: z.number().int().optional(),
   /** The language the app asked for (`ui_locales`); the page uses it unless the person chose one. */
   locale: z.enum(locales).optional(),
+  /** The scopes of the app's own API the app asks for, with their descriptions in each language. */
+  appScopes: z.array(appScopeSchema).optional(),
   /** Where "Homepage" leads once the flow has finished. */
   homepage: z.string().optional(),
   error: z.enum(flowErrors).optional(),

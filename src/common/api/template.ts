@@ -5,11 +5,8 @@ import { idText, typedText } from "./text.ts";
 // Application templates (spec §2-§3, reference §2.4 and §9): reusable app definitions that
 // organizations add with their own variable values.
 
-/** RFC 6749 scope-token characters. */
-const scopeToken = z
-  .string()
-  .max(200)
-  .regex(/^[\x21\x23-\x5B\x5D-\x7E]+$/, "invalid scope");
+/** A scope as typed; what it may be is checked with the template (common/scopes.ts), at its field. */
+const scopeToken = typedText(200).min(1);
 /** The longest token lifespan a client may have, in seconds: ten years. */
 export const maxLifespanSeconds = 10 * 365 * 24 * 3600;
 const lifespan = z.number().int().positive().max(maxLifespanSeconds);
@@ -65,6 +62,15 @@ export const serviceClientSchema = z.strictObject({
   tokenEndpointAuthMethod: z.enum(tokenEndpointAuthMethods).default("client_secret_basic"),
 });
 
+/** A scope the app defines for its own API, described to the people it asks, in each language. */
+export const appScopeSchema = z.strictObject({
+  name: typedText(200),
+  description: z
+    .strictObject({ en: typedText(500).default(""), sl: typedText(500).default("") })
+    .default({ en: "", sl: "" }),
+});
+export type AppScope = z.infer<typeof appScopeSchema>;
+
 export const variableSchema = z.strictObject({
   name: typedText(100).min(1),
   description: typedText(1000).default(""),
@@ -76,6 +82,8 @@ export const templateFieldsSchema = z.strictObject({
   description: typedText(4000).default(""),
   homepageTemplate: typedText(2000).default(""),
   idScopes: z.array(scopeToken).max(50).default(["openid"]),
+  /** Scopes besides the OpenID ones that the template's clients may be granted. */
+  appScopes: z.array(appScopeSchema).max(50).default([]),
   variables: z.array(variableSchema).max(50).default([]),
   clientsPublic: z.array(publicClientSchema).max(20).default([]),
   clientsBackend: z.array(backendClientSchema).max(20).default([]),

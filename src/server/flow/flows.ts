@@ -1,8 +1,10 @@
 import type { FastifyBaseLogger } from "fastify";
 import type Provider from "oidc-provider";
 import type { FlowError, FlowResponse } from "../../common/api/flow.ts";
+import type { AppScope } from "../../common/api/template.ts";
 import { flowIdPattern } from "../../common/ids.ts";
 import type { Locale } from "../../common/limits.ts";
+import { isOpenIdScope } from "../../common/scopes.ts";
 import { HttpError } from "../http/errors.ts";
 import { requestedLocale } from "../http/locale.ts";
 import type { Database } from "../store/database.ts";
@@ -58,6 +60,15 @@ export class FlowStepError extends Error {
 }
 
 /**
+ * The app's own scopes an authorization request asks for. The engine has refused any scope the client
+ * was not granted before the flow began, so the rest of the request's scopes are the app's.
+ */
+function appScopesAskedFor(params: Record<string, unknown>): string[] {
+  const scope = typeof params.scope === "string" ? params.scope.split(" ") : [];
+  return [...new Set(scope.filter((name) => name !== "" && !isOpenIdScope(name)))];
+}
+
+/**
  * The flow with this ID. A flow begins as oidc-provider's interaction for an authorization request;
  * its row is stored with the first step that changes it, and lives as long as the interaction.
  */
@@ -70,7 +81,10 @@ export async function loadFlow(db: Database, provider: Provider, id: string): Pr
   const clientId = interaction?.params.client_id;
   const client = typeof clientId === "string" ? await findActiveClient(db, clientId) : undefined;
   if (!interaction || !client) throw new HttpError(404, "notFound", "no such flow");
-  const state = newFlowState(requestedLocale(interaction.params.ui_locales));
+  const state = newFlowState(
+    requestedLocale(interaction.params.ui_locales),
+    appScopesAskedFor(interaction.params),
+  );
   return {
     id,
     clientId: client.id,
@@ -113,6 +127,11 @@ export async function commitStep(db: Database, flow: Flow, effects: StepEffects)
 /** Stores the flow's new state alone (see commitStep). */
 export const saveFlow = (db: Database, flow: Flow) => commitStep(db, flow, new StepEffects());
 
+/** The scopes with their descriptions, as the app's template defines them, in the request's order. */
+function describedScopes(names: readonly string[], defined: readonly AppScope[]): AppScope[] {
+  return names.flatMap((name) => defined.filter((scope) => scope.name === name));
+}
+
 export async function flowResponse(
   db: Database,
   flow: Flow,
@@ -131,6 +150,7 @@ export async function flowResponse(
     ...(state.emailOrUsername ? { emailOrUsername: state.emailOrUsername } : {}),
     ...(state.code ? { codesSent: state.code.sent } : {}),
     ...(state.locale ? { locale: state.locale } : {}),
+    ...(state.appScopes ? { appScopes: describedScopes(state.appScopes, application.appScopes) } : {}),
     ...(state.providerError ? { providerError: state.providerError } : {}),
     ...(state.completed.includes("finished") && application.homepage
       ? { homepage: application.homepage }

@@ -54,12 +54,15 @@ export interface FlowState {
   providerError?: { provider: string; error: "denied" | "failed" };
   /** Language the app asked for with `ui_locales`; e-mails use it before Accept-Language. */
   locale?: Locale;
+  /** The scopes of the app's own API that the request asks for (the identity step names them). */
+  appScopes?: string[];
 }
 
-export const newFlowState = (locale?: Locale): FlowState => ({
+export const newFlowState = (locale?: Locale, appScopes: readonly string[] = []): FlowState => ({
   completed: [],
   providers: [],
   ...(locale ? { locale } : {}),
+  ...(appScopes.length > 0 ? { appScopes: [...appScopes] } : {}),
 });
 
 /** The states each new state may follow; some replace the last one instead of following it. */

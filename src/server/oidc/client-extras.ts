@@ -11,6 +11,9 @@ export const extraClientProperties = [
   "vrata_access_token_type",
   "vrata_organization_id",
   "vrata_application_id",
+  // The scopes of the app's own API granted to the client, space-separated: the engine's `scope`
+  // takes only the scopes it supports for every client (oidc/client-scopes.ts).
+  "vrata_app_scopes",
 ] as const;
 
 type Kind = "access" | "id" | "refresh";
@@ -20,14 +23,19 @@ type ClientOrMetadata = Client | ClientMetadata | undefined;
 const extra = (client: ClientOrMetadata, key: (typeof extraClientProperties)[number]): unknown =>
   (client as Record<string, unknown> | undefined)?.[key];
 
-/** The stored metadata that sets a client's lifespans in seconds and its access token type. */
+/**
+ * The stored metadata that sets a client's lifespans in seconds, its access token type and the app's
+ * own scopes it is granted.
+ */
 export function extraMetadata(settings: {
   access: number;
   id: number;
   refresh?: number | undefined;
   accessTokenType: AccessTokenType;
+  appScopes: readonly string[];
 }) {
   return {
+    ...(settings.appScopes.length > 0 ? { vrata_app_scopes: settings.appScopes.join(" ") } : {}),
     vrata_access_token_lifespan: settings.access,
     vrata_id_token_lifespan: settings.id,
     ...(settings.refresh === undefined ? {} : { vrata_refresh_token_lifespan: settings.refresh }),
@@ -43,6 +51,12 @@ export function lifespan(client: ClientOrMetadata, kind: Kind, fallback: number)
 
 export function accessTokenType(client: ClientOrMetadata): AccessTokenType {
   return extra(client, "vrata_access_token_type") === "jwt" ? "jwt" : "hmac";
+}
+
+/** The app's own scopes the client is granted. */
+export function appScopesOf(client: ClientOrMetadata): Set<string> {
+  const value = extra(client, "vrata_app_scopes");
+  return new Set(typeof value === "string" ? value.split(" ").filter(Boolean) : []);
 }
 
 /** Where the client belongs: its organization and the organization's application. */

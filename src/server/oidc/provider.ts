@@ -7,6 +7,7 @@ import { findAccountFor } from "./accounts.ts";
 import { adapterFactory } from "./adapter.ts";
 import { enforceClientSecrets } from "./client-secrets.ts";
 import { keepEngineClients } from "./clients.ts";
+import { acceptClientScopes, engineScopeConfiguration } from "./client-scopes.ts";
 import { mayIntrospect, mayRevoke } from "./token-policies.ts";
 import { interactionPolicyWithOrganizations } from "./interaction-policy.ts";
 import { extraClientProperties, lifespan, ownerOf } from "./client-extras.ts";
@@ -90,7 +91,8 @@ export function createProvider({
     responseTypes: ["code"],
     pkce: { required: () => true },
     clientAuthMethods: ["none", "client_secret_basic", "client_secret_post"],
-    scopes: ["openid", "offline_access", "profile", "email"],
+    // Apps' own scopes are each client's (oidc/client-scopes.ts).
+    scopes: engineScopeConfiguration,
     claims: {
       // `azp` names the app an ID token was issued to (spec §3); accounts give it to ID tokens only.
       openid: ["sub", "azp"],
@@ -138,6 +140,7 @@ export function createProvider({
   const provider = new Provider(issuer, configuration);
   provider.proxy = behindProxy;
   keepEngineClients(provider, db);
+  acceptClientScopes(provider);
   enforceClientSecrets(provider);
   answerWithJwtAccessTokens(provider, jwtAccessTokens);
   protectEnginePages(provider);

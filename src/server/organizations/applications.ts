@@ -1,3 +1,4 @@
+import type { AppScope } from "../../common/api/template.ts";
 import type { Database } from "../store/database.ts";
 import { ShortCache } from "../store/short-cache.ts";
 import { homepageOf } from "./clients.ts";
@@ -7,6 +8,8 @@ export interface ApplicationInfo {
   name: string;
   organizationName: string;
   homepage?: string;
+  /** The scopes the app defines for its own API. */
+  appScopes: AppScope[];
 }
 
 // Every answer of a flow step names the app: a rename shows within the cache's moment.
@@ -36,6 +39,7 @@ async function readApplication(
   return {
     name: application?.applicationTemplate.name ?? "",
     organizationName: organization?.document.name ?? "",
+    appScopes: application?.applicationTemplate.appScopes ?? [],
     ...(homepage ? { homepage } : {}),
   };
 }

@@ -3,6 +3,7 @@ import type { AccessTokenType, BackendClient, PublicClient } from "../../common/
 import type { Database } from "../store/database.ts";
 import { syncOrganizationClients, type SyncedClient } from "../store/clients.ts";
 import { interpolate } from "../templates/interpolate.ts";
+import { grantedScopes } from "../../common/scopes.ts";
 import { extraMetadata } from "../oidc/client-extras.ts";
 
 // The OAuth clients of an organization's applications, as oidc-provider sees them (reference §5.2).
@@ -43,16 +44,20 @@ export function clientsOf(application: OrganizationApplication): SyncedClient[] 
     idTokenLifespan: number;
     refreshTokenLifespan?: number | undefined;
     accessTokenType: AccessTokenType;
-  }) => ({
-    scope: unique([...template.idScopes, ...client.additionalScopes]).join(" "),
-    ...(homepage ? { client_uri: homepage } : {}),
-    ...extraMetadata({
-      access: client.accessTokenLifespan,
-      id: client.idTokenLifespan,
-      refresh: client.refreshTokenLifespan,
-      accessTokenType: client.accessTokenType,
-    }),
-  });
+  }) => {
+    const scopes = grantedScopes(template, client.additionalScopes);
+    return {
+      scope: scopes.openId.join(" "),
+      ...(homepage ? { client_uri: homepage } : {}),
+      ...extraMetadata({
+        access: client.accessTokenLifespan,
+        id: client.idTokenLifespan,
+        refresh: client.refreshTokenLifespan,
+        accessTokenType: client.accessTokenType,
+        appScopes: scopes.app,
+      }),
+    };
+  };
   const find = <C extends { id?: string | undefined }>(clients: C[], id: string): C => {
     const client = clients.find((candidate) => candidate.id === id);
     if (!client) throw new Error(`template client ${id} is missing from the application's copy`);

@@ -32,6 +32,7 @@ function consoleApplication(
       description: "",
       homepageTemplate: "{uriBase}/",
       idScopes: consoleScope.split(" "),
+      appScopes: [],
       variables: [{ name: "uriBase", description: "" }],
       clientsPublic: [
         {

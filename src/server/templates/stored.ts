@@ -1,4 +1,5 @@
 import {
+  type AppScope,
   backendSettingDefaults,
   signInSettingDefaults,
   type BackendClient,
@@ -12,6 +13,8 @@ type StoredClient<C> = Omit<C, LaterSetting> & Partial<Pick<C, LaterSetting & ke
 interface StoredClients {
   clientsPublic: StoredClient<PublicClient>[];
   clientsBackend: StoredClient<BackendClient>[];
+  /** Absent in templates stored before apps could define scopes. */
+  appScopes?: AppScope[];
 }
 
 /**
@@ -20,9 +23,14 @@ interface StoredClients {
  */
 export function withSettingDefaults<T extends StoredClients>(
   template: T,
-): Omit<T, keyof StoredClients> & { clientsPublic: PublicClient[]; clientsBackend: BackendClient[] } {
+): Omit<T, keyof StoredClients> & {
+  clientsPublic: PublicClient[];
+  clientsBackend: BackendClient[];
+  appScopes: AppScope[];
+} {
   return {
     ...template,
+    appScopes: template.appScopes ?? [],
     clientsPublic: template.clientsPublic.map((client) => ({ ...signInSettingDefaults, ...client })),
     clientsBackend: template.clientsBackend.map((client) => ({
       ...signInSettingDefaults,

@@ -76,6 +76,7 @@ const recordedFields = [
   "description",
   "homepageTemplate",
   "idScopes",
+  "appScopes",
   "variables",
   "clientsPublic",
   "clientsBackend",

@@ -1,4 +1,5 @@
 import type { TemplateFields } from "../../common/api/template.ts";
+import { templateScopeProblems } from "../../common/scopes.ts";
 import { isSecureUri } from "../../common/uris.ts";
 import { HttpError } from "../http/errors.ts";
 import { checkVariables, interpolate } from "./interpolate.ts";
@@ -24,11 +25,31 @@ function checkUris(
   }
 }
 
+const scopeMessages = {
+  invalidScopeName: "is not a scope name: a letter or digit, then letters, digits and :._-/, at most 100",
+  reservedScopeName: "is an OpenID scope's name",
+  duplicateScope: "is defined twice",
+  unknownScope: "is neither an OpenID scope nor one the template defines",
+} as const;
+
+/** The template's scopes must be ones the engine will accept for its clients (common/scopes.ts). */
+function checkScopes(fields: TemplateFields): void {
+  const [problem] = templateScopeProblems(fields);
+  if (problem) {
+    throw new HttpError(400, problem.code, `scope ${problem.scope} ${scopeMessages[problem.code]}`, {
+      field: problem.field,
+      values: [problem.scope],
+    });
+  }
+}
+
 /**
  * Checks a template's rules that its schema cannot express and tidies it: scopes and URIs without
- * duplicates, unique variable names, URI templates that interpolate to secure URIs.
+ * duplicates, scopes the engine accepts, unique variable names, URI templates that interpolate to
+ * secure URIs.
  */
 export function validTemplate(fields: TemplateFields): TemplateFields {
+  checkScopes(fields);
   const names = fields.variables.map((variable) => variable.name);
   const duplicateAt = names.findIndex((name, index) => names.indexOf(name) !== index);
   const duplicate = names[duplicateAt];

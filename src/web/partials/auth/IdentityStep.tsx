@@ -10,6 +10,7 @@ import { CheckIcon, PlusIcon } from "../../components/icons.tsx";
 import { IdentityForm } from "../identity/IdentityForm.tsx";
 import { createIdentity, flowIdentitiesQuery, postStep } from "./flowApi.ts";
 import { IdentityGroups } from "./IdentityGroups.tsx";
+import { RequestedScopes } from "./RequestedScopes.tsx";
 import { StepFooter } from "./StepForm.tsx";
 import { StepHeading } from "./StepHeading.tsx";
 import { useFocusOnMount, useStepAction } from "./useStepAction.ts";
@@ -64,6 +65,7 @@ export function IdentityStep({ flowId, flow, onFlow, onRestart, restarting }: Id
           />
         </p>
       </div>
+      <RequestedScopes appName={flow.appName} scopes={flow.appScopes ?? []} />
       {identities.isPending ? (
         <p role="status">{t("app.loading")}</p>
       ) : identities.isError ? (

@@ -8,6 +8,7 @@ import { Button } from "../../components/Button.tsx";
 import { TextAreaField, TextField } from "../../components/Field.tsx";
 import { Section } from "../../components/Section.tsx";
 import { useUnsavedChanges } from "../../components/UnsavedChangesGuard.tsx";
+import { AppScopeRows } from "./AppScopeRows.tsx";
 import { ClientList } from "./ClientList.tsx";
 import { fieldErrorsOf, shownAt, type FieldError } from "./fieldErrors.ts";
 import { changedFrom, templateDraftOf, templateEditOf, type TemplateDraft } from "./templateDraft.ts";
@@ -87,9 +88,12 @@ export function TemplateEditor({ template }: { readonly template: Template }) {
     if (busy) return;
     const { edit: fields, problems } = templateEditOf(draft);
     if (problems.length > 0) {
-      const fieldErrors = problems.map(({ field, problem }) => ({
-        field,
-        message: t(`templates.problems.${problem}`),
+      const fieldErrors = problems.map((problem) => ({
+        field: shownAt(problem.field),
+        message:
+          "error" in problem
+            ? errorMessage(t, problem.error, problem.values)
+            : t(`templates.problems.${problem.problem}`),
       }));
       setOutcome({ kind: "failed", fieldErrors, messages: [], focus: true });
       return;
@@ -175,6 +179,13 @@ export function TemplateEditor({ template }: { readonly template: Template }) {
               hint={t("templates.spaceSeparated")}
               value={draft.idScopes}
               onChange={(event) => edit({ ...draft, idScopes: event.target.value })}
+            />
+          </Section>
+          <Section title={t("templates.appScopes.title")}>
+            <AppScopeRows
+              scopes={draft.appScopes}
+              errors={errors}
+              onChange={(appScopes) => edit({ ...draft, appScopes })}
             />
           </Section>
           <Section title={t("templates.variables.title")}>

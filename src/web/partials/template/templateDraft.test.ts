@@ -10,6 +10,7 @@ const template: Template = {
   description: "",
   homepageTemplate: "{uriBase}",
   idScopes: ["openid", "profile"],
+  appScopes: [{ name: "a", description: { en: "A", sl: "A" } }],
   variables: [{ name: "uriBase", description: "Where the wiki is" }],
   clientsPublic: [
     {
@@ -164,6 +165,7 @@ describe("template drafts", () => {
       ...draft,
       idScopes: " openid  email ",
       name: " ",
+      appScopes: [...draft.appScopes, { key: "k", name: " Email ", en: "", sl: "" }],
       variables: [...draft.variables, newVariable()],
       clients: {
         ...draft.clients,
@@ -171,7 +173,7 @@ describe("template drafts", () => {
           {
             ...client,
             redirectUriTemplates: " x \n\n y ",
-            additionalScopes: " c  d ",
+            additionalScopes: " a  email  d ",
             accessTokenLifespan: { amount: "0", unit: "hours" as const },
             refreshTokenLifespan: { amount: "2", unit: "days" as const },
           },
@@ -182,13 +184,17 @@ describe("template drafts", () => {
     expect(edit.idScopes).toEqual(["openid", "email"]);
     expect(edit.clientsPublic?.[0]).toMatchObject({
       redirectUriTemplates: ["x", "y"],
-      additionalScopes: ["c", "d"],
+      additionalScopes: ["a", "email", "d"],
       refreshTokenLifespan: 2 * 86_400,
     });
+    expect(edit.appScopes?.[1]).toEqual({ name: "Email", description: { en: "", sl: "" } });
     expect(problems).toEqual([
       { field: "name", problem: "name" },
       { field: "variables.1.name", problem: "variableName" },
       { field: "clientsPublic.0.accessTokenLifespan", problem: "lifespan" },
+      // Scopes are checked as the server checks them, each at its own field.
+      { field: "appScopes.1.name", error: "reservedScopeName", values: ["Email"] },
+      { field: "clientsPublic.0.additionalScopes.2", error: "unknownScope", values: ["d"] },
     ]);
     const withoutRedirects = {
       ...draft,

@@ -8,6 +8,7 @@ import type {
   Template,
   templateFieldsSchema,
 } from "../../../common/api/template.ts";
+import { templateScopeProblems, type ScopeProblemCode } from "../../../common/scopes.ts";
 import { lifespanInput, lifespanSeconds, type LifespanInput } from "./lifespan.ts";
 
 // A template as its page edits it: texts and lifespans as typed, turned back into the contract's
@@ -38,6 +39,15 @@ export interface VariableDraft {
   readonly key: string;
   readonly name: string;
   readonly description: string;
+}
+
+/** A scope of the app's own API, with its description in each language. */
+export interface AppScopeDraft {
+  /** Key of the row in its list. */
+  readonly key: string;
+  readonly name: string;
+  readonly en: string;
+  readonly sl: string;
 }
 
 export interface ClientDraft {
@@ -72,6 +82,7 @@ export interface TemplateDraft {
   readonly homepageTemplate: string;
   /** Space-separated. */
   readonly idScopes: string;
+  readonly appScopes: readonly AppScopeDraft[];
   readonly variables: readonly VariableDraft[];
   readonly clients: Readonly<Record<ClientKind, readonly ClientDraft[]>>;
 }
@@ -81,6 +92,10 @@ const newKey = () => `new-${++lastKey}`;
 
 export function newVariable(): VariableDraft {
   return { key: newKey(), name: "", description: "" };
+}
+
+export function newAppScope(): AppScopeDraft {
+  return { key: newKey(), name: "", en: "", sl: "" };
 }
 
 type AnyClient = PublicClient | BackendClient | ServiceClient;
@@ -114,6 +129,7 @@ export function templateDraftOf(template: Template): TemplateDraft {
     description: template.description,
     homepageTemplate: template.homepageTemplate,
     idScopes: template.idScopes.join(" "),
+    appScopes: template.appScopes.map(({ name, description }) => ({ key: newKey(), name, ...description })),
     variables: template.variables.map((variable) => ({ key: newKey(), ...variable })),
     clients: {
       public: template.clientsPublic.map((client) => clientDraftOf("public", client)),
@@ -157,11 +173,13 @@ const lines = (text: string) =>
 export type TemplateEdit = Omit<z.input<typeof templateFieldsSchema>, "admins">;
 type PublicClientInput = z.input<typeof publicClientSchema>;
 
-/** Something the page can tell before saving, at the field of that dotted path. */
-export interface DraftProblem {
-  readonly field: string;
-  readonly problem: "name" | "variableName" | "redirectUris" | "lifespan";
-}
+/**
+ * Something the page can tell before saving, at the field of that dotted path: a problem of the
+ * page's own, or a scope the server would refuse with that error code (and the scope as its value).
+ */
+export type DraftProblem =
+  | { readonly field: string; readonly problem: "name" | "variableName" | "redirectUris" | "lifespan" }
+  | { readonly field: string; readonly error: ScopeProblemCode; readonly values: readonly string[] };
 
 /**
  * The draft as the update request's fields, and what in it the server would refuse anyway (so it
@@ -215,6 +233,7 @@ export function templateEditOf(draft: TemplateDraft): {
     description: draft.description,
     homepageTemplate: draft.homepageTemplate,
     idScopes: splitWords(draft.idScopes),
+    appScopes: draft.appScopes.map(({ name, en, sl }) => ({ name: name.trim(), description: { en, sl } })),
     variables,
     clientsPublic: withPaths("public", publicClient),
     clientsBackend: withPaths("backend", (client, path) => ({
@@ -227,6 +246,18 @@ export function templateEditOf(draft: TemplateDraft): {
       tokenEndpointAuthMethod: client.tokenEndpointAuthMethod,
     })),
   };
+  const scopesOf = (kind: ClientKind) =>
+    draft.clients[kind].map((client) => ({ additionalScopes: splitWords(client.additionalScopes) }));
+  const scopes = {
+    idScopes: edit.idScopes ?? [],
+    appScopes: edit.appScopes,
+    clientsPublic: scopesOf("public"),
+    clientsBackend: scopesOf("backend"),
+    clientsService: scopesOf("service"),
+  };
+  for (const { field, code, scope } of templateScopeProblems(scopes)) {
+    problems.push({ field, error: code, values: [scope] });
+  }
   return { edit, problems };
 }
 
