@@ -14,7 +14,7 @@ import {
   startSignIn,
   takeSignInCallback,
 } from "./auth.ts";
-import "./i18n/index.ts";
+import "./i18n/console.ts";
 import { loadedWithError } from "./pageError.ts";
 import { createRouter } from "./router.tsx";
 import { setSignInError, setSigningIn } from "./session.ts";

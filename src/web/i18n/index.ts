@@ -1,12 +1,14 @@
 import i18next from "i18next";
 import { initReactI18next } from "react-i18next";
 import { defaultLocale, locales, type Locale } from "../../common/limits.ts";
+import type { consoleTexts } from "./catalogs.ts";
+// The texts of every page; the console's own are added by console.ts, so the light page does without.
 import en from "./en.json" with { type: "json" };
 import sl from "./sl.json" with { type: "json" };
 
 declare module "i18next" {
   interface CustomTypeOptions {
-    resources: { translation: typeof en };
+    resources: { translation: typeof en & (typeof consoleTexts)["en"] };
   }
 }
 
