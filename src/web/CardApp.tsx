@@ -5,11 +5,10 @@ import { CardLayout } from "./components/CardLayout.tsx";
 import { PageErrorGate } from "./components/PageErrorGate.tsx";
 import { ViewErrorBoundary } from "./components/ViewErrorBoundary.tsx";
 import { cardViews } from "./cardViews.ts";
+import { loadedAddress } from "./pageError.ts";
 import { NotFound } from "./views/NotFound.tsx";
 
 const definitions: Record<RouteName, RouteDefinition> = routes;
-
-const loadedAddress = window.location.pathname + window.location.search;
 
 /**
  * An address outside the card views belongs to the console, whose page the server answers it with:
