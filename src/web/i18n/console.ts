@@ -1,7 +1,7 @@
-import i18next from "i18next";
-import { consoleTexts } from "./catalogs.ts";
-import "./index.ts";
+import type { Texts } from "./index.ts";
 
-// The console's page adds its own texts to those every page has, before its first render.
-for (const [language, texts] of Object.entries(consoleTexts))
-  i18next.addResourceBundle(language, "translation", texts, true);
+/** The console's own texts, beside the texts of every page. */
+export const consoleTexts: Texts = {
+  en: () => import("./console.en.json", { with: { type: "json" } }),
+  sl: () => import("./console.sl.json", { with: { type: "json" } }),
+};
