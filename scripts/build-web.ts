@@ -17,8 +17,19 @@ function newestChange(entry: string): number {
   return Math.max(stat.mtimeMs, ...fs.readdirSync(entry).map((name) => newestChange(path.join(entry, name))));
 }
 
+// Each page is built on its own, so that it holds only what it uses: built together, a library module
+// both pages use (the router's) would bring what the console needs of it into the light page too. The
+// console's page comes last, as the stamp.
+const pages = ["card.html", "index.html"];
+
 const builtAt = fs.statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
 const force = process.argv.includes("--force");
 if (force || inputs.some((input) => newestChange(path.join(root, input)) > builtAt)) {
-  await build({ configFile: path.join(root, "vite.config.ts"), logLevel: "warn" });
+  for (const [index, page] of pages.entries()) {
+    await build({
+      configFile: path.join(root, "vite.config.ts"),
+      logLevel: "warn",
+      build: { emptyOutDir: index === 0, rollupOptions: { input: path.join(root, "src/web", page) } },
+    });
+  }
 }

@@ -5,6 +5,8 @@
 // - `api`: the route is an API call; it answers under `/api` + path, and on the bare path too when it
 //   is not also a page.
 // - `view`: the page is rendered by the web app (the server answers with the SPA's HTML).
+// - `card`: a page a person reaches from an app (a view, or the engine's error page), drawn as one card
+//   without the console; the server answers it with the web app's light page, which holds only these.
 // - `params`: the format of each `:param` that is not one of Vrata's IDs.
 
 import { flowIdPattern, idPattern, providerKeyPattern } from "./ids.ts";
@@ -17,6 +19,7 @@ export interface RouteDefinition {
   readonly page?: boolean;
   readonly api?: boolean;
   readonly view?: boolean;
+  readonly card?: boolean;
   readonly params?: Readonly<Record<string, ParamFormat>>;
 }
 
@@ -24,6 +27,7 @@ const page = (path: string): RouteDefinition => ({ path, page: true });
 const view = (path: string): RouteDefinition => ({ path, page: true, view: true });
 const api = (path: string): RouteDefinition => ({ path, api: true });
 const viewAndApi = (path: string): RouteDefinition => ({ path, page: true, view: true, api: true });
+const card = (route: RouteDefinition): RouteDefinition => ({ ...route, card: true });
 const ofFlow = (route: RouteDefinition, param = "id"): RouteDefinition => ({
   ...route,
   params: { [param]: "flowId" },
@@ -36,23 +40,23 @@ const ofProvider = (route: RouteDefinition): RouteDefinition => ({
 export const routes = {
   Home: view("/"),
   // A browser asking for HTML gets the page showing the text; other clients get the plain text.
-  License: viewAndApi("/LICENSE"),
-  Notice: viewAndApi("/NOTICE"),
+  License: card(viewAndApi("/LICENSE")),
+  Notice: card(viewAndApi("/NOTICE")),
   /** About this instance: where "Powered by Vrata" leads. */
-  About: viewAndApi("/about"),
+  About: card(viewAndApi("/about")),
   Context: page("/context.json"),
 
-  OIDCAuthorize: page("/auth/oidc/authorize"),
+  OIDCAuthorize: card(page("/auth/oidc/authorize")),
   /** Where the engine picks an authorization request up again once its flow has finished. */
-  OIDCResume: ofFlow({ path: "/auth/oidc/authorize/:uid" }, "uid"),
+  OIDCResume: card(ofFlow({ path: "/auth/oidc/authorize/:uid" }, "uid")),
   OIDCToken: api("/auth/oidc/token"),
   /** Pushed authorization requests (RFC 9126): a client posts its request here first. */
   OIDCPar: api("/auth/oidc/par"),
   // RP-initiated logout: the engine asks the person on this page, takes the answer at /confirm and,
   // when the app named no post-logout redirect URI, says so at /success.
-  OIDCEndSession: viewAndApi("/auth/oidc/logout"),
+  OIDCEndSession: card(viewAndApi("/auth/oidc/logout")),
   OIDCEndSessionConfirm: api("/auth/oidc/logout/confirm"),
-  OIDCEndSessionSuccess: view("/auth/oidc/logout/success"),
+  OIDCEndSessionSuccess: card(view("/auth/oidc/logout/success")),
   OIDCRevoke: api("/auth/oidc/revoke"),
   OIDCIntrospect: api("/auth/oidc/introspect"),
   OIDCUserinfo: api("/auth/oidc/userinfo"),
@@ -63,7 +67,7 @@ export const routes = {
   AuthSignout: api("/auth/signout"),
   AuthThirdPartyProvider: ofProvider(page("/auth/provider/:provider")),
   SAMLMetadata: ofProvider(api("/samlMetadata/:provider")),
-  AuthFlowGet: ofFlow(viewAndApi("/auth/:id")),
+  AuthFlowGet: card(ofFlow(viewAndApi("/auth/:id"))),
   AuthFlowProviderStart: ofFlow(api("/auth/providerStart/:id")),
   AuthFlowPasskeyGetStart: ofFlow(api("/auth/passkeyGetStart/:id")),
   AuthFlowPasskeyGetComplete: ofFlow(api("/auth/passkeyGetComplete/:id")),

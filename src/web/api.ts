@@ -1,11 +1,11 @@
 import { queryOptions, useSuspenseQuery } from "@tanstack/react-query";
-import type { TFunction } from "i18next";
+import i18next, { type TFunction } from "i18next";
 import type { z } from "zod";
 import { contextSchema, type Context } from "../common/api/context.ts";
 import { errorBodySchema } from "../common/api/errors.ts";
 import { flowResponseSchema, type FlowResponse } from "../common/api/flow.ts";
 import { routes } from "../common/routes.ts";
-import en from "./i18n/en.json" with { type: "json" };
+import type { catalogs } from "./i18n/catalogs.ts";
 import { getAccessToken } from "./session.ts";
 
 /** A failed call, with the stable error code the UI translates as `errors.<code>`. */
@@ -117,10 +117,10 @@ export function postJson<T>(path: string, body: unknown, schema: z.ZodType<T>): 
   return requestJson(path, { method: "POST", body: JSON.stringify(body) }, schema);
 }
 
-type ErrorCodeWithMessage = keyof typeof en.errors;
+type ErrorCodeWithMessage = keyof (typeof catalogs)["en"]["errors"];
 
 function hasMessage(code: string): code is ErrorCodeWithMessage {
-  return Object.hasOwn(en.errors, code);
+  return i18next.exists(`errors.${code}`);
 }
 
 /**

@@ -16,3 +16,12 @@ export function useOwnIdentities(): readonly Identity[] | undefined {
 export function useCurrentIdentity(): Identity | undefined {
   return useOwnIdentities()?.find((identity) => identity.isCurrent);
 }
+
+/**
+ * Who an identity ID is, as far as the signed-in person may know: one of the identities their account
+ * reaches, or undefined (an identity of somebody else, known to them by its ID only).
+ */
+export function useKnownIdentity(): (id: string) => Identity | undefined {
+  const identities = useOwnIdentities() ?? [];
+  return (id) => identities.find((identity) => identity.id === id);
+}

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { StrictMode } from "react";
+import { StrictMode, Suspense } from "react";
 import { createRoot } from "react-dom/client";
 import { RouterProvider } from "react-router/dom";
 import { contextQuery, retryUnlessRefused } from "./api.ts";
@@ -14,7 +14,8 @@ import {
   startSignIn,
   takeSignInCallback,
 } from "./auth.ts";
-import "./i18n/index.ts";
+import { consoleTexts } from "./i18n/console.ts";
+import { pageTexts, startTexts } from "./i18n/index.ts";
 import { loadedWithError } from "./pageError.ts";
 import { createRouter } from "./router.tsx";
 import { setSignInError, setSigningIn } from "./session.ts";
@@ -25,6 +26,7 @@ const hadSignInCallback = addressHasSignInCallback();
 // which is no answer to the console's sign-in.
 const signInCallback = loadedWithError ? null : takeSignInCallback();
 
+startTexts([pageTexts, consoleTexts]);
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: retryUnlessRefused } } });
 const router = createRouter();
 
@@ -61,7 +63,10 @@ if (root === null) throw new Error("index.html has no #root element");
 createRoot(root).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
+      {/* Until the texts of the language shown have loaded, nothing is drawn. */}
+      <Suspense fallback={null}>
+        <RouterProvider router={router} />
+      </Suspense>
     </QueryClientProvider>
   </StrictMode>,
 );

@@ -16,7 +16,8 @@ function readPageError(): PageError | undefined {
 }
 
 const loaded = readPageError();
-const loadedAddress = window.location.pathname + window.location.search;
+/** The address (path and query) the server answered this page load for. */
+export const loadedAddress = window.location.pathname + window.location.search;
 
 /**
  * The page error of an address: the error belongs to the address the server answered with it, so the

@@ -1,12 +1,12 @@
 import type { ComponentType } from "react";
-import { createBrowserRouter, Outlet, useLocation, type RouteObject } from "react-router";
+import { createBrowserRouter, type RouteObject } from "react-router";
 import { routes, type RouteDefinition, type RouteName } from "../common/routes.ts";
+import { cardViews } from "./cardViews.ts";
 import { CardLayout } from "./components/CardLayout.tsx";
 import { Layout } from "./components/Layout.tsx";
-import { pageErrorAt } from "./pageError.ts";
+import { PageErrorGate } from "./components/PageErrorGate.tsx";
 import { Home } from "./views/Home.tsx";
 import { NotFound } from "./views/NotFound.tsx";
-import { PageError } from "./views/PageError.tsx";
 import { RouteError } from "./views/RouteError.tsx";
 
 /** The component of each view route; view routes not listed here render NotFound until they get one. */
@@ -14,11 +14,12 @@ const views: Partial<Record<RouteName, ComponentType>> = {
   Home,
 };
 
-/** Views loaded on first use, each in its own chunk, so pages such as the auth flow stay small. */
+/**
+ * Views loaded on first use, each in its own chunk. The card views are here too, so that the console
+ * reaches them (its footer's about page, say) without loading the light page.
+ */
 const lazyViews: Partial<Record<RouteName, () => Promise<ComponentType>>> = {
-  AuthFlowGet: async () => (await import("./views/AuthFlow.tsx")).AuthFlow,
-  OIDCEndSession: async () => (await import("./views/SignOutConfirm.tsx")).SignOutConfirm,
-  OIDCEndSessionSuccess: async () => (await import("./views/SignedOut.tsx")).SignedOut,
+  ...cardViews,
   IdentityList: async () => (await import("./views/IdentityList.tsx")).IdentityList,
   IdentityCreate: async () => (await import("./views/IdentityCreate.tsx")).IdentityCreate,
   IdentityGet: async () => (await import("./views/IdentityGet.tsx")).IdentityGet,
@@ -42,9 +43,6 @@ const lazyViews: Partial<Record<RouteName, () => Promise<ComponentType>>> = {
   OrganizationActivity: async () => (await import("./views/OrganizationActivity.tsx")).OrganizationActivity,
   OrganizationActivityGet: async () =>
     (await import("./views/OrganizationActivityGet.tsx")).OrganizationActivityGet,
-  About: async () => (await import("./views/About.tsx")).About,
-  License: async () => (await import("./views/License.tsx")).License,
-  Notice: async () => (await import("./views/Notice.tsx")).Notice,
 };
 
 const definitions: Record<RouteName, RouteDefinition> = routes;
@@ -55,31 +53,10 @@ function viewRoute(name: RouteName): RouteObject {
   return load ? { ...route, lazy: { Component: load } } : { ...route, Component: views[name] ?? NotFound };
 }
 
-/** Views a person reaches from an app, drawn as one card without the console's navigation. */
-const cardViews: ReadonlySet<RouteName> = new Set([
-  "AuthFlowGet",
-  "OIDCEndSession",
-  "OIDCEndSessionSuccess",
-  "About",
-  "License",
-  "Notice",
-]);
-
 const viewNames = (Object.keys(definitions) as RouteName[]).filter((name) => definitions[name].view === true);
-const consoleRoutes = viewNames.filter((name) => !cardViews.has(name)).map(viewRoute);
-const cardRoutes = viewNames.filter((name) => cardViews.has(name)).map(viewRoute);
-
-/** The address the server answered with an error shows that error (in the card), whatever view it names. */
-function PageErrorGate() {
-  const pageError = pageErrorAt(useLocation());
-  return pageError ? (
-    <CardLayout>
-      <PageError pageError={pageError} />
-    </CardLayout>
-  ) : (
-    <Outlet />
-  );
-}
+// Views a person reaches from an app are drawn as one card, without the console's navigation.
+const consoleRoutes = viewNames.filter((name) => definitions[name].card !== true).map(viewRoute);
+const cardRoutes = viewNames.filter((name) => definitions[name].card === true).map(viewRoute);
 
 export function createRouter(): ReturnType<typeof createBrowserRouter> {
   // A second boundary inside each layout keeps its frame when a view fails.

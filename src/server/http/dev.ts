@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import middie from "@fastify/middie";
 import type { FastifyInstance } from "fastify";
 import { createServer } from "vite";
+import { webPageFile } from "./web-page.ts";
 
 const projectRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
@@ -22,7 +23,7 @@ export async function createViteDevServer() {
       app.use(vite.middlewares);
     },
     renderIndex: async (url: string) =>
-      vite.transformIndexHtml(url, await fs.readFile(projectRoot + "src/web/index.html", "utf8")),
+      vite.transformIndexHtml(url, await fs.readFile(projectRoot + "src/web/" + webPageFile(url), "utf8")),
     close: () => vite.close(),
   };
 }

@@ -6,7 +6,7 @@ import { z } from "zod";
 import type { Context } from "../../common/api/context.ts";
 import type { About, DocumentText } from "../../common/api/documents.ts";
 import { apiPath, routes, type RouteName } from "../../common/routes.ts";
-import { asksForPage, sendWebPage, type RenderIndex } from "./web-page.ts";
+import { asksForPage, sendWebPage, webPageFile, type RenderIndex } from "./web-page.ts";
 
 export const webRoot = fileURLToPath(new URL("../../../dist/web/", import.meta.url));
 const projectRoot = fileURLToPath(new URL("../../../", import.meta.url));
@@ -72,7 +72,7 @@ export const pagesPlugin: FastifyPluginAsync<PagesOptions> = async (
       root: webRoot,
       wildcard: false,
       index: false,
-      globIgnore: ["index.html"],
+      globIgnore: ["index.html", "card.html"],
       setHeaders: (reply, filePath) => {
         if (filePath.includes("/assets/"))
           reply.header("cache-control", "public, max-age=31536000, immutable");
@@ -81,13 +81,17 @@ export const pagesPlugin: FastifyPluginAsync<PagesOptions> = async (
   }
 };
 
-/** Reads the built SPA page once; a missing build is a start-up error with the fix in its message. */
+/** Reads the built SPA pages once; a missing build is a start-up error with the fix in its message. */
 export async function builtIndex(): Promise<RenderIndex> {
-  let html: string;
+  let pages: Record<ReturnType<typeof webPageFile>, string>;
   try {
-    html = await fs.readFile(webRoot + "index.html", "utf8");
+    const [index, card] = await Promise.all([
+      fs.readFile(webRoot + "index.html", "utf8"),
+      fs.readFile(webRoot + "card.html", "utf8"),
+    ]);
+    pages = { "index.html": index, "card.html": card };
   } catch {
     throw new Error("the web app is not built: run `npm run build` (or start with `npm start`)");
   }
-  return () => Promise.resolve(html);
+  return (url) => Promise.resolve(pages[webPageFile(url)]);
 }

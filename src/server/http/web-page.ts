@@ -1,17 +1,34 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { pageErrorElementId, type PageError } from "../../common/api/page-error.ts";
-import { apiPrefix, routes } from "../../common/routes.ts";
+import { apiPrefix, routes, type RouteDefinition } from "../../common/routes.ts";
 
 /** Returns the web app's HTML for a page URL (the built file, or Vite's in development). */
 export type RenderIndex = (url: string) => Promise<string>;
 
-/** The bare paths of API-only routes (token, flow steps, ...), each `:param` matching one segment. */
+/** A route's bare path as a pattern, each `:param` matching one segment. */
+function pathPattern(route: RouteDefinition): RegExp {
+  const literal = route.path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return new RegExp(`^${literal.replace(/:[A-Za-z]+/g, "[^/]*")}$`);
+}
+
+/** The bare paths of API-only routes (token, flow steps, ...). */
 const apiOnlyPaths = Object.values(routes)
   .filter((route) => route.api && !route.page)
-  .map((route) => {
-    const literal = route.path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    return new RegExp(`^${literal.replace(/:[A-Za-z]+/g, "[^/]*")}$`);
-  });
+  .map(pathPattern);
+
+/** The paths of the pages drawn as one card (the sign-in flow, sign-out, about, the engine's errors). */
+const cardPaths = Object.values(routes)
+  .filter((route) => route.card)
+  .map(pathPattern);
+
+/**
+ * The web app's HTML file for a page URL: the light page, holding only the card views, where a person
+ * arrives from an app; the console's page everywhere else.
+ */
+export function webPageFile(url: string): "card.html" | "index.html" {
+  const path = url.split("?")[0] ?? "";
+  return cardPaths.some((pattern) => pattern.test(path)) ? "card.html" : "index.html";
+}
 
 /** Whether an Accept header lists `text/html` (browsers do when they load a page; `fetch` and curl do not). */
 export function acceptsHtml(accept: string | undefined): boolean {

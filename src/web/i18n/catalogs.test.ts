@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { errorCodes } from "../../common/api/errors.ts";
-import en from "./en.json" with { type: "json" };
-import sl from "./sl.json" with { type: "json" };
+import { catalogs } from "./catalogs.ts";
+import consoleEn from "./console.en.json" with { type: "json" };
+import pageEn from "./en.json" with { type: "json" };
+
+const { en, sl } = catalogs;
 
 const pluralSuffix = /_(zero|one|two|few|many|other)$/;
 
@@ -65,6 +68,11 @@ describe("translation catalogs", () => {
 
   it("give every English plural the forms one and other", () => {
     for (const [base, forms] of pluralForms(enKeys)) expect(forms, base).toEqual(categories("en"));
+  });
+
+  it("keep the console's texts apart from those of every page", () => {
+    const pageSections = Object.keys(pageEn);
+    expect(Object.keys(consoleEn).filter((section) => pageSections.includes(section))).toEqual([]);
   });
 
   it("translate every error code the server sends", () => {

@@ -1,14 +1,22 @@
-import i18next from "i18next";
+import i18next, { type BackendModule } from "i18next";
 import { initReactI18next } from "react-i18next";
 import { defaultLocale, locales, type Locale } from "../../common/limits.ts";
-import en from "./en.json" with { type: "json" };
-import sl from "./sl.json" with { type: "json" };
+import type { catalogs } from "./catalogs.ts";
 
 declare module "i18next" {
   interface CustomTypeOptions {
-    resources: { translation: typeof en };
+    resources: { translation: (typeof catalogs)["en"] };
   }
 }
+
+/** A part of the app's texts, each language loaded on its own when it is shown. */
+export type Texts = Record<Locale, () => Promise<{ default: Record<string, unknown> }>>;
+
+/** The texts of every page; the light page has only these. */
+export const pageTexts: Texts = {
+  en: () => import("./en.json", { with: { type: "json" } }),
+  sl: () => import("./sl.json", { with: { type: "json" } }),
+};
 
 const choiceStorageKey = "vrata.locale";
 
@@ -49,13 +57,37 @@ i18next.on("languageChanged", (language) => {
   document.documentElement.lang = language;
 });
 
-// With inline resources and initAsync false, init completes before the first render.
-void i18next.use(initReactI18next).init({
-  resources: { en: { translation: en }, sl: { translation: sl } },
-  lng: detectLocale(),
-  fallbackLng: defaultLocale,
-  supportedLngs: locales,
-  initAsync: false,
-  // React escapes what it renders.
-  interpolation: { escapeValue: false },
-});
+/**
+ * Starts the app's texts in the language to show, loading only that language's part of each of
+ * `parts`; another language's come when the person switches to it. Views wait for them (Suspense).
+ */
+export function startTexts(parts: readonly Texts[]): void {
+  const backend: BackendModule = {
+    type: "backend",
+    init: () => undefined,
+    read: (language, _namespace, callback) => {
+      if (!isLocale(language)) {
+        callback(new Error(`Vrata has no texts in ${language}`), false);
+        return;
+      }
+      Promise.all(parts.map((part) => part[language]()))
+        .then((loaded) =>
+          callback(null, Object.fromEntries(loaded.flatMap((texts) => Object.entries(texts.default)))),
+        )
+        .catch((error: unknown) =>
+          callback(error instanceof Error ? error : new Error(String(error)), false),
+        );
+    },
+  };
+  void i18next
+    .use(backend)
+    .use(initReactI18next)
+    .init({
+      lng: detectLocale(),
+      // Every language has every text (catalogs.test.ts): none falls back, so no second language loads.
+      fallbackLng: false,
+      supportedLngs: locales,
+      // React escapes what it renders.
+      interpolation: { escapeValue: false },
+    });
+}

@@ -5,9 +5,8 @@ import { ApiError, errorMessage } from "../api.ts";
 import { ErrorAction, ErrorPanel } from "../components/ErrorPanel.tsx";
 
 /** What a view shows when rendering it failed, with the server's request ID when a call failed there. */
-export function RouteError() {
+export function RouteErrorPanel({ error }: { readonly error: unknown }) {
   const { t } = useTranslation();
-  const error = useRouteError();
   const apiError = error instanceof ApiError ? error : undefined;
   return (
     <ErrorPanel
@@ -21,4 +20,9 @@ export function RouteError() {
       </ErrorAction>
     </ErrorPanel>
   );
+}
+
+/** The error boundary of the console's router. */
+export function RouteError() {
+  return <RouteErrorPanel error={useRouteError()} />;
 }

@@ -7,8 +7,7 @@ import {
   type ActivityType,
   type Change,
 } from "../../../common/api/activity.ts";
-import en from "../../i18n/en.json" with { type: "json" };
-import sl from "../../i18n/sl.json" with { type: "json" };
+import { catalogs } from "../../i18n/catalogs.ts";
 import { changeSentence, headline, namer, providerText, sentenceText, type Namer } from "./activityText.ts";
 
 const context = { organizationId: "builtInOrganization", applicationId: "console" };
@@ -18,7 +17,7 @@ beforeAll(async () => {
   for (const language of ["en", "sl"]) {
     const instance = i18next.createInstance();
     await instance.init({
-      resources: { en: { translation: en }, sl: { translation: sl } },
+      resources: { en: { translation: catalogs.en }, sl: { translation: catalogs.sl } },
       lng: language,
       fallbackLng: false,
       interpolation: { escapeValue: false },

@@ -8,7 +8,8 @@ import { TextField } from "../../components/Field.tsx";
 import { Labels } from "../../components/Labels.tsx";
 import { SectionForm } from "../../components/SectionForm.tsx";
 import { identityQuery, invalidateAfterIdentityChange, updateIdentity } from "./identityApi.ts";
-import { PersonSummary, useKnownIdentity } from "./Person.tsx";
+import { useKnownIdentity } from "../../currentIdentity.ts";
+import { PersonSummary } from "./Person.tsx";
 
 export type MemberRole = "users" | "admins";
 

@@ -5,7 +5,8 @@ import { displayName, type IdentityMatch } from "../../../common/api/identity.ts
 import { idPattern } from "../../../common/ids.ts";
 import { Identifier } from "../../components/Identifier.tsx";
 import { identitySearchQuery } from "./identityApi.ts";
-import { otherNames, PersonAvatar, useKnownIdentity } from "./Person.tsx";
+import { useKnownIdentity } from "../../currentIdentity.ts";
+import { otherNames, PersonAvatar } from "./Person.tsx";
 
 /** Identities a search shows at once; the person types more of a name to find others. */
 const shownResults = 8;

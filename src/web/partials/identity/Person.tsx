@@ -2,7 +2,6 @@ import type { ReactNode } from "react";
 import { displayName, type IdentityMatch } from "../../../common/api/identity.ts";
 import { Avatar } from "../../components/Avatar.tsx";
 import { Identifier } from "../../components/Identifier.tsx";
-import { useOwnIdentities } from "../../currentIdentity.ts";
 
 type Named = Pick<IdentityMatch, "id" | "username" | "email" | "givenName" | "fullName" | "pictureUrl">;
 
@@ -21,15 +20,6 @@ export function PersonAvatar({
   readonly size?: "compact" | "medium";
 }) {
   return <Avatar name={displayName(identity)} pictureUrl={identity.pictureUrl} size={size} />;
-}
-
-/**
- * Who an identity ID is, as far as the signed-in person may know: one of the identities their account
- * reaches, or undefined (an identity of somebody else, known to them by its ID only).
- */
-export function useKnownIdentity(): (id: string) => Named | undefined {
-  const identities = useOwnIdentities() ?? [];
-  return (id) => identities.find((identity) => identity.id === id);
 }
 
 /** An identity shown in a list: picture, name and other names; by its ID when it is not known. */

@@ -7,8 +7,8 @@ import { CardItem, CardList } from "../../components/Cards.tsx";
 import { Labels } from "../../components/Labels.tsx";
 import { Section } from "../../components/Section.tsx";
 import { ActionFeedback, useAction } from "../../components/useAction.tsx";
-import { useCurrentIdentity } from "../../currentIdentity.ts";
-import { PersonSummary, useKnownIdentity } from "../identity/Person.tsx";
+import { useCurrentIdentity, useKnownIdentity } from "../../currentIdentity.ts";
+import { PersonSummary } from "../identity/Person.tsx";
 import { updateOf, updateOrganization } from "./organizationApi.ts";
 import { useConfirmation } from "./useConfirmation.tsx";
 

@@ -14,7 +14,8 @@ import { SelectField } from "../../components/SelectField.tsx";
 import { ActionFeedback, useAction } from "../../components/useAction.tsx";
 import { toTheMinute, useFormatTimestamp } from "../../format.ts";
 import { IdentityPicker } from "../identity/IdentityPicker.tsx";
-import { PersonSummary, useKnownIdentity } from "../identity/Person.tsx";
+import { useKnownIdentity } from "../../currentIdentity.ts";
+import { PersonSummary } from "../identity/Person.tsx";
 import { invite, organizationInvitationsQuery, withdraw } from "../invitation/invitationApi.ts";
 import { useConfirmation } from "./useConfirmation.tsx";
 

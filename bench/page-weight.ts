@@ -1,0 +1,72 @@
+import { gzipSync, constants } from "node:zlib";
+import { chromium, type Response } from "@playwright/test";
+
+// The weight of a page's JavaScript as a real browser loads it: every script the page fetches until
+// the network is quiet (its entry, the modules it preloads, the views it loads on first use), each
+// counted as gzip would send it.
+
+/** design.md §9: the auth-flow page's JavaScript stays under 120 KB of gzip. */
+export const pageWeightTargetBytes = 120_000;
+
+export interface ScriptWeight {
+  /** The script's path on the server. */
+  path: string;
+  /** Its size as sent when the server compressed it, else gzipped at level 9. */
+  gzipBytes: number;
+}
+
+export interface PageWeight {
+  /** Where the browser ended up (an authorization request leads on to the flow page). */
+  url: string;
+  scripts: ScriptWeight[];
+  totalGzipBytes: number;
+}
+
+function isScript(response: Response): boolean {
+  const type = response.headers()["content-type"] ?? "";
+  return response.request().resourceType() === "script" || type.includes("javascript");
+}
+
+async function weigh(response: Response): Promise<ScriptWeight> {
+  const path = new URL(response.url()).pathname;
+  if (response.headers()["content-encoding"] !== undefined) {
+    return { path, gzipBytes: (await response.request().sizes()).responseBodySize };
+  }
+  const body = await response.body();
+  return { path, gzipBytes: gzipSync(body, { level: constants.Z_BEST_COMPRESSION }).length };
+}
+
+/**
+ * Loads `path` of the Vrata at `base` (https, its own CA) in Chromium and weighs the scripts it loads.
+ * The flow page only shows a flow to the browser that started it, so give the authorization request
+ * that starts one: the browser follows it to the flow page.
+ */
+export async function measurePageWeight(base: string, path: string): Promise<PageWeight> {
+  const browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--no-first-run",
+      "--disable-background-networking",
+    ],
+  });
+  try {
+    const context = await browser.newContext({ ignoreHTTPSErrors: true });
+    const page = await context.newPage();
+    const weighed = new Map<string, Promise<ScriptWeight>>();
+    page.on("response", (response) => {
+      if (isScript(response) && !weighed.has(response.url())) weighed.set(response.url(), weigh(response));
+    });
+    await page.goto(new URL(path, base).href, { waitUntil: "networkidle" });
+    const scripts = await Promise.all(weighed.values());
+    return {
+      url: page.url(),
+      scripts,
+      totalGzipBytes: scripts.reduce((sum, script) => sum + script.gzipBytes, 0),
+    };
+  } finally {
+    await browser.close();
+  }
+}
