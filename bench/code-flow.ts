@@ -46,17 +46,12 @@ export type SignIn = (browser: Fetch, interaction: URL) => Promise<void>;
 
 const random = () => randomBytes(32).toString("base64url");
 
-export async function codeFlow(
-  base: string,
-  client: PersonClient,
-  scope: string,
-  signIn: SignIn,
-): Promise<Tokens> {
-  const browser = cookieFetch();
+/** An authorization request of the client with PKCE, state and nonce, and the secrets it was made with. */
+export function authorizationRequest(base: string, client: PersonClient, scope: string) {
   const verifier = random();
   const state = random();
-  const authorize = new URL(routes.OIDCAuthorize.path, base);
-  authorize.search = new URLSearchParams({
+  const url = new URL(routes.OIDCAuthorize.path, base);
+  url.search = new URLSearchParams({
     client_id: client.clientId,
     redirect_uri: client.redirectUri,
     response_type: "code",
@@ -68,6 +63,17 @@ export async function codeFlow(
     // OpenID Connect grants offline_access only when consent is asked for.
     ...(scope.split(" ").includes("offline_access") ? { prompt: "consent" } : {}),
   }).toString();
+  return { url, verifier, state };
+}
+
+export async function codeFlow(
+  base: string,
+  client: PersonClient,
+  scope: string,
+  signIn: SignIn,
+): Promise<Tokens> {
+  const browser = cookieFetch();
+  const { url: authorize, verifier, state } = authorizationRequest(base, client, scope);
   const interaction = await redirectTarget(await browser(authorize.href), authorize.href, "authorize");
   await signIn(browser, interaction);
 

@@ -4,6 +4,7 @@ import path from "node:path";
 import type { Argon2Capacity } from "./argon2-capacity.ts";
 import type { FlowCost } from "./flow-cost.ts";
 import type { FlowMeasurement } from "./flow-load.ts";
+import { pageWeightTargetBytes, type PageWeight } from "./page-weight.ts";
 import type { ProbeResult } from "./latency-probe.ts";
 import { connections } from "./load.ts";
 import { root } from "./servers.ts";
@@ -57,6 +58,8 @@ export interface RunResult {
   /** Absent when the run was limited to other workloads: the first is Vrata with all its workers. */
   flows?: FlowResult[];
   flowCost?: FlowCost;
+  /** The JavaScript the flow page loads. */
+  pageWeight?: PageWeight;
   servers: ServerResult[];
 }
 
@@ -138,6 +141,7 @@ export function printResult(result: RunResult): boolean {
   }
   const flows = result.flows ? printFlows(result.flows) : [];
   if (result.flowCost) printFlowCost(result.flowCost);
+  if (result.pageWeight) printPageWeight(result.pageWeight);
   console.table(result.servers.map(serverRow));
   return [...http, ...flows].some((row) => row.verdict === "FAILED (errors)");
 }
@@ -160,6 +164,17 @@ function printFlows(results: FlowResult[]) {
     if (flow.firstError) console.log(`${server}: first flow error: ${flow.firstError}`);
   }
   return rows;
+}
+
+function printPageWeight({ url, scripts, totalGzipBytes }: PageWeight) {
+  const kilobytes = (bytes: number) => `${fixed(bytes / 1000, 1)} KB`;
+  console.log(`The flow page (${new URL(url).pathname.replace(/[^/]+$/, "{id}")}) loads:`);
+  console.table(scripts.map((script) => ({ script: script.path, gzip: kilobytes(script.gzipBytes) })));
+  const met = totalGzipBytes < pageWeightTargetBytes;
+  console.log(
+    `${kilobytes(totalGzipBytes)} of JavaScript (gzip) in all; target < ${kilobytes(pageWeightTargetBytes)}: ` +
+      `${verdict(false, met)}\n`,
+  );
 }
 
 function printFlowCost(cost: FlowCost) {

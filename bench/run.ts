@@ -7,11 +7,12 @@ import { vrataCommand } from "../test/support/command.ts";
 import { freePort } from "../test/support/ports.ts";
 import { measureArgon2Capacity } from "./argon2-capacity.ts";
 import { addBenchClients } from "./clients.ts";
-import { codeFlow } from "./code-flow.ts";
+import { authorizationRequest, codeFlow } from "./code-flow.ts";
 import { measureFlowCost } from "./flow-cost.ts";
 import { runFlowWorkload } from "./flow-workload.ts";
 import { load } from "./load.ts";
 import { benchOptions } from "./options.ts";
+import { measurePageWeight } from "./page-weight.ts";
 import { createFreshDatabase } from "./postgres.ts";
 import { printResult, writeResult, type HttpResult, type ServerResult } from "./report.ts";
 import { launch, prepareVrata, root, rssMegabytes, stop, type Server } from "./servers.ts";
@@ -150,6 +151,10 @@ try {
         return { measured, cost };
       })()
     : undefined;
+  // What a browser loads for the flow page, reached as people reach it: by an app's authorization request.
+  const pageWeight = selected("page weight")
+    ? await measurePageWeight(vrata.url, authorizationRequest(vrata.url, clients.person, "openid").url.href)
+    : undefined;
   const loadedRss = servers.map((server) => rssMegabytes(server.process));
 
   const serverResults: ServerResult[] = servers.map((server, index) => ({
@@ -165,6 +170,7 @@ try {
     workers,
     http,
     ...(flows ? { flows: flows.measured, flowCost: flows.cost } : {}),
+    ...(pageWeight ? { pageWeight } : {}),
     servers: serverResults,
   };
   const failed = printResult(result);
