@@ -1,4 +1,5 @@
 import type { Database } from "./database.ts";
+import { olderThan, type Position } from "./keyset.ts";
 
 export interface ActivityRow {
   id: string;
@@ -63,29 +64,17 @@ export async function activitiesOf(
   db: Database,
   accountId: string,
   limit: number,
-  {
-    before,
-    types,
-  }: { before?: { createdAt: number; id: string } | undefined; types?: readonly string[] | undefined },
+  { before, types }: { before?: Position | undefined; types?: readonly string[] | undefined },
 ): Promise<ActivityRow[]> {
   let query = db
     .selectFrom("activities")
     .select(["id", "account_id", "type", "document", "created_at"])
     .where("account_id", "=", accountId);
   if (types) query = query.where("type", "in", types);
-  if (before) {
-    query = query.where((eb) =>
-      eb.or([
-        eb("created_at", "<", before.createdAt),
-        eb.and([eb("created_at", "=", before.createdAt), eb("id", "<", before.id)]),
-      ]),
-    );
-  }
+  if (before) query = query.where(olderThan(before, "created_at", "id"));
   const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
   return rows.map(toActivityRow);
 }
-
-type Position = { createdAt: number; id: string } | undefined;
 
 /**
  * One page of an organization's activity, newest first, after the `before` cursor; of some types only,
@@ -99,7 +88,11 @@ export async function activitiesOfOrganization(
     before,
     types,
     membershipId,
-  }: { before?: Position; types?: readonly string[] | undefined; membershipId?: string | undefined },
+  }: {
+    before?: Position | undefined;
+    types?: readonly string[] | undefined;
+    membershipId?: string | undefined;
+  },
 ): Promise<ActivityRow[]> {
   let query = db
     .selectFrom("activity_organizations as link")
@@ -108,14 +101,7 @@ export async function activitiesOfOrganization(
     .where("link.organization_id", "=", organizationId);
   if (membershipId !== undefined) query = query.where("link.membership_id", "=", membershipId);
   if (types) query = query.where("activity.type", "in", types);
-  if (before) {
-    query = query.where((eb) =>
-      eb.or([
-        eb("link.created_at", "<", before.createdAt),
-        eb.and([eb("link.created_at", "=", before.createdAt), eb("link.activity_id", "<", before.id)]),
-      ]),
-    );
-  }
+  if (before) query = query.where(olderThan(before, "link.created_at", "link.activity_id"));
   const rows = await query
     .orderBy("link.created_at", "desc")
     .orderBy("link.activity_id", "desc")
