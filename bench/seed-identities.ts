@@ -1,4 +1,5 @@
 import pg from "pg";
+import { categoryOf } from "../src/common/api/activity.ts";
 import { newId } from "../src/server/ids.ts";
 import type { IdentityDocument } from "../src/server/store/identities.ts";
 import { searchTextOf } from "../src/server/store/search-text.ts";
@@ -86,11 +87,19 @@ const tables = {
     last_signed_in_at: "bigint",
   },
   identity_applications: { membership_id: "text", application_id: "text", created_at: "bigint" },
-  activities: { id: "text", account_id: "text", type: "text", document: "text", created_at: "bigint" },
+  activities: {
+    id: "text",
+    account_id: "text",
+    type: "text",
+    category: "text",
+    document: "text",
+    created_at: "bigint",
+  },
   activity_organizations: {
     activity_id: "text",
     organization_id: "text",
     membership_id: "text",
+    category: "text",
     created_at: "bigint",
   },
 } as const;
@@ -119,10 +128,12 @@ function addActivity(
   organization?: { organizationId: string; membershipId: string },
 ): void {
   const id = newId();
+  const category = categoryOf(entry.document.type) ?? null;
   add(batch, "activities", {
     id,
     account_id: entry.accountId,
     type: entry.document.type,
+    category,
     document: JSON.stringify(entry.document),
     created_at: entry.at,
   });
@@ -131,6 +142,7 @@ function addActivity(
       activity_id: id,
       organization_id: organization.organizationId,
       membership_id: organization.membershipId,
+      category,
       created_at: entry.at,
     });
 }
