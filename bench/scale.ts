@@ -12,14 +12,14 @@ import { findDocument, replaceDocument } from "../src/server/store/documents.ts"
 import { vrataCommand } from "../test/support/command.ts";
 import { freePort } from "../test/support/ports.ts";
 import { addBenchClients, type BenchClients } from "./clients.ts";
-import { codeFlow, UnexpectedResponse } from "./code-flow.ts";
+import { codeFlow } from "./code-flow.ts";
 import { flowLoad, type FlowMeasurement } from "./flow-load.ts";
 import { load } from "./load.ts";
 import { createFreshDatabase } from "./postgres.ts";
-import { listWorkloads, type ListSubjects } from "./scale-lists.ts";
+import { listWorkloads, type ListSubjects, type ListWorkload } from "./scale-lists.ts";
 import { seedIdentities, type SeedResult } from "./seed-identities.ts";
 import { launch, prepareVrata, stop, type Server } from "./servers.ts";
-import type { Measurement } from "./stats.ts";
+import { combined, percentile, type Measurement } from "./stats.ts";
 import { passwordSignIn } from "./vrata-sign-in.ts";
 
 // Vrata on PostgreSQL with few and with many people: each size in a fresh database, seeded, then the
@@ -32,6 +32,8 @@ export { printScaleResult, scaleTargets } from "./scale-report.ts";
 
 /** Sign-in flows run one after another: their median is a person's wait, not the server's capacity. */
 const flowWorkers = 1;
+/** How many alternating rounds each measurement is cut into. */
+const rounds = 4;
 
 const person = { username: "bench-person", password: "a long benchmark passphrase" };
 
@@ -123,77 +125,101 @@ async function consoleAccessToken(vrata: Server): Promise<string> {
   return tokens.access_token;
 }
 
-async function measureSize(
+/** One size under test: its seeded database, the Vrata serving it, and what is measured on it. */
+interface SizeUnderTest {
+  identities: number;
+  seed: SeedResult;
+  server: Server;
+  flow: () => Promise<unknown>;
+  lists: ListWorkload[];
+}
+
+async function prepareSize(
   serverUrl: string,
   identities: number,
-  seconds: number,
+  cleanups: (() => Promise<void>)[],
   keep: boolean,
-): Promise<SizeResult> {
+): Promise<SizeUnderTest> {
   const database = await createFreshDatabase(serverUrl);
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-scale-"));
-  let vrata: Server | undefined;
-  try {
-    const port = await freePort();
-    const vrataArgs = [
-      "--port",
-      String(port),
-      "--data",
-      dataDir,
-      "--database",
-      database.url,
-      "--workers",
-      "1",
-    ];
-    await prepareVrata(vrataArgs);
-    const clients = await addBenchClients({ kind: "postgres", url: database.url });
-    const target = await benchApplication(database.url, clients);
-    trustCertificateAuthority(dataDir);
-    vrata = await launch("Vrata", [...vrataCommand, ...vrataArgs, "--log-level", "warn"], port);
-    const signedIn = vrata;
-
-    // The bench person signs up through the flow itself, with a password of their own; everyone
-    // seeded after them shares one precomputed hash (see seedIdentities).
-    const signUp = passwordSignIn(person.username, person.password, "signup");
-    await codeFlow(signedIn.url, clients.person, "openid", signUp);
-    const bench = await benchPersonRows(database.url, target.organizationId);
-    await makeAdmin(database.url, target.organizationId, bench.identity_id);
-    const seed = await seedIdentities(database.url, identities, target, {
-      passwordHash: await hashPassword("a seeded person's passphrase"),
-      bench: {
-        accountId: bench.account_id,
-        identityId: bench.identity_id,
-        membershipId: bench.membership_id,
-        activities: Math.max(100, Math.round(identities / 10)),
-      },
-    });
-    console.log(`seeded ${identities} people in ${seed.seconds.toFixed(1)} s: ${JSON.stringify(seed.rows)}`);
-
-    const signIn = passwordSignIn(person.username, person.password, "signin");
-    const flow = () => codeFlow(signedIn.url, clients.person, "openid profile email", signIn);
-    await flowLoad(flow, flowWorkers, 1); // warm-up
-    const flowMeasurement = await flowLoad(flow, flowWorkers, seconds);
-
-    const subjects: ListSubjects = {
-      organizationId: target.organizationId,
-      accountId: bench.account_id,
-      membershipId: bench.membership_id,
-      accessToken: await consoleAccessToken(signedIn),
-    };
-    const lists: ListResult[] = [];
-    for (const { name, workload } of await listWorkloads(database.url, subjects)) {
-      await load(signedIn.url, workload, 1); // warm-up
-      lists.push({ name, measurement: await load(signedIn.url, workload, seconds) });
-    }
-    return { identities, seed, flow: flowMeasurement, lists };
-  } catch (error) {
-    if (error instanceof UnexpectedResponse) console.error(`at ${identities} people: ${error.message}`);
-    throw error;
-  } finally {
-    if (vrata) await stop(vrata.process);
+  cleanups.push(async () => {
     if (keep) console.log(`kept the database ${database.url}`);
     else await database.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-scale-"));
+  cleanups.push(() => Promise.resolve(fs.rmSync(dataDir, { recursive: true, force: true })));
+  const port = await freePort();
+  const vrataArgs = ["--port", String(port), "--data", dataDir, "--database", database.url, "--workers", "1"];
+  await prepareVrata(vrataArgs);
+  const clients = await addBenchClients({ kind: "postgres", url: database.url });
+  const target = await benchApplication(database.url, clients);
+  trustCertificateAuthority(dataDir);
+  const server = await launch("Vrata", [...vrataCommand, ...vrataArgs, "--log-level", "warn"], port);
+  cleanups.push(() => stop(server.process));
+
+  // The bench person signs up through the flow itself, with a password of their own; everyone
+  // seeded after them shares one precomputed hash (see seedIdentities).
+  const signUp = passwordSignIn(person.username, person.password, "signup");
+  await codeFlow(server.url, clients.person, "openid", signUp);
+  const bench = await benchPersonRows(database.url, target.organizationId);
+  await makeAdmin(database.url, target.organizationId, bench.identity_id);
+  const seed = await seedIdentities(database.url, identities, target, {
+    passwordHash: await hashPassword("a seeded person's passphrase"),
+    bench: {
+      accountId: bench.account_id,
+      identityId: bench.identity_id,
+      membershipId: bench.membership_id,
+      activities: Math.max(100, Math.round(identities / 10)),
+    },
+  });
+  console.log(`seeded ${identities} people in ${seed.seconds.toFixed(1)} s: ${JSON.stringify(seed.rows)}`);
+
+  const signIn = passwordSignIn(person.username, person.password, "signin");
+  const subjects: ListSubjects = {
+    organizationId: target.organizationId,
+    accountId: bench.account_id,
+    membershipId: bench.membership_id,
+    accessToken: await consoleAccessToken(server),
+  };
+  return {
+    identities,
+    seed,
+    server,
+    flow: () => codeFlow(server.url, clients.person, "openid profile email", signIn),
+    lists: await listWorkloads(database.url, subjects),
+  };
+}
+
+/** Rounds of sign-in flows as one measurement: as `combined` does for HTTP workloads. */
+function combinedFlows(rounds: readonly FlowMeasurement[]): FlowMeasurement {
+  const firstError = rounds.find((round) => round.firstError !== undefined)?.firstError;
+  return {
+    flows: rounds.reduce((sum, round) => sum + round.flows, 0),
+    flowsPerSecond: rounds.reduce((sum, round) => sum + round.flowsPerSecond, 0) / rounds.length,
+    p50Ms: percentile(
+      rounds.map((round) => round.p50Ms),
+      0.5,
+    ),
+    p99Ms: Math.max(...rounds.map((round) => round.p99Ms)),
+    errors: rounds.reduce((sum, round) => sum + round.errors, 0),
+    ...(firstError === undefined ? {} : { firstError }),
+  };
+}
+
+/**
+ * Runs `measure` on both sizes in rounds that alternate which goes first, so that a busy moment of a
+ * shared machine falls on both sizes rather than on one; returns each size's rounds.
+ */
+async function alternating<T>(
+  sizes: readonly SizeUnderTest[],
+  measure: (size: SizeUnderTest, index: number) => Promise<T>,
+): Promise<T[][]> {
+  const slices = sizes.map((): T[] => []);
+  for (let round = 0; round < rounds; round++) {
+    const order = sizes.map((_, index) => index);
+    if (round % 2 === 1) order.reverse();
+    for (const index of order) slices[index]?.push(await measure(sizes[index] as SizeUnderTest, index));
   }
+  return slices;
 }
 
 /**
@@ -207,8 +233,34 @@ export async function runScaleBench(options: {
   /** Leaves the seeded databases in place, to look into their query plans. */
   keepDatabases?: boolean;
 }): Promise<ScaleResult> {
-  const keep = options.keepDatabases ?? false;
-  const baseline = await measureSize(options.database, baselineIdentities, options.seconds, keep);
-  const scaled = await measureSize(options.database, options.identities, options.seconds, keep);
-  return { durationSeconds: options.seconds, baseline, scaled };
+  const cleanups: (() => Promise<void>)[] = [];
+  try {
+    const sizes: SizeUnderTest[] = [];
+    for (const identities of [baselineIdentities, options.identities])
+      sizes.push(await prepareSize(options.database, identities, cleanups, options.keepDatabases ?? false));
+    const roundSeconds = Math.max(1, Math.round(options.seconds / rounds));
+
+    for (const size of sizes) await flowLoad(size.flow, flowWorkers, 1); // warm-up
+    const flows = await alternating(sizes, (size) => flowLoad(size.flow, flowWorkers, roundSeconds));
+    const lists = sizes.map((): ListResult[] => []);
+    for (const [position, { name }] of (sizes[0]?.lists ?? []).entries()) {
+      const workloadOf = (size: SizeUnderTest) => (size.lists[position] as ListWorkload).workload;
+      for (const size of sizes) await load(size.server.url, workloadOf(size), 1); // warm-up
+      const measured = await alternating(sizes, (size) =>
+        load(size.server.url, workloadOf(size), roundSeconds),
+      );
+      for (const [index, slices] of measured.entries())
+        lists[index]?.push({ name, measurement: combined(slices) });
+    }
+    const results = sizes.map((size, index): SizeResult => ({
+      identities: size.identities,
+      seed: size.seed,
+      flow: combinedFlows(flows[index] ?? []),
+      lists: lists[index] ?? [],
+    }));
+    const [baseline, scaled] = results as [SizeResult, SizeResult];
+    return { durationSeconds: roundSeconds * rounds, baseline, scaled };
+  } finally {
+    for (const cleanup of cleanups.reverse()) await cleanup();
+  }
 }
