@@ -43,6 +43,7 @@ async function middleCursor(client: pg.Client, query: string, key: string): Prom
 }
 
 const isPage = (body: string) => body.startsWith('{"items":[{');
+const isEmptyPage = (body: string) => body === '{"items":[]}';
 const isList = (body: string) => body.startsWith("[{") || body.startsWith('{"identities":[{');
 
 export async function listWorkloads(databaseUrl: string, subjects: ListSubjects): Promise<ListWorkload[]> {
@@ -90,12 +91,21 @@ export async function listWorkloads(databaseUrl: string, subjects: ListSubjects)
     get("organization users, middle page", "OrganizationUsers", { cursor: members }),
     get("organization users, search 'novak'", "OrganizationUsers", { q: "novak" }),
     get("organization users, search 'ana kos'", "OrganizationUsers", { q: "ana kos" }),
+    // One member among all: the page is found only by going through the others.
+    get("organization users, search 'person-12345'", "OrganizationUsers", { q: "person-12345" }, () => true),
     get("organization activity, first page", "OrganizationActivity"),
     get("organization activity, middle page", "OrganizationActivity", { cursor: organizationActivity }),
     get("organization activity, one member", "OrganizationActivity", { identity: membershipId }),
     get("organization activity, sign-ins", "OrganizationActivity", { category: "signIns" }),
+    get(
+      "organization activity, sign-in methods (none)",
+      "OrganizationActivity",
+      { category: "signInMethods" },
+      isEmptyPage,
+    ),
     get("own activity, first page", "ActivityList"),
     get("own activity, middle page", "ActivityList", { cursor: ownActivity }),
+    get("own activity, sign-in methods (none)", "ActivityList", { category: "signInMethods" }, isEmptyPage),
     get("own identities", "IdentityList", {}, isList),
     get("identity search", "IdentitySearch", { q: "bench" }, isList),
     get("organizations", "OrganizationList", {}, isList),

@@ -317,10 +317,13 @@ export async function seedIdentities(
   },
 ): Promise<SeedResult> {
   const started = performance.now();
-  const pool = new pg.Pool({ connectionString: url, max: connections });
   // The seed is one load, redone from scratch if it fails: waiting for each commit to reach the
   // disk would only slow it.
-  pool.on("connect", (client) => void client.query("set synchronous_commit = off"));
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: connections,
+    options: "-c synchronous_commit=off",
+  });
   const rows: Record<string, number> = {};
   const count = (batch: Batch) => {
     for (const [table, written] of Object.entries(rowCounts(batch)))
