@@ -19,7 +19,7 @@ import { createFreshDatabase } from "./postgres.ts";
 import { listWorkloads, type ListSubjects, type ListWorkload } from "./scale-lists.ts";
 import { seedIdentities, type SeedResult } from "./seed-identities.ts";
 import { launch, prepareVrata, stop, type Server } from "./servers.ts";
-import { combined, percentile, type Measurement } from "./stats.ts";
+import { combined, type Measurement } from "./stats.ts";
 import { passwordSignIn } from "./vrata-sign-in.ts";
 
 // Vrata on PostgreSQL with few and with many people: each size in a fresh database, seeded, then the
@@ -189,19 +189,18 @@ async function prepareSize(
   };
 }
 
-/** Rounds of sign-in flows as one measurement: as `combined` does for HTTP workloads. */
+/** Rounds of sign-in flows as one measurement, combined as HTTP rounds are. */
 function combinedFlows(rounds: readonly FlowMeasurement[]): FlowMeasurement {
-  const firstError = rounds.find((round) => round.firstError !== undefined)?.firstError;
+  const { requestsPerSecond, ...figures } = combined(
+    rounds.map(({ flows: _flows, flowsPerSecond, ...round }) => ({
+      ...round,
+      requestsPerSecond: flowsPerSecond,
+    })),
+  );
   return {
+    ...figures,
     flows: rounds.reduce((sum, round) => sum + round.flows, 0),
-    flowsPerSecond: rounds.reduce((sum, round) => sum + round.flowsPerSecond, 0) / rounds.length,
-    p50Ms: percentile(
-      rounds.map((round) => round.p50Ms),
-      0.5,
-    ),
-    p99Ms: Math.max(...rounds.map((round) => round.p99Ms)),
-    errors: rounds.reduce((sum, round) => sum + round.errors, 0),
-    ...(firstError === undefined ? {} : { firstError }),
+    flowsPerSecond: requestsPerSecond,
   };
 }
 
