@@ -18,6 +18,8 @@ export interface Workload {
    * makes one connection's request, which keeps that connection's state in its own closure.
    */
   perConnection?: () => autocannon.Request;
+  /** Requests in flight at once; `connections` unless given. */
+  connections?: number;
 }
 
 export async function load(base: string, workload: Workload, seconds: number): Promise<Measurement> {
@@ -38,7 +40,7 @@ export async function load(base: string, workload: Workload, seconds: number): P
   const { perConnection } = workload;
   const result = await autocannon({
     url: base + workload.path,
-    connections,
+    connections: workload.connections ?? connections,
     duration: seconds,
     method: workload.method ?? "GET",
     ...(workload.headers ? { headers: workload.headers } : {}),

@@ -56,8 +56,8 @@ export const changedFields = [
 ] as const;
 
 /**
- * Groups of types a person can narrow the list to. Each is one condition on the stored type, so
- * filtering costs the list nothing.
+ * Groups of types a person can narrow the list to. Each activity is stored with its category, so a
+ * list narrowed to one reads only its entries.
  */
 export const activityCategories = {
   signIns: ["signIn", "signOut", "backchannelLogoutFailed"],
@@ -68,6 +68,11 @@ export const activityCategories = {
 } as const satisfies Record<string, readonly ActivityType[]>;
 export type ActivityCategory = keyof typeof activityCategories;
 export const activityCategoryNames = Object.keys(activityCategories) as ActivityCategory[];
+
+/** The category of a type of activity; every type is in exactly one. */
+export function categoryOf(type: string): ActivityCategory | undefined {
+  return activityCategoryNames.find((name) => (activityCategories[name] as readonly string[]).includes(type));
+}
 
 /**
  * What an entry refers to. Recorded with its ID only; the activity answer adds the name, and the page

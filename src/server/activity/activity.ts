@@ -1,5 +1,4 @@
 import {
-  activityCategories,
   activityCursorSchema,
   type Activity,
   type ActivityCategory,
@@ -118,7 +117,7 @@ export async function activityPage(
 ): Promise<{ items: Activity[]; next?: string }> {
   const rows = await activitiesOf(db, caller.accountId, activityPageSize + 1, {
     before: decodeCursor(query.cursor),
-    types: query.category && activityCategories[query.category],
+    category: query.category,
   });
   return page(rows, (entries) => withNames(db, caller, entries));
 }
@@ -139,7 +138,7 @@ export async function organizationActivityPage(
 ): Promise<{ items: Activity[]; next?: string }> {
   const rows = await activitiesOfOrganization(db, organization.id, activityPageSize + 1, {
     before: decodeCursor(query.cursor),
-    types: query.category && activityCategories[query.category],
+    category: query.category,
     membershipId: query.identity,
   });
   return page(rows, (entries) => withNames(db, caller, entries, organization));

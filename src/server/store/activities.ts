@@ -1,4 +1,6 @@
+import { categoryOf, type ActivityCategory } from "../../common/api/activity.ts";
 import type { Database } from "./database.ts";
+import { olderThan, type Position } from "./keyset.ts";
 
 export interface ActivityRow {
   id: string;
@@ -33,12 +35,14 @@ export async function insertActivity(
   activity: ActivityRow,
   organizations: readonly ActivityOrganization[] = [],
 ): Promise<void> {
+  const category = categoryOf(activity.type) ?? null;
   await db
     .insertInto("activities")
     .values({
       id: activity.id,
       account_id: activity.accountId,
       type: activity.type,
+      category,
       document: activity.document,
       created_at: activity.createdAt,
     })
@@ -51,6 +55,7 @@ export async function insertActivity(
         activity_id: activity.id,
         organization_id: organizationId,
         membership_id: membershipId ?? null,
+        category,
         created_at: activity.createdAt,
       })),
     )
@@ -58,38 +63,26 @@ export async function insertActivity(
     .execute();
 }
 
-/** One page of an account's activity, newest first, starting after the `before` cursor, of some types only. */
+/** One page of an account's activity, newest first, starting after the `before` cursor, of one category only. */
 export async function activitiesOf(
   db: Database,
   accountId: string,
   limit: number,
-  {
-    before,
-    types,
-  }: { before?: { createdAt: number; id: string } | undefined; types?: readonly string[] | undefined },
+  { before, category }: { before?: Position | undefined; category?: ActivityCategory | undefined },
 ): Promise<ActivityRow[]> {
   let query = db
     .selectFrom("activities")
     .select(["id", "account_id", "type", "document", "created_at"])
     .where("account_id", "=", accountId);
-  if (types) query = query.where("type", "in", types);
-  if (before) {
-    query = query.where((eb) =>
-      eb.or([
-        eb("created_at", "<", before.createdAt),
-        eb.and([eb("created_at", "=", before.createdAt), eb("id", "<", before.id)]),
-      ]),
-    );
-  }
+  if (category) query = query.where("category", "=", category);
+  if (before) query = query.where(olderThan(before, "created_at", "id"));
   const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
   return rows.map(toActivityRow);
 }
 
-type Position = { createdAt: number; id: string } | undefined;
-
 /**
- * One page of an organization's activity, newest first, after the `before` cursor; of some types only,
- * or concerning one member only. The organization's index gives the order.
+ * One page of an organization's activity, newest first, after the `before` cursor; of one category
+ * only, or concerning one member only. The organization's indexes give the order.
  */
 export async function activitiesOfOrganization(
   db: Database,
@@ -97,9 +90,13 @@ export async function activitiesOfOrganization(
   limit: number,
   {
     before,
-    types,
+    category,
     membershipId,
-  }: { before?: Position; types?: readonly string[] | undefined; membershipId?: string | undefined },
+  }: {
+    before?: Position | undefined;
+    category?: ActivityCategory | undefined;
+    membershipId?: string | undefined;
+  },
 ): Promise<ActivityRow[]> {
   let query = db
     .selectFrom("activity_organizations as link")
@@ -107,15 +104,8 @@ export async function activitiesOfOrganization(
     .select(["activity.id", "activity.account_id", "activity.type", "activity.document", "link.created_at"])
     .where("link.organization_id", "=", organizationId);
   if (membershipId !== undefined) query = query.where("link.membership_id", "=", membershipId);
-  if (types) query = query.where("activity.type", "in", types);
-  if (before) {
-    query = query.where((eb) =>
-      eb.or([
-        eb("link.created_at", "<", before.createdAt),
-        eb.and([eb("link.created_at", "=", before.createdAt), eb("link.activity_id", "<", before.id)]),
-      ]),
-    );
-  }
+  if (category) query = query.where("link.category", "=", category);
+  if (before) query = query.where(olderThan(before, "link.created_at", "link.activity_id"));
   const rows = await query
     .orderBy("link.created_at", "desc")
     .orderBy("link.activity_id", "desc")

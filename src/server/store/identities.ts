@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { inTransaction, type Database } from "./database.ts";
+import { olderThan, type Position } from "./keyset.ts";
 import { foldedText, searchTextOf } from "./search-text.ts";
 
 export interface IdentityDocument {
@@ -346,7 +347,7 @@ export async function membersOf(
   db: Database,
   organizationId: string,
   limit: number,
-  { before, words }: { before?: { createdAt: number; id: string } | undefined; words: readonly string[] },
+  { before, words }: { before?: Position | undefined; words: readonly string[] },
 ): Promise<MemberRow[]> {
   let query = db
     .selectFrom("identity_organizations as membership")
@@ -366,14 +367,7 @@ export async function membersOf(
       sql<boolean>`identity.search_text like ${`%${likeEscaped(foldedText(word))}%`} escape '\\'`,
     );
   }
-  if (before) {
-    query = query.where((eb) =>
-      eb.or([
-        eb("membership.created_at", "<", before.createdAt),
-        eb.and([eb("membership.created_at", "=", before.createdAt), eb("membership.id", "<", before.id)]),
-      ]),
-    );
-  }
+  if (before) query = query.where(olderThan(before, "membership.created_at", "membership.id"));
   const rows = await query
     .orderBy("membership.created_at", "desc")
     .orderBy("membership.id", "desc")

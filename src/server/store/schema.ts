@@ -136,6 +136,8 @@ export interface ActivityTable {
   id: string;
   account_id: string | null;
   type: string;
+  /** The category of `type` its lists can be narrowed to (activityCategories). */
+  category: string | null;
   document: string;
   created_at: number;
 }
@@ -145,6 +147,8 @@ export interface ActivityOrganizationTable {
   activity_id: string;
   organization_id: string;
   membership_id: string | null;
+  /** The activity's category, so the organization's list of one category is one index range. */
+  category: string | null;
   created_at: number;
 }
 

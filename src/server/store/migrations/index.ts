@@ -11,6 +11,7 @@ import * as identityShares from "./0009-identity-shares.ts";
 import * as organizationAdmin from "./0010-organization-admin.ts";
 import * as upstreamRequests from "./0011-upstream-requests.ts";
 import * as signingKeyRotation from "./0012-signing-key-rotation.ts";
+import * as activityCategories from "./0013-activity-categories.ts";
 
 /** Forward-only migrations, applied in the order of their names. Never edit one that has shipped. */
 export const migrations: MigrationProvider = {
@@ -28,5 +29,6 @@ export const migrations: MigrationProvider = {
       "0010-organization-admin": organizationAdmin,
       "0011-upstream-requests": upstreamRequests,
       "0012-signing-key-rotation": signingKeyRotation,
+      "0013-activity-categories": activityCategories,
     }),
 };
