@@ -1,7 +1,8 @@
 import { parseArgs } from "node:util";
 
-// `npm run bench -- [--database postgres://…] [--cpu-prof] [--only <text>]`; VRATA_BENCH_SECONDS sets
-// the length of each measured workload (5 s by default).
+// `npm run bench -- [--database postgres://…] [--cpu-prof] [--only <text>]`, or
+// `npm run bench -- --seed-identities 1000000 --database postgres://…`; VRATA_BENCH_SECONDS sets the
+// length of each measured workload (5 s by default).
 
 export interface BenchOptions {
   /** PostgreSQL server to run Vrata on (in a fresh database); SQLite when absent. */
@@ -10,6 +11,8 @@ export interface BenchOptions {
   cpuProfile: boolean;
   /** Runs only the workloads whose name contains this text ("flow" for the sign-in flow), e.g. to profile one. */
   only?: string;
+  /** Measures Vrata with a PostgreSQL store of this many people against one of a thousand instead. */
+  seedIdentities?: number;
   durationSeconds: number;
 }
 
@@ -20,11 +23,18 @@ export function benchOptions(args: string[]): BenchOptions {
       database: { type: "string" },
       "cpu-prof": { type: "boolean", default: false },
       only: { type: "string" },
+      "seed-identities": { type: "string" },
     },
   });
   const durationSeconds = Number(process.env.VRATA_BENCH_SECONDS ?? 5);
   if (!(durationSeconds > 0)) throw new Error("VRATA_BENCH_SECONDS must be a positive number");
+  const seedIdentities =
+    values["seed-identities"] === undefined ? undefined : Number(values["seed-identities"]);
+  if (seedIdentities !== undefined && !(Number.isInteger(seedIdentities) && seedIdentities > 0)) {
+    throw new Error("--seed-identities must be a positive whole number");
+  }
   return {
+    ...(seedIdentities === undefined ? {} : { seedIdentities }),
     ...(values.database ? { database: values.database } : {}),
     cpuProfile: values["cpu-prof"],
     ...(values.only ? { only: values.only } : {}),

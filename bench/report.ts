@@ -186,7 +186,8 @@ function printFlowCost(cost: FlowCost) {
   );
 }
 
-export function writeResult(result: RunResult): string {
+/** Keeps a run's figures as JSON under bench/results/, named by the time and `kind`; returns the file. */
+export function writeResult(kind: string, result: object): string {
   const date = new Date().toISOString();
   const json = {
     date,
@@ -198,7 +199,7 @@ export function writeResult(result: RunResult): string {
   };
   const dir = path.join(root, "bench/results");
   fs.mkdirSync(dir, { recursive: true });
-  const file = path.join(dir, `${date.replace(/[:.]/g, "-")}-${result.database.toLowerCase()}.json`);
+  const file = path.join(dir, `${date.replace(/[:.]/g, "-")}-${kind}.json`);
   fs.writeFileSync(file, JSON.stringify(json, null, 2) + "\n");
   return path.relative(root, file);
 }
