@@ -5,7 +5,7 @@ import { gatherWorkerMetrics, shareMetricsWithPrimary } from "./operations/clust
 import { ConfigError, HelpRequested, loadConfig, type Config } from "./config.ts";
 import { rotateKeysNow } from "./rotate-keys.ts";
 import { backUpSqlite } from "./store/backup.ts";
-import { prepareInstance, startVrata } from "./start.ts";
+import { prepareInstance } from "./prepare.ts";
 import { reportRefusedScopes } from "./templates/scope-report.ts";
 import { describeStartFailure } from "./start-failure.ts";
 
@@ -99,6 +99,8 @@ if (clustered && cluster.isPrimary) {
 async function serve(config: Config): Promise<void> {
   let vrata;
   try {
+    // Loaded here: a primary process never serves, and does without the server's modules.
+    const { startVrata } = await import("./start.ts");
     vrata = await startVrata(config);
   } catch (error) {
     fail(describeStartFailure(error, config));

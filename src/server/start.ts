@@ -5,19 +5,16 @@ import { locales } from "../common/limits.ts";
 import { buildApp } from "./app.ts";
 import { ConfigError, type Config } from "./config.ts";
 import { builtIndex } from "./http/pages.ts";
-import { loadTls, type TlsMaterial } from "./http/tls.ts";
-import { newSecret } from "./ids.ts";
+import type { TlsMaterial } from "./http/tls.ts";
 import { Engine } from "./oidc/engine.ts";
 import { SigningKeyWatch } from "./oidc/key-watch.ts";
-import { rotationSchedule } from "./oidc/key-rotation.ts";
 import { createProvider } from "./oidc/provider.ts";
 import { JwtAccessTokens } from "./oidc/jwt-access-tokens.ts";
-import { ensureConsoleClient } from "./organizations/console.ts";
-import { migrate, openDatabase, type Database, type StoreOptions } from "./store/database.ts";
+import { openDatabase, type Database, type StoreOptions } from "./store/database.ts";
+import { collectStartGarbage, openInstance } from "./prepare.ts";
 import { startExpiryCleanup } from "./store/cleanup.ts";
-import { deriveInstanceSecrets, type InstanceSecrets } from "./secrets/instance-secrets.ts";
+import { deriveInstanceSecrets } from "./secrets/instance-secrets.ts";
 import { loadInstanceKey } from "./secrets/instance-key.ts";
-import { sealedSettingOrCreate } from "./secrets/sealed-settings.ts";
 
 export interface RunningVrata {
   app: FastifyInstance;
@@ -43,63 +40,6 @@ async function readMetricsToken(file: string): Promise<string> {
   }
   if (token.length < 32) throw new ConfigError("--metrics-token-file must hold at least 32 characters");
   return token;
-}
-
-/**
- * Brings the store up to date and opens the instance's secret, signing keys, built-in console client
- * and TLS material, creating each one that does not exist yet.
- */
-async function openInstance(
-  config: Config,
-  db: Database,
-  secrets: InstanceSecrets,
-  postgresSchema: string | undefined,
-  keyPollMs?: number,
-) {
-  await migrate(db, postgresSchema);
-  const cookieSecret = await sealedSettingOrCreate(db, secrets.sealer, "cookieSecret", newSecret);
-  const watch = await SigningKeyWatch.open({
-    db,
-    sealer: secrets.sealer,
-    schedule: rotationSchedule(config),
-    pollMs: keyPollMs,
-  });
-  try {
-    const consoleClient = await ensureConsoleClient(db, config.issuer);
-    return { cookieSecret, watch, consoleClient, tls: await loadTls(config) };
-  } catch (error) {
-    await watch.stop();
-    throw error;
-  }
-}
-
-/**
- * What the primary process does once before it starts the workers, so that they never race to create
- * the same things: reads or makes the instance key, brings the store up to date, and makes the
- * instance's secret, signing keys, console client and generated TLS certificate when they are missing.
- * Returns the TLS material the workers will serve with.
- */
-export async function prepareInstance(config: Config): Promise<TlsMaterial | undefined> {
-  const secrets = deriveInstanceSecrets(await loadInstanceKey(config.secretKey));
-  const db = await openDatabase({ database: config.database });
-  try {
-    const { watch, tls } = await openInstance(config, db, secrets, undefined);
-    await watch.stop();
-    return tls;
-  } finally {
-    await db.destroy();
-    // The primary keeps running for as long as its workers serve.
-    collectStartGarbage();
-  }
-}
-
-/**
- * Loading modules, migrating and precomputing leave garbage behind that V8 keeps as spare heap: one
- * thorough collection gives back 10-25 MB of the idle footprint for about 80 ms. `gc` exists only
- * under --expose-gc, as bin/vrata.js starts node.
- */
-function collectStartGarbage(): void {
-  globalThis.gc?.({ type: "major", execution: "sync", flavor: "last-resort" });
 }
 
 /**
