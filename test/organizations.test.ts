@@ -206,6 +206,24 @@ describe("organizations", () => {
     }
   });
 
+  it("a flow names the organization's new name at once after a rename on the same server", async () => {
+    const organization = await addNotes(await createOrganization(owner.api, "Before the rename"));
+    const clients = organization.applications?.[0]?.clientsPublic ?? [];
+    const app = {
+      clientId: clients[0]?.id ?? "",
+      organizationId: organization.id,
+      applicationId: organization.applications?.[0]?.id ?? "",
+      redirectUri: "https://notes.example/callback",
+    };
+    const driver = await FlowDriver.start(server.issuer, app, { scope: "openid" });
+    expect((await driver.get()).organizationName).toBe("Before the rename");
+
+    const response = await update(owner.api, organization, { name: "After the rename" });
+    expect(response.status).toBe(200);
+    // The flow's answers keep app names for a moment, but not past a change this server made.
+    expect((await driver.get()).organizationName).toBe("After the rename");
+  });
+
   it("give service clients tokens by client credentials; rotating or disabling stops the old access", async () => {
     let organization = await addNotes(await createOrganization(owner.api, "Service"));
     const { clientId, secret } = await byDescription(organization, "sync");
