@@ -13,6 +13,7 @@ interface Labels {
   noParameters: string;
   notFound: string;
   backToConsole: string;
+  signIn: string;
 }
 
 const languages: Record<"en" | "sl", { locale: string; labels: Labels }> = {
@@ -25,6 +26,7 @@ const languages: Record<"en" | "sl", { locale: string; labels: Labels }> = {
       noParameters: "This sign-in link is incomplete",
       notFound: "Page not found",
       backToConsole: "Back to Console",
+      signIn: "Sign-in or sign-up",
     },
   },
   sl: {
@@ -36,9 +38,19 @@ const languages: Record<"en" | "sl", { locale: string; labels: Labels }> = {
       noParameters: "Povezava za prijavo je nepopolna",
       notFound: "Strani ni mogoče najti",
       backToConsole: "Nazaj v aplikacijo Console",
+      signIn: "Prijava ali registracija",
     },
   },
 };
+
+/**
+ * The console's home page, signed out: the console has tried and ended its silent sign-in, so the page
+ * offers to sign in and no navigation is still under way.
+ */
+async function expectHomeSignedOut(page: Page, labels: Labels): Promise<void> {
+  await expect(page).toHaveURL("/");
+  await expect(page.getByRole("navigation").getByRole("button", { name: labels.signIn })).toBeVisible();
+}
 
 /** The page fits the width: nothing sticks out sideways. */
 async function expectNoHorizontalOverflow(page: Page): Promise<void> {
@@ -92,7 +104,7 @@ for (const [language, { locale, labels }] of Object.entries(languages)) {
       );
       await expect(page.getByText("invalid_client")).toBeVisible();
       await wayBack.click();
-      await expect(page).toHaveURL("/");
+      await expectHomeSignedOut(page, labels);
       await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
       dropErrorStatuses(pageErrors);
     });
@@ -115,7 +127,7 @@ for (const [language, { locale, labels }] of Object.entries(languages)) {
       // The console's homepage, which its template sets; never the address the request named.
       await expect(wayBack).toHaveAttribute("href", siteContext.redirectUri);
       await wayBack.click();
-      await expect(page).toHaveURL("/");
+      await expectHomeSignedOut(page, labels);
       dropErrorStatuses(pageErrors);
     });
 
@@ -126,7 +138,7 @@ for (const [language, { locale, labels }] of Object.entries(languages)) {
         wayBack: labels.home,
       });
       await wayBack.click();
-      await expect(page).toHaveURL("/");
+      await expectHomeSignedOut(page, labels);
       dropErrorStatuses(pageErrors);
     });
 
@@ -137,7 +149,7 @@ for (const [language, { locale, labels }] of Object.entries(languages)) {
         wayBack: labels.home,
       });
       await wayBack.click();
-      await expect(page).toHaveURL("/");
+      await expectHomeSignedOut(page, labels);
       dropErrorStatuses(pageErrors);
     });
   });
