@@ -1,11 +1,11 @@
 import { queryOptions, useSuspenseQuery } from "@tanstack/react-query";
-import i18next, { type TFunction } from "i18next";
 import type { z } from "zod";
 import { contextSchema, type Context } from "../common/api/context.ts";
 import { errorBodySchema } from "../common/api/errors.ts";
 import { flowResponseSchema, type FlowResponse } from "../common/api/flow.ts";
 import { routes } from "../common/routes.ts";
 import type { catalogs } from "./i18n/catalogs.ts";
+import { textExists, type TFunction } from "./i18n/index.ts";
 import { getAccessToken } from "./session.ts";
 
 /** A failed call, with the stable error code the UI translates as `errors.<code>`. */
@@ -120,7 +120,7 @@ export function postJson<T>(path: string, body: unknown, schema: z.ZodType<T>): 
 type ErrorCodeWithMessage = keyof (typeof catalogs)["en"]["errors"];
 
 function hasMessage(code: string): code is ErrorCodeWithMessage {
-  return i18next.exists(`errors.${code}`);
+  return textExists(`errors.${code}`);
 }
 
 /**

@@ -1,6 +1,6 @@
-import type { TFunction } from "i18next";
+import type { TFunction } from "./i18n/index.ts";
 import { useMemo } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "./i18n/index.ts";
 import type { Context } from "../common/api/context.ts";
 import { useSiteContext } from "./api.ts";
 

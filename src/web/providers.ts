@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "./i18n/index.ts";
 import type { Context } from "../common/api/context.ts";
 import { useSiteContext } from "./api.ts";
 
@@ -11,8 +11,7 @@ export function providerName(provider: SiteProvider, language: string): string {
 
 /** The configured third-party providers, each with its name in the page's language. */
 export function useProviders(): { key: string; type: SiteProvider["type"]; name: string }[] {
-  const { i18n } = useTranslation();
-  const language = i18n.resolvedLanguage ?? i18n.language;
+  const { language } = useTranslation();
   return useSiteContext().providers.map((provider) => ({
     key: provider.key,
     type: provider.type,

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { displayName } from "../../common/api/identity.ts";
 import { useOwnIdentities } from "../currentIdentity.ts";
 import { Button } from "./Button.tsx";
@@ -19,7 +19,7 @@ export function AdminNotice({
   /** IDs of the person's own identities that administer the document, when the server tells. */
   readonly ownAdminIdentities?: readonly string[] | undefined;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t, language } = useTranslation();
   const identities = useOwnIdentities();
   const { starting, signIn } = useSignIn();
   const current = identities?.find((identity) => identity.isCurrent);
@@ -29,7 +29,7 @@ export function AdminNotice({
     const identity = identities?.find((candidate) => candidate.id === id);
     return identity ? displayName(identity) : id;
   });
-  const names = new Intl.ListFormat(i18n.resolvedLanguage, { type: "conjunction" }).format(admins);
+  const names = new Intl.ListFormat(language, { type: "conjunction" }).format(admins);
 
   return (
     <div

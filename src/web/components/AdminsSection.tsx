@@ -1,5 +1,5 @@
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { IdentityPicker } from "../partials/identity/IdentityPicker.tsx";
 import { useCurrentIdentity } from "../currentIdentity.ts";
 import { SectionForm } from "./SectionForm.tsx";

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { Outlet } from "react-router";
 import { contextQuery } from "../api.ts";
 import { Alert } from "./Alert.tsx";

@@ -1,6 +1,6 @@
 import { useQuery, type UseQueryOptions } from "@tanstack/react-query";
 import type { ComponentType } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import type { DocumentSummary } from "../../common/api/summary.ts";
 import { pathFor, type RouteName } from "../../common/routes.ts";
 import { useDocumentTitle } from "../documentTitle.ts";

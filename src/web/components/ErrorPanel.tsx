@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { Link } from "react-router";
 import { buttonClassName } from "./Button.tsx";
 import { CopyButton } from "./CopyButton.tsx";

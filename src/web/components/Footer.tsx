@@ -1,4 +1,4 @@
-import { Trans } from "react-i18next";
+import { Trans } from "../i18n/Trans.tsx";
 import { Link } from "react-router";
 import { pathFor } from "../../common/routes.ts";
 

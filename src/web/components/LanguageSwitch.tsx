@@ -1,12 +1,12 @@
 import { useId } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { locales } from "../../common/limits.ts";
 import { chooseLocale, isLocale } from "../i18n/index.ts";
 import { GlobeIcon } from "./icons.tsx";
 
 /** The language of the interface; `labelClassName` says when its label is only for screen readers. */
 export function LanguageSwitch({ labelClassName = "max-sm:sr-only" }: { readonly labelClassName?: string }) {
-  const { t, i18n } = useTranslation();
+  const { t, language } = useTranslation();
   const id = useId();
   return (
     <div className="flex items-center gap-2 text-slate-700 dark:text-slate-300">
@@ -16,7 +16,7 @@ export function LanguageSwitch({ labelClassName = "max-sm:sr-only" }: { readonly
       </label>
       <select
         id={id}
-        value={i18n.resolvedLanguage}
+        value={language}
         onChange={(event) => {
           if (isLocale(event.target.value)) chooseLocale(event.target.value);
         }}

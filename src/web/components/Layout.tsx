@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { Outlet } from "react-router";
 import { contextQuery, errorMessage } from "../api.ts";
 import { setSignInError, useSignInError, useSigningIn } from "../session.ts";

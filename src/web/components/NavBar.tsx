@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState, type ComponentType } from "react";
 import { flushSync } from "react-dom";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { Link, NavLink, useLocation, useNavigate } from "react-router";
 import type { z } from "zod";
 import { signOutResponseSchema, type signOutBodySchema } from "../../common/api/flow.ts";

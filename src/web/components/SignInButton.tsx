@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState, type Ref } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useLocation } from "react-router";
 import { contextQuery } from "../api.ts";
 import { signInErrorCode, startSignIn } from "../auth.ts";

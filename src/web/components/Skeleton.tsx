@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 
 // Grey shapes where content is about to appear, so the page keeps its layout while it loads. They are
 // hidden from assistive technology, which hears one "Loading…" status instead.

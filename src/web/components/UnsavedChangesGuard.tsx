@@ -1,5 +1,5 @@
 import { useEffect, useId, useSyncExternalStore } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useBlocker } from "react-router";
 import { ConfirmDialog } from "./ConfirmDialog.tsx";
 

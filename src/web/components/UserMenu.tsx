@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { Link } from "react-router";
 import { displayName } from "../../common/api/identity.ts";
 import { pathFor } from "../../common/routes.ts";

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { ApiError, errorMessage } from "../api.ts";
 import { Alert } from "./Alert.tsx";
 

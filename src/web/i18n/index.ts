@@ -1,24 +1,37 @@
-import i18next, { type BackendModule } from "i18next";
-import { initReactI18next } from "react-i18next";
+import { use, useSyncExternalStore } from "react";
 import { defaultLocale, locales, type Locale } from "../../common/limits.ts";
-import type { catalogs } from "./catalogs.ts";
+import { createTranslator, hasText, type TFunction, type Texts } from "./translator.ts";
 
-declare module "i18next" {
-  interface CustomTypeOptions {
-    resources: { translation: (typeof catalogs)["en"] };
-  }
-}
+export type { TextKey, TFunction } from "./translator.ts";
 
 /** A part of the app's texts, each language loaded on its own when it is shown. */
-export type Texts = Record<Locale, () => Promise<{ default: Record<string, unknown> }>>;
+export type TextParts = Record<Locale, () => Promise<{ default: Texts }>>;
 
 /** The texts of every page; the light page has only these. */
-export const pageTexts: Texts = {
+export const pageTexts: TextParts = {
   en: () => import("./en.json", { with: { type: "json" } }),
   sl: () => import("./sl.json", { with: { type: "json" } }),
 };
 
+/** A language's texts, loaded, with their translate function. */
+interface Loaded {
+  readonly texts: Texts;
+  readonly t: TFunction;
+}
+
+/** The language shown and, once they have loaded, its texts. */
+interface Shown {
+  readonly language: Locale;
+  readonly loaded?: Loaded;
+}
+
 const choiceStorageKey = "vrata.locale";
+let parts: readonly TextParts[] = [];
+const loading = new Map<Locale, Promise<Loaded>>();
+let shown: Shown = { language: defaultLocale };
+/** The language last asked for: it wins over one asked for earlier whose texts load later. */
+let wanted: Locale = defaultLocale;
+const listeners = new Set<() => void>();
 
 export function isLocale(value: unknown): value is Locale {
   return typeof value === "string" && (locales as readonly string[]).includes(value);
@@ -39,55 +52,95 @@ function detectLocale(): Locale {
   return storedChoice() ?? preferred.find(isLocale) ?? defaultLocale;
 }
 
+/**
+ * A language's part of each of the app's parts, merged; loaded once. When a part fails to load, the
+ * texts are what did load (a missing text shows its key) and the next switch tries again.
+ */
+function load(language: Locale): Promise<Loaded> {
+  let loaded = loading.get(language);
+  if (loaded === undefined) {
+    loaded = Promise.all(parts.map((part) => part[language]()))
+      .then(
+        (texts) => Object.assign({}, ...texts.map((part) => part.default)) as Texts,
+        (error: unknown) => {
+          console.error(`The ${language} texts did not load`, error);
+          loading.delete(language);
+          return {};
+        },
+      )
+      .then((texts) => ({ texts, t: createTranslator(language, texts) }));
+    // React's `use` reads a settled promise's value from these fields instead of suspending again.
+    const tracked: Promise<Loaded> & { status?: "fulfilled"; value?: Loaded } = loaded;
+    void tracked.then((value) => Object.assign(tracked, { status: "fulfilled", value }));
+    loading.set(language, loaded);
+  }
+  return loaded;
+}
+
+function notify(): void {
+  for (const listener of listeners) listener();
+}
+
+/** Shows `language` once its texts have loaded; until then the page stays in the language it has. */
+function changeLanguage(language: Locale): void {
+  wanted = language;
+  void load(language).then((loaded) => {
+    if (wanted !== language) return;
+    shown = { language, loaded };
+    document.documentElement.lang = language;
+    notify();
+  });
+}
+
 export function chooseLocale(locale: Locale): void {
   try {
     localStorage.setItem(choiceStorageKey, locale);
   } catch {
     // Storage can be disabled; the choice then lasts until the page is reloaded.
   }
-  void i18next.changeLanguage(locale);
+  changeLanguage(locale);
 }
 
 /** The language an app asked for with `ui_locales`, unless the person chose one themselves. */
 export function followRequestedLocale(locale: Locale): void {
-  if (storedChoice() === undefined) void i18next.changeLanguage(locale);
+  if (storedChoice() === undefined) changeLanguage(locale);
 }
-
-i18next.on("languageChanged", (language) => {
-  document.documentElement.lang = language;
-});
 
 /**
  * Starts the app's texts in the language to show, loading only that language's part of each of
- * `parts`; another language's come when the person switches to it. Views wait for them (Suspense).
+ * `textParts`; another language's come when the person switches to it. Views wait for them
+ * ({@link useTranslation} suspends).
  */
-export function startTexts(parts: readonly Texts[]): void {
-  const backend: BackendModule = {
-    type: "backend",
-    init: () => undefined,
-    read: (language, _namespace, callback) => {
-      if (!isLocale(language)) {
-        callback(new Error(`Vrata has no texts in ${language}`), false);
-        return;
-      }
-      Promise.all(parts.map((part) => part[language]()))
-        .then((loaded) =>
-          callback(null, Object.fromEntries(loaded.flatMap((texts) => Object.entries(texts.default)))),
-        )
-        .catch((error: unknown) =>
-          callback(error instanceof Error ? error : new Error(String(error)), false),
-        );
-    },
-  };
-  void i18next
-    .use(backend)
-    .use(initReactI18next)
-    .init({
-      lng: detectLocale(),
-      // Every language has every text (catalogs.test.ts): none falls back, so no second language loads.
-      fallbackLng: false,
-      supportedLngs: locales,
-      // React escapes what it renders.
-      interpolation: { escapeValue: false },
-    });
+export function startTexts(textParts: readonly TextParts[]): void {
+  parts = textParts;
+  const language = detectLocale();
+  shown = { language };
+  changeLanguage(language);
+}
+
+/** Whether the language shown has a text at `key` (e.g. a message for an error code). */
+export function textExists(key: string): boolean {
+  return shown.loaded !== undefined && hasText(shown.loaded.texts, key);
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+const current = () => shown;
+
+/**
+ * The language shown with its texts; suspends the component until they have loaded. `use` is called
+ * on every render, so a render React replays once the texts are in calls the same hooks.
+ */
+export function useShownTexts(): { language: Locale } & Loaded {
+  const { language } = useSyncExternalStore(subscribe, current);
+  return { language, ...use(load(language)) };
+}
+
+/** The translate function and the language of the texts shown; re-renders when the language changes. */
+export function useTranslation(): { t: TFunction; language: Locale } {
+  const { t, language } = useShownTexts();
+  return { t, language };
 }

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { Link } from "react-router";
 import { pathFor } from "../../common/routes.ts";
 import { CopyButton } from "../components/CopyButton.tsx";

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useParams } from "react-router";
 import type { Activity } from "../../common/api/activity.ts";
 import { pathFor } from "../../common/routes.ts";
@@ -67,8 +67,7 @@ export function ActivityEntryPage({
 }
 
 function ActivityDetails({ entry }: { readonly entry: Activity }) {
-  const { t, i18n } = useTranslation();
-  const language = i18n.resolvedLanguage ?? i18n.language;
+  const { t, language } = useTranslation();
   const context = useSiteContext();
   const formatTimestamp = useFormatTimestamp();
   const has = (items: readonly unknown[] | undefined) => (items?.length ?? 0) > 0;

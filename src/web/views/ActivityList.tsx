@@ -1,6 +1,6 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useSearchParams } from "react-router";
 import { activityCategoryNames, type Activity, type ActivityCategory } from "../../common/api/activity.ts";
 import { Alert } from "../components/Alert.tsx";

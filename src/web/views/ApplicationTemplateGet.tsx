@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import type { Template } from "../../common/api/template.ts";
 import { scopeDescription, templateScopeProblems } from "../../common/scopes.ts";
 import { errorMessage } from "../api.ts";
@@ -32,7 +32,7 @@ function RefusedScopes({ template }: { readonly template: Template }) {
 }
 
 function TemplateDetails({ template }: { readonly template: Template }) {
-  const { t, i18n } = useTranslation();
+  const { t, language } = useTranslation();
   const id: [string, ReactNode] = [
     t("templates.fields.id"),
     <span className="flex flex-wrap items-center gap-2">
@@ -63,7 +63,7 @@ function TemplateDetails({ template }: { readonly template: Template }) {
                 {template.appScopes.map((scope) => (
                   <li key={scope.name}>
                     <span className="font-mono">{scope.name}</span>
-                    {` – ${scopeDescription(scope, i18n.resolvedLanguage)}`}
+                    {` – ${scopeDescription(scope, language)}`}
                   </li>
                 ))}
               </ul>

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import type { ComponentType } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { Link } from "react-router";
 import { pathFor, type RouteName } from "../../common/routes.ts";
 import { useSiteContext } from "../api.ts";

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useNavigate } from "react-router";
 import { pathFor } from "../../common/routes.ts";
 import { CreatePage } from "../components/CreatePage.tsx";

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useLocation, useNavigate, useParams } from "react-router";
 import { displayName, type Identity } from "../../common/api/identity.ts";
 import { pathFor } from "../../common/routes.ts";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { DocumentPage } from "../partials/about/DocumentPage.tsx";
 
 /** The product's license, as a page (tools get the plain text at the same address). */

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { pathFor } from "../../common/routes.ts";
 import { ErrorAction, ErrorPanel } from "../components/ErrorPanel.tsx";
 import { useDocumentTitle } from "../documentTitle.ts";

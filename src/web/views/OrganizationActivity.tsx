@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { Link, useParams, useSearchParams } from "react-router";
 import { idPattern } from "../../common/ids.ts";
 import { pathFor } from "../../common/routes.ts";

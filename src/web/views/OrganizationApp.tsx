@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useParams } from "react-router";
 import type { ConfiguredClient } from "../../common/api/organization.ts";
 import { useBuiltInNames } from "../builtInNames.ts";

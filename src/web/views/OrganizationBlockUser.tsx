@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { useParams } from "react-router";
 import type { BlockPage, BlockScope } from "../../common/api/block.ts";
 import { blockScopes } from "../../common/api/block.ts";

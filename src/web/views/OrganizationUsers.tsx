@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { useDeferredValue, useMemo } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { Link, useParams, useSearchParams } from "react-router";
 import { displayName } from "../../common/api/identity.ts";
 import type { OrganizationUser } from "../../common/api/organization.ts";

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { errorCodes } from "../../common/api/errors.ts";
 import type { PageError as PageErrorData } from "../../common/api/page-error.ts";
 import { pathFor } from "../../common/routes.ts";

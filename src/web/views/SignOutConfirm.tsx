@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { pathFor } from "../../common/routes.ts";
 import { buttonClassName } from "../components/Button.tsx";
 import { MessagePanel } from "../components/MessagePanel.tsx";

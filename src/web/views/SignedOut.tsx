@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../i18n/index.ts";
 import { pathFor } from "../../common/routes.ts";
 import { ErrorAction } from "../components/ErrorPanel.tsx";
 import { MessagePanel } from "../components/MessagePanel.tsx";

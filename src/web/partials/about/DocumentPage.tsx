@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
 import { Link } from "react-router";
 import { pathFor } from "../../../common/routes.ts";
 import { QueryError } from "../../components/QueryError.tsx";
@@ -18,7 +18,7 @@ export function DocumentPage({
   readonly document: "License" | "Notice";
   readonly title: string;
 }) {
-  const { t, i18n } = useTranslation();
+  const { t, language } = useTranslation();
   const text = useQuery(documentTextQuery(document));
   useDocumentTitle(title);
   return (
@@ -29,7 +29,7 @@ export function DocumentPage({
         </Link>
       </p>
       <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">{title}</h1>
-      {i18n.resolvedLanguage !== "en" && (
+      {language !== "en" && (
         <p className="text-sm text-slate-700 dark:text-slate-300">{t("about.inEnglish")}</p>
       )}
       {text.isPending ? (

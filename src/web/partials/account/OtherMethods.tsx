@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
 import type { Credential } from "../../../common/api/account.ts";
 import { CardItem, CardList } from "../../components/Cards.tsx";
 import { useRelativeTime } from "../activity/relativeTime.ts";

@@ -1,5 +1,5 @@
 import { useId, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
 import type { Credential } from "../../../common/api/account.ts";
 import { Button } from "../../components/Button.tsx";
 import { CardItem } from "../../components/Cards.tsx";

@@ -1,7 +1,7 @@
 import { browserSupportsWebAuthn } from "@simplewebauthn/browser";
 import { useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
 import type { Credential } from "../../../common/api/account.ts";
 import { ApiError, errorMessage } from "../../api.ts";
 import { Alert } from "../../components/Alert.tsx";

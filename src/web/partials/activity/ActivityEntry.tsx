@@ -1,5 +1,5 @@
 import { useMemo, type Ref } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
 import { Link } from "react-router";
 import type { Activity } from "../../../common/api/activity.ts";
 import { useSiteContext } from "../../api.ts";
@@ -18,9 +18,8 @@ import { useRelativeTime } from "./relativeTime.ts";
 
 /** The words of activity in the reader's language, with the built-in names translated. */
 export function useActivityWords() {
-  const { t, i18n } = useTranslation();
+  const { t, language } = useTranslation();
   const context = useSiteContext();
-  const language = i18n.resolvedLanguage ?? i18n.language;
   return useMemo(
     () => ({
       t,

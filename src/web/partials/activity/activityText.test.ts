@@ -1,5 +1,4 @@
-import i18next, { type TFunction } from "i18next";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   activityChanges,
   activityTypes,
@@ -8,23 +7,14 @@ import {
   type Change,
 } from "../../../common/api/activity.ts";
 import { catalogs } from "../../i18n/catalogs.ts";
+import { createTranslator, type TFunction } from "../../i18n/translator.ts";
 import { changeSentence, headline, namer, providerText, sentenceText, type Namer } from "./activityText.ts";
 
 const context = { organizationId: "builtInOrganization", applicationId: "console" };
-const translations: Record<string, TFunction> = {};
-
-beforeAll(async () => {
-  for (const language of ["en", "sl"]) {
-    const instance = i18next.createInstance();
-    await instance.init({
-      resources: { en: { translation: catalogs.en }, sl: { translation: catalogs.sl } },
-      lng: language,
-      fallbackLng: false,
-      interpolation: { escapeValue: false },
-    });
-    translations[language] = instance.t;
-  }
-});
+const translations: Record<string, TFunction> = {
+  en: createTranslator("en", catalogs.en),
+  sl: createTranslator("sl", catalogs.sl),
+};
 
 function words(language: "en" | "sl") {
   const t = translations[language] as TFunction;

@@ -1,5 +1,5 @@
 import { useMemo } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
 import { toTheMinute, useFormatTimestamp } from "../../format.ts";
 
 const minute = 60_000;
@@ -22,8 +22,7 @@ export function relativeTime(language: string, timestamp: string, now: number): 
 
 /** {@link relativeTime} for the page's language, with the date and time for older times. */
 export function useRelativeTime(): (timestamp: string) => string {
-  const { i18n } = useTranslation();
-  const language = i18n.resolvedLanguage ?? i18n.language;
+  const { language } = useTranslation();
   const formatTimestamp = useFormatTimestamp(toTheMinute);
   return useMemo(
     () => (timestamp) => relativeTime(language, timestamp, Date.now()) ?? formatTimestamp(timestamp),

@@ -1,4 +1,5 @@
-import { Trans, useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
+import { Trans } from "../../i18n/Trans.tsx";
 import { Avatar } from "../../components/Avatar.tsx";
 
 interface FlowHeaderProps {

@@ -1,6 +1,6 @@
-import type { TFunction } from "i18next";
+import type { TFunction } from "../../i18n/index.ts";
 import { useEffect, useId, useRef, type ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
 import type { Identity } from "../../../common/api/identity.ts";
 import { Button } from "../../components/Button.tsx";
 import { IdentityCard } from "../identity/IdentityCard.tsx";

@@ -1,7 +1,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState } from "react";
 import { flushSync } from "react-dom";
-import { Trans, useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
+import { Trans } from "../../i18n/Trans.tsx";
 import type { FlowResponse } from "../../../common/api/flow.ts";
 import { errorMessage } from "../../api.ts";
 import { Alert } from "../../components/Alert.tsx";

@@ -1,7 +1,7 @@
 import { WebAuthnAbortService } from "@simplewebauthn/browser";
-import type { TFunction } from "i18next";
+import type { TFunction } from "../../i18n/index.ts";
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
 import type { FlowResponse } from "../../../common/api/flow.ts";
 import { errorMessage, FlowStateError } from "../../api.ts";
 import { signalUnknownPasskey } from "../../passkeySignals.ts";

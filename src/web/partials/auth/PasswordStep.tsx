@@ -1,5 +1,5 @@
 import { useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
 import type { FlowResponse } from "../../../common/api/flow.ts";
 import { passwordMinLength } from "../../../common/limits.ts";
 import { Button } from "../../components/Button.tsx";

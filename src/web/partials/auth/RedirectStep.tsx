@@ -1,5 +1,6 @@
 import { useId, useRef, useState } from "react";
-import { Trans, useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
+import { Trans } from "../../i18n/Trans.tsx";
 import type { FlowResponse } from "../../../common/api/flow.ts";
 import { redirectCountdownSeconds } from "../../../common/limits.ts";
 import { Alert } from "../../components/Alert.tsx";

@@ -1,4 +1,5 @@
-import { Trans, useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
+import { Trans } from "../../i18n/Trans.tsx";
 import type { AppScope } from "../../../common/api/template.ts";
 import { scopeDescription } from "../../../common/scopes.ts";
 
@@ -10,7 +11,7 @@ export function RequestedScopes({
   readonly appName: string;
   readonly scopes: readonly AppScope[];
 }) {
-  const { i18n } = useTranslation();
+  const { language } = useTranslation();
   if (scopes.length === 0) return null;
   return (
     <div className="flex flex-col gap-2 rounded-md border border-slate-300 px-4 py-3 dark:border-slate-600">
@@ -24,7 +25,7 @@ export function RequestedScopes({
       <ul className="flex list-disc flex-col gap-1 ps-5">
         {scopes.map((scope) => (
           <li key={scope.name}>
-            <span className="block">{scopeDescription(scope, i18n.resolvedLanguage)}</span>
+            <span className="block">{scopeDescription(scope, language)}</span>
             {/* A long name wraps only where it does not fit on its own line. */}
             <span className="block font-mono text-sm break-words text-slate-600 dark:text-slate-400">
               {scope.name}

@@ -1,4 +1,4 @@
-import type { TFunction } from "i18next";
+import type { TFunction } from "../../i18n/index.ts";
 import { describe, expect, it } from "vitest";
 import type { FlowResponse } from "../../../common/api/flow.ts";
 import { mistakeMessage, stepFor } from "./steps.ts";

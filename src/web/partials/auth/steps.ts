@@ -1,4 +1,4 @@
-import type { TFunction } from "i18next";
+import type { TFunction } from "../../i18n/index.ts";
 import { flowErrors, flowProviders, type FlowError, type FlowResponse } from "../../../common/api/flow.ts";
 
 export type Step =

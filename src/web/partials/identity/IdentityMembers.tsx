@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
 import type { Identity, IdentityMember } from "../../../common/api/identity.ts";
 import { Button } from "../../components/Button.tsx";
 import { CardItem, CardList } from "../../components/Cards.tsx";

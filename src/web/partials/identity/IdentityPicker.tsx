@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
 import { displayName, type IdentityMatch } from "../../../common/api/identity.ts";
 import { idPattern } from "../../../common/ids.ts";
 import { Identifier } from "../../components/Identifier.tsx";

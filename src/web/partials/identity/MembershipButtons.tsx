@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
 import { Button } from "../../components/Button.tsx";
 import type { Action } from "../../components/useAction.tsx";
 import type { ConfirmationRequest } from "../organization/useConfirmation.tsx";

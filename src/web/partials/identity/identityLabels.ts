@@ -1,4 +1,4 @@
-import type { TFunction } from "i18next";
+import type { TFunction } from "../../i18n/index.ts";
 import type { Identity } from "../../../common/api/identity.ts";
 
 /** The console's labels of an identity (spec §3): "current" for the signed-in one, "admin" where one may change it. */

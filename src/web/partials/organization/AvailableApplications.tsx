@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
 import { Link } from "react-router";
 import type { Organization } from "../../../common/api/organization.ts";
 import type { DocumentSummary } from "../../../common/api/summary.ts";

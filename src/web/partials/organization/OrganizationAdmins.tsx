@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
 import { displayName } from "../../../common/api/identity.ts";
 import type { Organization } from "../../../common/api/organization.ts";
 import { Button } from "../../components/Button.tsx";

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
 import { displayName } from "../../../common/api/identity.ts";
 import type { InvitationRole } from "../../../common/api/invitation.ts";
 import { invitationLifetimeMs } from "../../../common/limits.ts";

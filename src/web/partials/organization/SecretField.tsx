@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
 import { CopyButton } from "../../components/CopyButton.tsx";
 
 /** A client secret right after it was made: shown once, to copy. */

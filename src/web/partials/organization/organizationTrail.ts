@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
 import { pathFor } from "../../../common/routes.ts";
 import { useBuiltInNames } from "../../builtInNames.ts";
 import type { Crumb } from "../../components/Breadcrumbs.tsx";

@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
 import type { Organization, OrganizationUpdate } from "../../../common/api/organization.ts";
 import { ApiError, errorMessage } from "../../api.ts";
 import { Alert } from "../../components/Alert.tsx";

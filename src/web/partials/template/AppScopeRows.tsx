@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
 import { TextField } from "../../components/Field.tsx";
 import { EditableRows } from "./EditableRows.tsx";
 import type { FieldErrors } from "./fieldErrors.ts";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
 import { FieldFrame } from "../../components/Field.tsx";
 import { lifespanUnits, type LifespanInput } from "./lifespan.ts";
 

@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
 import type { Template } from "../../../common/api/template.ts";
 import { ApiError, errorMessage } from "../../api.ts";
 import { AdminsSection } from "../../components/AdminsSection.tsx";

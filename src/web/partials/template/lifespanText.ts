@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "../../i18n/index.ts";
 import type { LifespanInput } from "./lifespan.ts";
 
 /** Lifespans in words ("1 hour", "30 days"); an empty one is a lifespan without end. */
