@@ -2,10 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { providerKeyPattern } from "../common/ids.ts";
 import { decodeInstanceKey, keyFormatHint, type SecretKeySource } from "./secrets/instance-key.ts";
 import { samlProviderSettingsSchema, type SamlProviderSettings } from "./providers/saml/settings.ts";
+import "./validation-messages.ts";
 
 /**
  * Vrata's settings: each one is a flag, an environment variable and a default. The same table
@@ -15,7 +16,7 @@ const optionTable = {
   config: {
     env: "VRATA_CONFIG",
     help: "JSON file with settings (named as the flags, which win over it) and third-party providers",
-    schema: z.string().min(1),
+    schema: z.string().check(z.minLength(1)),
   },
   port: {
     env: "VRATA_PORT",
@@ -23,21 +24,19 @@ const optionTable = {
     // Port 0 would listen on a port nobody knows in advance, while the issuer names port 0.
     schema: z.coerce
       .number()
-      .int()
-      .min(1, "must be between 1 and 65535")
-      .max(65535, "must be between 1 and 65535"),
+      .check(z.int(), z.gte(1, "must be between 1 and 65535"), z.lte(65535, "must be between 1 and 65535")),
     defaultValue: "8080",
   },
   host: {
     env: "VRATA_HOST",
     help: "address to listen on (0.0.0.0 or :: for every interface)",
-    schema: z.string().min(1),
+    schema: z.string().check(z.minLength(1)),
     defaultValue: "localhost",
   },
   data: {
     env: "VRATA_DATA",
     help: "folder for the SQLite database, the instance key and the generated TLS certificates",
-    schema: z.string().min(1),
+    schema: z.string().check(z.minLength(1)),
     defaultValue: "./data",
   },
   issuer: {
@@ -45,22 +44,24 @@ const optionTable = {
     help: "public https:// origin of this server (default https://localhost:<port>)",
     schema: z
       .string()
-      .refine(isHttpsOrigin, "must be an https:// origin without a path, e.g. https://id.example.com"),
+      .check(
+        z.refine(isHttpsOrigin, "must be an https:// origin without a path, e.g. https://id.example.com"),
+      ),
   },
   database: {
     env: "VRATA_DATABASE_URL",
     help: "postgres://user:password@host/db for PostgreSQL (default: SQLite in the data folder)",
-    schema: z.string().refine(isPostgresUrl, "must be a postgres:// or postgresql:// URL"),
+    schema: z.string().check(z.refine(isPostgresUrl, "must be a postgres:// or postgresql:// URL")),
   },
   "tls-cert": {
     env: "VRATA_TLS_CERT",
     help: "PEM certificate chain file (default: a generated local CA and localhost certificate)",
-    schema: z.string().min(1),
+    schema: z.string().check(z.minLength(1)),
   },
   "tls-key": {
     env: "VRATA_TLS_KEY",
     help: "PEM private key file for --tls-cert",
-    schema: z.string().min(1),
+    schema: z.string().check(z.minLength(1)),
   },
   "behind-proxy": {
     env: "VRATA_BEHIND_PROXY",
@@ -72,34 +73,34 @@ const optionTable = {
   title: {
     env: "VRATA_TITLE",
     help: "name of this instance shown in the interface",
-    schema: z.string().trim().min(1).max(100),
+    schema: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
     defaultValue: "Vrata",
   },
   "mail-host": {
     env: "VRATA_MAIL_HOST",
     help: "SMTP server for e-mail (without it, e-mails are written to the log)",
-    schema: z.string().min(1),
+    schema: z.string().check(z.minLength(1)),
   },
   "mail-port": {
     env: "VRATA_MAIL_PORT",
     help: "SMTP port (465 means TLS from the start)",
-    schema: z.coerce.number().int().min(1).max(65535),
+    schema: z.coerce.number().check(z.int(), z.gte(1), z.lte(65535)),
     defaultValue: "587",
   },
   "mail-user": {
     env: "VRATA_MAIL_USER",
     help: "SMTP user name",
-    schema: z.string().min(1),
+    schema: z.string().check(z.minLength(1)),
   },
   "mail-password-file": {
     env: "VRATA_MAIL_PASSWORD_FILE",
     help: "file holding the SMTP password",
-    schema: z.string().min(1),
+    schema: z.string().check(z.minLength(1)),
   },
   "mail-from": {
     env: "VRATA_MAIL_FROM",
     help: "sender of e-mails, e.g. Vrata <noreply@example.com>",
-    schema: z.string().refine((value) => /@/.test(value), "must contain an e-mail address"),
+    schema: z.string().check(z.refine((value) => /@/.test(value), "must contain an e-mail address")),
     defaultValue: "Vrata <noreply@localhost>",
   },
   "mail-starttls": {
@@ -112,42 +113,54 @@ const optionTable = {
   "secret-key-file": {
     env: "VRATA_SECRET_KEY_FILE",
     help: "file holding the instance key that seals the store's secrets (default: secret.key in the data folder, made on first start)",
-    schema: z.string().min(1),
+    schema: z.string().check(z.minLength(1)),
   },
   "secret-key": {
     env: "VRATA_SECRET_KEY",
     help: "the instance key itself, instead of --secret-key-file",
-    schema: z.string().refine((value) => decodeInstanceKey(value) !== undefined, `must be ${keyFormatHint}`),
+    schema: z
+      .string()
+      .check(z.refine((value) => decodeInstanceKey(value) !== undefined, `must be ${keyFormatHint}`)),
     secret: true,
   },
   "metrics-token-file": {
     env: "VRATA_METRICS_TOKEN_FILE",
     help: "file holding the token a Prometheus scraper presents at /metrics (without it, /metrics is off)",
-    schema: z.string().min(1),
+    schema: z.string().check(z.minLength(1)),
   },
   "key-rotation-days": {
     env: "VRATA_KEY_ROTATION_DAYS",
     help: "days a signing key signs before a new one replaces it (0: only by `vrata keys rotate`)",
-    schema: z.coerce.number().int().min(0, "must be 0 or more").max(3650, "must be at most 3650 (ten years)"),
+    schema: z.coerce
+      .number()
+      .check(z.int(), z.gte(0, "must be 0 or more"), z.lte(3650, "must be at most 3650 (ten years)")),
     defaultValue: "90",
   },
   "key-lead-minutes": {
     env: "VRATA_KEY_LEAD_MINUTES",
     help: "minutes a new signing key is published before it signs, so relying parties' caches have it",
-    schema: z.coerce.number().int().min(0, "must be 0 or more").max(10080, "must be at most 10080 (a week)"),
+    schema: z.coerce
+      .number()
+      .check(z.int(), z.gte(0, "must be 0 or more"), z.lte(10080, "must be at most 10080 (a week)")),
     defaultValue: "60",
   },
   "backchannel-logout-retries": {
     env: "VRATA_BACKCHANNEL_LOGOUT_RETRIES",
     help: "seconds to wait before each new attempt to tell an app that cannot be reached of a logout",
     schema: z
-      .string()
-      .transform((value) => (value.trim() === "" ? [] : value.split(",").map((part) => Number(part.trim()))))
-      .refine(
-        (delays) =>
-          delays.length <= 10 &&
-          delays.every((delay) => Number.isFinite(delay) && delay > 0 && delay <= 3600),
-        "must be up to 10 comma-separated numbers of seconds, each above 0 and at most 3600 (e.g. 5,30,120)",
+      .pipe(
+        z.string(),
+        z.transform((value) =>
+          value.trim() === "" ? [] : value.split(",").map((part) => Number(part.trim())),
+        ),
+      )
+      .check(
+        z.refine(
+          (delays) =>
+            delays.length <= 10 &&
+            delays.every((delay) => Number.isFinite(delay) && delay > 0 && delay <= 3600),
+          "must be up to 10 comma-separated numbers of seconds, each above 0 and at most 3600 (e.g. 5,30,120)",
+        ),
       ),
     defaultValue: "5,30,120",
   },
@@ -161,7 +174,9 @@ const optionTable = {
   workers: {
     env: "VRATA_WORKERS",
     help: "processes serving requests, sharing one port (default: the number of cores Vrata may use; 1: a single process)",
-    schema: z.coerce.number().int().min(1, "must be 1 or more").max(256, "must be at most 256"),
+    schema: z.coerce
+      .number()
+      .check(z.int(), z.gte(1, "must be 1 or more"), z.lte(256, "must be at most 256")),
   },
   "log-level": {
     env: "VRATA_LOG_LEVEL",
@@ -181,7 +196,7 @@ const optionTable = {
 interface OptionDefinition {
   env: string;
   help: string;
-  schema: z.ZodType;
+  schema: z.ZodMiniType;
   boolean?: boolean;
   defaultValue?: string;
   /** Only from the environment (process lists show flags to everyone), and never repeated in messages. */
@@ -232,15 +247,23 @@ const builtInMethods = ["password", "code", "passkey", "username", "email"];
 
 const httpsUrl = z
   .string()
-  .refine((value) => URL.canParse(value) && new URL(value).protocol === "https:", "must be an https:// URL");
+  .check(
+    z.refine(
+      (value) => URL.canParse(value) && new URL(value).protocol === "https:",
+      "must be an https:// URL",
+    ),
+  );
 
 const providerFields = {
-  key: z
-    .string()
-    .regex(providerKeyPattern, "must be 1-64 letters, digits, _ or - (it is a path segment)")
-    .refine((key) => !builtInMethods.includes(key), "is the name of one of Vrata's own sign-in methods"),
+  key: z.string().check(
+    z.regex(providerKeyPattern, "must be 1-64 letters, digits, _ or - (it is a path segment)"),
+    z.refine((key) => !builtInMethods.includes(key), "is the name of one of Vrata's own sign-in methods"),
+  ),
   /** The button's text in each language of the interface. */
-  name: z.strictObject({ en: z.string().trim().min(1).max(100), sl: z.string().trim().min(1).max(100) }),
+  name: z.strictObject({
+    en: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
+    sl: z.string().check(z.trim(), z.minLength(1), z.maxLength(100)),
+  }),
 };
 
 /** Where well-known providers publish their discovery document, and what their quirks need. */
@@ -256,35 +279,43 @@ export const oidcPresets = {
   generic: {},
 } as const satisfies Record<string, { issuer?: string; tokenEndpoint?: string; forcePkce?: boolean }>;
 
-const oidcProviderSchema = z
-  .strictObject({
-    ...providerFields,
-    type: z.literal("oidc"),
-    preset: z.enum(Object.keys(oidcPresets) as [keyof typeof oidcPresets]).optional(),
-    issuer: httpsUrl.optional(),
-    clientId: z.string().min(1).max(500),
-    /** A file holding the client secret (relative to the configuration file). */
-    clientSecretFile: z.string().min(1).optional(),
-    /** An environment variable holding the client secret. */
-    clientSecretEnv: z
-      .string()
-      .regex(/^[A-Za-z_]\w*$/, "must be the name of an environment variable")
-      .optional(),
-    scopes: z
-      .array(z.string().regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, "must be scope names without spaces"))
-      .min(1)
-      .optional(),
-    forcePkce: z.boolean().optional(),
-    tokenEndpoint: httpsUrl.optional(),
-  })
-  .refine((entry) => !(entry.clientSecretFile && entry.clientSecretEnv), {
-    message: "takes clientSecretFile or clientSecretEnv, not both",
-  })
-  .refine((entry) => entry.issuer !== undefined || (entry.preset && "issuer" in oidcPresets[entry.preset]), {
-    message: "needs an issuer (or a preset of google, microsoft or facebook)",
-    path: ["issuer"],
-  })
-  .transform((entry) => {
+const oidcProviderSchema = z.pipe(
+  z
+    .strictObject({
+      ...providerFields,
+      type: z.literal("oidc"),
+      preset: z.optional(z.enum(Object.keys(oidcPresets) as [keyof typeof oidcPresets])),
+      issuer: z.optional(httpsUrl),
+      clientId: z.string().check(z.minLength(1), z.maxLength(500)),
+      /** A file holding the client secret (relative to the configuration file). */
+      clientSecretFile: z.optional(z.string().check(z.minLength(1))),
+      /** An environment variable holding the client secret. */
+      clientSecretEnv: z.optional(
+        z.string().check(z.regex(/^[A-Za-z_]\w*$/, "must be the name of an environment variable")),
+      ),
+      scopes: z.optional(
+        z
+          .array(
+            z.string().check(z.regex(/^[\x21\x23-\x5b\x5d-\x7e]+$/, "must be scope names without spaces")),
+          )
+          .check(z.minLength(1)),
+      ),
+      forcePkce: z.optional(z.boolean()),
+      tokenEndpoint: z.optional(httpsUrl),
+    })
+    .check(
+      z.refine((entry) => !(entry.clientSecretFile && entry.clientSecretEnv), {
+        message: "takes clientSecretFile or clientSecretEnv, not both",
+      }),
+      z.refine(
+        (entry) => entry.issuer !== undefined || (entry.preset && "issuer" in oidcPresets[entry.preset]),
+        {
+          message: "needs an issuer (or a preset of google, microsoft or facebook)",
+          path: ["issuer"],
+        },
+      ),
+    ),
+  z.transform((entry) => {
     const preset: { issuer?: string; tokenEndpoint?: string; forcePkce?: boolean } =
       oidcPresets[entry.preset ?? "generic"];
     const tokenEndpoint = entry.tokenEndpoint ?? preset.tokenEndpoint;
@@ -304,13 +335,16 @@ const oidcProviderSchema = z
       forcePkce: entry.forcePkce ?? preset.forcePkce ?? false,
       ...(tokenEndpoint === undefined ? {} : { tokenEndpoint }),
     };
-  });
+  }),
+);
 
 /** SAML providers are described by the SAML module; the key must not name one of Vrata's own methods. */
-const samlProviderSchema = samlProviderSettingsSchema.refine((entry) => !builtInMethods.includes(entry.key), {
-  path: ["key"],
-  message: "is the name of one of Vrata's own sign-in methods",
-});
+const samlProviderSchema = samlProviderSettingsSchema.check(
+  z.refine((entry) => !builtInMethods.includes(entry.key), {
+    path: ["key"],
+    message: "is the name of one of Vrata's own sign-in methods",
+  }),
+);
 
 export type OidcProviderSettings = z.infer<typeof oidcProviderSchema>;
 export type ProviderSettings = OidcProviderSettings | SamlProviderSettings;
@@ -324,7 +358,7 @@ interface ConfigFile {
 }
 
 /** The first issue of a failed parse as "where: what" on one line. */
-function issueText(error: z.ZodError, prefix: string): string {
+function issueText(error: z.core.$ZodError, prefix: string): string {
   const issue = error.issues[0];
   if (!issue) return `${prefix} is invalid`;
   const where = issue.path.reduce<string>(

@@ -1,5 +1,5 @@
 import { queryOptions, useSuspenseQuery } from "@tanstack/react-query";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import { contextSchema, type Context } from "../common/api/context.ts";
 import { errorBodySchema } from "../common/api/errors.ts";
 import { flowResponseSchema, type FlowResponse } from "../common/api/flow.ts";
@@ -66,7 +66,7 @@ async function readJson(response: Response): Promise<unknown> {
 async function requestJson<T>(
   path: string,
   init: { method: "GET" | "POST"; body?: string; signal?: AbortSignal | undefined },
-  schema: z.ZodType<T>,
+  schema: z.ZodMiniType<T>,
 ): Promise<T> {
   const headers = new Headers({ Accept: "application/json" });
   if (init.body !== undefined) headers.set("Content-Type", "application/json");
@@ -108,12 +108,12 @@ async function requestJson<T>(
 }
 
 /** GETs a same-origin JSON document and validates it; every failure becomes an {@link ApiError}. */
-export function getJson<T>(path: string, schema: z.ZodType<T>, signal?: AbortSignal): Promise<T> {
+export function getJson<T>(path: string, schema: z.ZodMiniType<T>, signal?: AbortSignal): Promise<T> {
   return requestJson(path, { method: "GET", signal }, schema);
 }
 
 /** POSTs JSON to a same-origin API route and validates the answer; failures as in {@link getJson}. */
-export function postJson<T>(path: string, body: unknown, schema: z.ZodType<T>): Promise<T> {
+export function postJson<T>(path: string, body: unknown, schema: z.ZodMiniType<T>): Promise<T> {
   return requestJson(path, { method: "POST", body: JSON.stringify(body) }, schema);
 }
 

@@ -1,5 +1,5 @@
 import * as oauth from "oauth4webapi";
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Context } from "../common/api/context.ts";
 import { clockToleranceSeconds, consoleScope, discoveryTimeoutMs } from "../common/limits.ts";
 import { ApiError } from "./api.ts";
@@ -15,7 +15,7 @@ const signInEntrySchema = z.object({
   codeVerifier: z.string(),
   nonce: z.string(),
   /** Asked with prompt=none: a refusal means "not signed in", not a failure to report. */
-  silent: z.boolean().optional(),
+  silent: z.optional(z.boolean()),
 });
 
 type SignInEntry = z.infer<typeof signInEntrySchema>;

@@ -1,5 +1,5 @@
 import type { PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { credentialNameMaxLength } from "../limits.ts";
 import { hasChallenge, registrationResponseSchema } from "./flow.ts";
 import { typedText } from "./text.ts";
@@ -18,12 +18,12 @@ export const credentialSchema = z.object({
   name: z.string(),
   createdAt: z.string(),
   /** Passkeys: when one last signed in. */
-  lastUsedAt: z.string().optional(),
+  lastUsedAt: z.optional(z.string()),
   /** Passkeys: the authenticator's make, when its AAGUID is a known one. */
-  authenticator: z.string().optional(),
+  authenticator: z.optional(z.string()),
   /** Passkeys: may be copied to the person's other devices, and has been backed up. */
-  synced: z.boolean().optional(),
-  backedUp: z.boolean().optional(),
+  synced: z.optional(z.boolean()),
+  backedUp: z.optional(z.boolean()),
   /** Whether the person may remove it here: passkeys, unless it is the last way to sign in. */
   removable: z.boolean(),
 });
@@ -39,13 +39,13 @@ export const passkeyCreateStartResponseSchema = z.object({
   createOptions: z.custom<PublicKeyCredentialCreationOptionsJSON>(hasChallenge),
 });
 
-const credentialName = typedText(credentialNameMaxLength).min(1);
+const credentialName = typedText(credentialNameMaxLength).check(z.minLength(1));
 
 export const accountPasskeyCreateBodySchema = z.strictObject({
   response: registrationResponseSchema,
-  name: credentialName.optional(),
+  name: z.optional(credentialName),
   /** Without `name`: what to call it, in the reader's language, when its authenticator is not known. */
-  defaultName: credentialName.optional(),
+  defaultName: z.optional(credentialName),
 });
 export const credentialRenameBodySchema = z.strictObject({ name: credentialName });
 
@@ -59,6 +59,6 @@ export type ProviderLinkStatus = (typeof providerLinkStatuses)[number];
 /** What the browser needs to forget a passkey: `PublicKeyCredential.signalUnknownCredential`. */
 export const signalUnknownSchema = z.object({ rpId: z.string(), credentialId: z.string() });
 
-export const credentialRemoveResponseSchema = accountSchema.extend({
-  signalUnknown: signalUnknownSchema.optional(),
+export const credentialRemoveResponseSchema = z.extend(accountSchema, {
+  signalUnknown: z.optional(signalUnknownSchema),
 });

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { idPattern } from "../ids.ts";
 
 export const activityTypes = [
@@ -79,9 +79,9 @@ export function categoryOf(type: string): ActivityCategory | undefined {
  * where the reader can open it, when the reader may see it (see server/activity/names.ts).
  */
 const named = {
-  name: z.string().optional(),
+  name: z.optional(z.string()),
   /** A path of this site; absent when the reader cannot open the item's page. */
-  path: z.string().optional(),
+  path: z.optional(z.string()),
 };
 export const referenceSchema = z.object({ id: z.string(), ...named });
 export const applicationReferenceSchema = z.object({
@@ -95,14 +95,14 @@ export type ApplicationReference = z.infer<typeof applicationReferenceSchema>;
 /** One kind of change, with what it changed when that was recorded (entries before that have none). */
 export const changeSchema = z.object({
   kind: z.enum(activityChanges),
-  fields: z.array(z.enum(changedFields)).optional(),
-  identities: z.array(referenceSchema).optional(),
-  organizations: z.array(referenceSchema).optional(),
-  applications: z.array(applicationReferenceSchema).optional(),
+  fields: z.optional(z.array(z.enum(changedFields))),
+  identities: z.optional(z.array(referenceSchema)),
+  organizations: z.optional(z.array(referenceSchema)),
+  applications: z.optional(z.array(applicationReferenceSchema)),
   /** Of a permissions change of an identity: whether it is about its admins or its users. */
-  role: z.enum(["admin", "user"]).optional(),
+  role: z.optional(z.enum(["admin", "user"])),
   /** People an identity was shared with, by the username or e-mail address it was shared by. */
-  people: z.array(z.string()).optional(),
+  people: z.optional(z.array(z.string())),
 });
 export type Change = z.infer<typeof changeSchema>;
 
@@ -111,18 +111,20 @@ export const activitySchema = z.object({
   timestamp: z.string(),
   type: z.enum(activityTypes),
   /** Who did it, when that is not the reader: an organization's admin, or a member as it sees them. */
-  actor: referenceSchema.optional(),
-  identities: z.array(referenceSchema).optional(),
-  organizations: z.array(referenceSchema).optional(),
-  applicationTemplates: z.array(referenceSchema).optional(),
-  applications: z.array(applicationReferenceSchema).optional(),
-  providers: z.array(z.string()).optional(),
+  actor: z.optional(referenceSchema),
+  identities: z.optional(z.array(referenceSchema)),
+  organizations: z.optional(z.array(referenceSchema)),
+  applicationTemplates: z.optional(z.array(referenceSchema)),
+  applications: z.optional(z.array(applicationReferenceSchema)),
+  providers: z.optional(z.array(z.string())),
   /**
    * The sign-in method a credential entry is about, named as it was then (it may since have been
    * renamed or removed); `previousName` when it was renamed.
    */
-  credential: z.object({ id: z.string(), name: z.string(), previousName: z.string().optional() }).optional(),
-  changes: z.array(changeSchema).optional(),
+  credential: z.optional(
+    z.object({ id: z.string(), name: z.string(), previousName: z.optional(z.string()) }),
+  ),
+  changes: z.optional(z.array(changeSchema)),
 });
 export type Activity = z.infer<typeof activitySchema>;
 export type ActivityType = (typeof activityTypes)[number];
@@ -132,19 +134,22 @@ export type ChangedField = (typeof changedFields)[number];
 /** A page of activity, newest first; `next` is the cursor of the following page. */
 export const activityPageSchema = z.object({
   items: z.array(activitySchema),
-  next: z.string().optional(),
+  next: z.optional(z.string()),
 });
 
 /** The list's query: the cursor of the page and, optionally, one category of types. */
 export const activityQuerySchema = z.object({
-  cursor: z.string().optional(),
-  category: z.enum(activityCategoryNames as [ActivityCategory, ...ActivityCategory[]]).optional(),
+  cursor: z.optional(z.string()),
+  category: z.optional(z.enum(activityCategoryNames as [ActivityCategory, ...ActivityCategory[]])),
 });
 
 /** An organization's activity: also one member's only, by organization-scoped ID. */
-export const organizationActivityQuerySchema = activityQuerySchema.extend({
-  identity: z.string().regex(idPattern).optional(),
+export const organizationActivityQuerySchema = z.extend(activityQuerySchema, {
+  identity: z.optional(z.string().check(z.regex(idPattern))),
 });
 
 /** What the opaque `next` cursor holds: the time and ID of the page's last entry. */
-export const activityCursorSchema = z.tuple([z.int().nonnegative(), z.string().regex(idPattern)]);
+export const activityCursorSchema = z.tuple([
+  z.int().check(z.nonnegative()),
+  z.string().check(z.regex(idPattern)),
+]);

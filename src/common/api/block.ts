@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { blockNoteMaxLength } from "../limits.ts";
 import { organizationIdentitySchema } from "./organization.ts";
 import { typedText } from "./text.ts";
@@ -9,7 +9,7 @@ import { typedText } from "./text.ts";
 export const blockScopes = ["identity", "identityAndAccounts"] as const;
 export type BlockScope = (typeof blockScopes)[number];
 
-const note = () => typedText(blockNoteMaxLength).default("");
+const note = () => z._default(typedText(blockNoteMaxLength), "");
 
 /** `POST /api/o/block/{id}/{identityId}`: block with a scope and notes, or lift the block in force. */
 export const blockRequestSchema = z.union([
@@ -24,7 +24,7 @@ export const blockRecordSchema = z.object({
   adminNote: z.string(),
   userNote: z.string(),
   /** The admin identity that blocked, and its name when it still exists. */
-  blockedBy: z.object({ id: z.string(), name: z.string().optional() }),
+  blockedBy: z.object({ id: z.string(), name: z.optional(z.string()) }),
   createdAt: z.string(),
 });
 export type BlockRecord = z.infer<typeof blockRecordSchema>;
@@ -32,7 +32,7 @@ export type BlockRecord = z.infer<typeof blockRecordSchema>;
 /** `GET /api/o/block/{id}/{identityId}`: the identity as the organization sees it and its block in force. */
 export const blockPageSchema = z.object({
   identity: organizationIdentitySchema,
-  block: blockRecordSchema.nullable(),
+  block: z.nullable(blockRecordSchema),
 });
 export type BlockPage = z.infer<typeof blockPageSchema>;
 
@@ -42,9 +42,9 @@ export type BlockPage = z.infer<typeof blockPageSchema>;
  */
 export const blockStatusSchema = z.object({
   blocked: z.boolean(),
-  scope: z.enum(blockScopes).optional(),
-  userNote: z.string().optional(),
-  adminNote: z.string().optional(),
-  createdAt: z.string().optional(),
+  scope: z.optional(z.enum(blockScopes)),
+  userNote: z.optional(z.string()),
+  adminNote: z.optional(z.string()),
+  createdAt: z.optional(z.string()),
 });
 export type BlockStatus = z.infer<typeof blockStatusSchema>;

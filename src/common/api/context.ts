@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { locales } from "../limits.ts";
 
 /** `GET /context.json`: what the web app needs to know before it renders anything (design.md §4). */

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 
 /** `GET /api/LICENSE` and `GET /api/NOTICE`: the text of the product's license documents. */
 export const documentTextSchema = z.object({ text: z.string() });

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 
 /**
  * Stable error codes the server sends in `{"error": code, "message": detail}` bodies. The web app
@@ -72,12 +72,12 @@ export type ErrorCode = (typeof errorCodes)[number];
 
 export const errorBodySchema = z.object({
   error: z.string(),
-  message: z.string().optional(),
+  message: z.optional(z.string()),
   /** The request body's field the error is about, as a dotted path (`clientsPublic.0.redirectUriTemplates`). */
-  field: z.string().optional(),
+  field: z.optional(z.string()),
   /** What the error names, e.g. the unknown variables, sorted; the web app puts them in its message. */
-  values: z.array(z.string()).optional(),
-  requestId: z.string().optional(),
+  values: z.optional(z.array(z.string())),
+  requestId: z.optional(z.string()),
 });
 
 export type ErrorBody = z.infer<typeof errorBodySchema>;

@@ -4,7 +4,7 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
   RegistrationResponseJSON,
 } from "@simplewebauthn/browser";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { providerKeyPattern } from "../ids.ts";
 import { codeLength, locales, passwordMaxLength, usernameOrEmailMaxLength } from "../limits.ts";
 import { appScopeSchema } from "./template.ts";
@@ -70,41 +70,45 @@ export const flowResponseSchema = z.object({
   /** Shown on the flow page: "<app> from <organization> asks you to sign in or sign up". */
   organizationName: z.string(),
   appName: z.string(),
-  providers: z.array(z.string().regex(providerKeyPattern)).optional(),
-  emailOrUsername: z.string().optional(),
+  providers: z.optional(z.array(z.string().check(z.regex(providerKeyPattern)))),
+  emailOrUsername: z.optional(z.string()),
   /** How many codes were sent in this flow (the UI shows "sent (Nx)"). */
-  codesSent: z.number().int().optional(),
+  codesSent: z.optional(z.int()),
   /** The language the app asked for (`ui_locales`); the page uses it unless the person chose one. */
-  locale: z.enum(locales).optional(),
+  locale: z.optional(z.enum(locales)),
   /** The scopes of the app's own API the app asks for, with their descriptions in each language. */
-  appScopes: z.array(appScopeSchema).optional(),
+  appScopes: z.optional(z.array(appScopeSchema)),
   /** Where "Homepage" leads once the flow has finished. */
-  homepage: z.string().optional(),
-  error: z.enum(flowErrors).optional(),
+  homepage: z.optional(z.string()),
+  error: z.optional(z.enum(flowErrors)),
   /** Only in the answer of a passkey start step: the ceremony's options with its challenge. */
-  passkey: passkeyOptionsSchema.optional(),
+  passkey: z.optional(passkeyOptionsSchema),
   /**
    * Only with `noAccount` from a passkey sign-in: the passkey this server does not know, for
    * `PublicKeyCredential.signalUnknownCredential`, so the browser stops offering it.
    */
-  signalUnknown: z.object({ rpId: z.string(), credentialId: z.string() }).optional(),
+  signalUnknown: z.optional(z.object({ rpId: z.string(), credentialId: z.string() })),
   /** Only in the answer of providerStart: where the browser goes to sign in with the provider. */
-  thirdPartyProvider: z.object({ location: z.url() }).optional(),
+  thirdPartyProvider: z.optional(z.object({ location: z.url() })),
   /**
    * The flow failed because the third-party provider answered with an error: `denied` when the person
    * (or the provider) refused, `failed` for any other error.
    */
-  providerError: z.object({ provider: z.string(), error: z.enum(["denied", "failed"]) }).optional(),
+  providerError: z.optional(z.object({ provider: z.string(), error: z.enum(["denied", "failed"]) })),
 });
 export type FlowResponse = z.infer<typeof flowResponseSchema>;
 
-const emailOrUsername = storableText().max(usernameOrEmailMaxLength * 4);
+const emailOrUsername = storableText().check(z.maxLength(usernameOrEmailMaxLength * 4));
 
 export const emailOrUsernameBodySchema = z.strictObject({ emailOrUsername });
-export const passwordBodySchema = z.strictObject({ password: storableText().max(passwordMaxLength * 4) });
-export const codeBodySchema = z.strictObject({ code: storableText().max(codeLength * 8) });
+export const passwordBodySchema = z.strictObject({
+  password: storableText().check(z.maxLength(passwordMaxLength * 4)),
+});
+export const codeBodySchema = z.strictObject({ code: storableText().check(z.maxLength(codeLength * 8)) });
 export const emptyBodySchema = z.strictObject({});
-export const providerStartBodySchema = z.strictObject({ provider: z.string().regex(providerKeyPattern) });
+export const providerStartBodySchema = z.strictObject({
+  provider: z.string().check(z.regex(providerKeyPattern)),
+});
 export const chooseIdentityBodySchema = z.strictObject({
   identity: z.strictObject({ id: idText() }),
 });
@@ -112,15 +116,11 @@ export const chooseIdentityBodySchema = z.strictObject({
 // WebAuthn answers as `@simplewebauthn/browser` sends them. Browsers add fields of their own, so
 // unknown fields are dropped rather than refused; every value is bounded (a credential ID has at most
 // 1023 bytes, an attestation with its certificates a few kilobytes).
-const base64url = (max: number) =>
-  z
-    .string()
-    .max(max)
-    .regex(/^[\w-]*$/, "not base64url");
-const credentialId = base64url(1400).min(1);
+const base64url = (max: number) => z.string().check(z.maxLength(max), z.regex(/^[\w-]*$/, "not base64url"));
+const credentialId = base64url(1400).check(z.minLength(1));
 const extensionResults = z.record(z.string(), z.unknown());
 
-const authenticationResponseSchema: z.ZodType<AuthenticationResponseJSON> = z.object({
+const authenticationResponseSchema: z.ZodMiniType<AuthenticationResponseJSON> = z.object({
   id: credentialId,
   rawId: credentialId,
   type: z.literal("public-key"),
@@ -128,28 +128,29 @@ const authenticationResponseSchema: z.ZodType<AuthenticationResponseJSON> = z.ob
     clientDataJSON: base64url(8000),
     authenticatorData: base64url(8000),
     signature: base64url(2000),
-    userHandle: base64url(100).optional(),
+    userHandle: z.optional(base64url(100)),
   }),
-  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+  authenticatorAttachment: z.optional(z.enum(["platform", "cross-platform"])),
   clientExtensionResults: extensionResults,
 });
 
-export const registrationResponseSchema: z.ZodType<RegistrationResponseJSON> = z.object({
+export const registrationResponseSchema: z.ZodMiniType<RegistrationResponseJSON> = z.object({
   id: credentialId,
   rawId: credentialId,
   type: z.literal("public-key"),
   response: z.object({
     clientDataJSON: base64url(8000),
     attestationObject: base64url(40_000),
-    authenticatorData: base64url(8000).optional(),
-    transports: z
-      .array(z.enum(["ble", "cable", "hybrid", "internal", "nfc", "smart-card", "usb"]))
-      .max(10)
-      .optional(),
-    publicKeyAlgorithm: z.number().int().optional(),
-    publicKey: base64url(8000).optional(),
+    authenticatorData: z.optional(base64url(8000)),
+    transports: z.optional(
+      z
+        .array(z.enum(["ble", "cable", "hybrid", "internal", "nfc", "smart-card", "usb"]))
+        .check(z.maxLength(10)),
+    ),
+    publicKeyAlgorithm: z.optional(z.int()),
+    publicKey: z.optional(base64url(8000)),
   }),
-  authenticatorAttachment: z.enum(["platform", "cross-platform"]).optional(),
+  authenticatorAttachment: z.optional(z.enum(["platform", "cross-platform"])),
   clientExtensionResults: extensionResults,
 });
 
@@ -157,5 +158,7 @@ export const passkeyGetBodySchema = z.strictObject({ response: authenticationRes
 export const passkeyCreateBodySchema = z.strictObject({ response: registrationResponseSchema });
 
 /** `POST /auth/signout`: where the console goes afterwards (a path of this site). */
-export const signOutBodySchema = z.strictObject({ location: storableText().max(2000).optional() });
+export const signOutBodySchema = z.strictObject({
+  location: z.optional(storableText().check(z.maxLength(2000))),
+});
 export const signOutResponseSchema = z.object({ location: z.string() });

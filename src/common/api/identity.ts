@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import {
   identityMembersMax,
   identitySearchMaxLength,
@@ -7,7 +7,7 @@ import {
 } from "../limits.ts";
 import { idText, typedText } from "./text.ts";
 
-const optionalText = (max: number) => typedText(max).optional();
+const optionalText = (max: number) => z.optional(typedText(max));
 
 /** The fields a person edits (spec §3); at least one of the first five is needed. */
 export const identityFieldsSchema = z.strictObject({
@@ -32,18 +32,18 @@ export const membershipChangeSchema = z.strictObject({
  */
 export const memberChangeSchema = z.union([
   z.strictObject({ id: idText() }),
-  z.strictObject({ person: typedText(usernameOrEmailMaxLength).min(1) }),
+  z.strictObject({ person: typedText(usernameOrEmailMaxLength).check(z.minLength(1)) }),
 ]);
 export type MemberChange = z.infer<typeof memberChangeSchema>;
 
-export const identityUpdateSchema = identityFieldsSchema.extend({
-  version: z.number().int().positive(),
+export const identityUpdateSchema = z.extend(identityFieldsSchema, {
+  version: z.int().check(z.positive()),
   /** When given, the identity joins, leaves, activates or disables organizations to match the list. */
-  organizations: z.array(membershipChangeSchema).max(200).optional(),
+  organizations: z.optional(z.array(membershipChangeSchema).check(z.maxLength(200))),
   /** When given, those who may use the identity become these (an admin listed here stops being one). */
-  users: z.array(memberChangeSchema).max(identityMembersMax).optional(),
+  users: z.optional(z.array(memberChangeSchema).check(z.maxLength(identityMembersMax))),
   /** When given, its admins become these; at least one always remains. */
-  admins: z.array(memberChangeSchema).max(identityMembersMax).optional(),
+  admins: z.optional(z.array(memberChangeSchema).check(z.maxLength(identityMembersMax))),
 });
 
 /** Who may use or administer an identity, as its admins see them. */
@@ -51,7 +51,7 @@ export const identityMemberSchema = z.object({
   /** The identity's own ID (its creator's entry), another identity's ID, or the ID of a share. */
   id: z.string(),
   /** For a person the identity was shared with: the username or e-mail address it was shared by. */
-  person: z.string().optional(),
+  person: z.optional(z.string()),
   /** The identity's own entry: whoever created it has their access through it. */
   creator: z.boolean(),
   /** The entry the signed-in person has their access through. */
@@ -65,7 +65,7 @@ export const identityOrganizationSchema = z.object({
   id: z.string(),
   organizationId: z.string(),
   /** The organization's name, which everybody may read. */
-  organizationName: z.string().optional(),
+  organizationName: z.optional(z.string()),
   active: z.boolean(),
   applications: z.array(z.string()),
 });
@@ -77,27 +77,27 @@ export const membershipSchema = z.object({
   usedWithApp: z.boolean(),
 });
 
-export const identitySchema = identityFieldsSchema.extend({
+export const identitySchema = z.extend(identityFieldsSchema, {
   id: z.string(),
-  version: z.number().int(),
+  version: z.int(),
   /** The person may change it (admin of the identity). */
   canUpdate: z.boolean(),
   /** It is the identity the console is signed in with. */
   isCurrent: z.boolean(),
   /** Only in a flow's list: the identity's standing in the flow's organization, null when none. */
-  membership: membershipSchema.nullable().optional(),
+  membership: z.optional(z.nullable(membershipSchema)),
   /** Only in a flow's list: blocked in the flow's organization. */
-  blocked: z.boolean().optional(),
+  blocked: z.optional(z.boolean()),
   /** Only in a flow's list, when blocked: the organization's note to the person. */
-  blockNote: z.string().optional(),
+  blockNote: z.optional(z.string()),
   /** Only in a flow's list: the organization blocked the account, so no identity of it can be used there. */
-  accountBlocked: z.boolean().optional(),
+  accountBlocked: z.optional(z.boolean()),
   /** Only when reading one identity: its organizations. */
-  organizations: z.array(identityOrganizationSchema).optional(),
+  organizations: z.optional(z.array(identityOrganizationSchema)),
   /** Only when one of its admins reads one identity: who may use it. */
-  users: z.array(identityMemberSchema).optional(),
+  users: z.optional(z.array(identityMemberSchema)),
   /** Only when one of its admins reads one identity: who administers it. */
-  admins: z.array(identityMemberSchema).optional(),
+  admins: z.optional(z.array(identityMemberSchema)),
 });
 export type Identity = z.infer<typeof identitySchema>;
 
@@ -116,14 +116,17 @@ export function displayName(
  * must occur); an empty `q` lists the first identities. `limit` caps the answer.
  */
 export const identitySearchQuerySchema = z.strictObject({
-  q: typedText(identitySearchMaxLength).default(""),
-  limit: z.coerce.number().int().min(1).max(identitySearchMaxResults).default(identitySearchMaxResults),
+  q: z._default(typedText(identitySearchMaxLength), ""),
+  limit: z._default(
+    z.coerce.number().check(z.int(), z.gte(1), z.lte(identitySearchMaxResults)),
+    identitySearchMaxResults,
+  ),
 });
 
 /** A found identity: what a picker shows of it (no description, no memberships). */
-export const identityMatchSchema = identityFieldsSchema
-  .omit({ description: true })
-  .extend({ id: z.string() });
+export const identityMatchSchema = z.extend(z.omit(identityFieldsSchema, { description: true }), {
+  id: z.string(),
+});
 export type IdentityMatch = z.infer<typeof identityMatchSchema>;
 
 export const identitySearchSchema = z.object({

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { idText } from "./text.ts";
 
 // Invitations to an organization: its admins invite an identity, as admin or as member, and only the
@@ -8,7 +8,7 @@ export const invitationRoles = ["admin", "member"] as const;
 export type InvitationRole = (typeof invitationRoles)[number];
 
 export const invitationCreateSchema = z.strictObject({
-  identityId: idText().trim().min(1),
+  identityId: idText().check(z.trim(), z.minLength(1)),
   role: z.enum(invitationRoles),
 });
 
@@ -23,7 +23,7 @@ const invitationBaseSchema = z.object({
  * A pending invitation as the organization's admins see it: the invited identity by the ID they
  * typed, nothing of its profile, which the identity shares only by accepting.
  */
-export const organizationInvitationSchema = invitationBaseSchema.extend({
+export const organizationInvitationSchema = z.extend(invitationBaseSchema, {
   identityId: z.string(),
   invitedBy: z.string(),
 });
@@ -31,7 +31,7 @@ export type OrganizationInvitation = z.infer<typeof organizationInvitationSchema
 export const organizationInvitationListSchema = z.array(organizationInvitationSchema);
 
 /** A pending invitation as the invited identity's admins see it. */
-export const identityInvitationSchema = invitationBaseSchema.extend({
+export const identityInvitationSchema = z.extend(invitationBaseSchema, {
   organizationId: z.string(),
   organizationName: z.string(),
 });

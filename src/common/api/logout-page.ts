@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { locales } from "../limits.ts";
 
 /**
@@ -10,14 +10,14 @@ export const logoutPageSchema = z.discriminatedUnion("page", [
     /** The app asked to end the person's session: they confirm with the engine's one-time token. */
     page: z.literal("confirm"),
     xsrf: z.string(),
-    app: z.object({ name: z.string() }).optional(),
-    locale: z.enum(locales).optional(),
+    app: z.optional(z.object({ name: z.string() })),
+    locale: z.optional(z.enum(locales)),
   }),
   z.object({
     /** The session has ended and the app named no page to go back to. */
     page: z.literal("signedOut"),
-    app: z.object({ name: z.string(), homepage: z.url().optional() }).optional(),
-    locale: z.enum(locales).optional(),
+    app: z.optional(z.object({ name: z.string(), homepage: z.optional(z.url()) })),
+    locale: z.optional(z.enum(locales)),
   }),
 ]);
 

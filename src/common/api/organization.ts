@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { ownAdminIdentitiesSchema } from "./summary.ts";
 import { templateFieldsSchema, tokenEndpointAuthMethods } from "./template.ts";
 import { idText, typedText } from "./text.ts";
@@ -6,10 +6,13 @@ import { idText, typedText } from "./text.ts";
 // Organizations (spec §2-§3, reference §2.3, §7.4, §9.4): admins add application templates, which
 // makes organization applications with real OAuth clients.
 
-export const valueSchema = z.strictObject({ name: typedText(100).min(1), value: typedText(2000) });
+export const valueSchema = z.strictObject({
+  name: typedText(100).check(z.minLength(1)),
+  value: typedText(2000),
+});
 
 /** A template as an organization added it: a frozen copy, without the template's admins. */
-export const applicationTemplateCopySchema = templateFieldsSchema.omit({ admins: true });
+export const applicationTemplateCopySchema = z.omit(templateFieldsSchema, { admins: true });
 
 export const applicationClientSchema = z.object({
   /** The OAuth client_id apps use. */
@@ -32,42 +35,42 @@ export type OrganizationApplication = z.infer<typeof organizationApplicationSche
 
 /** An application in an update: an existing one by ID, or a template being added. */
 export const applicationChangeSchema = z.union([
-  z.strictObject({ id: idText(), active: z.boolean(), values: z.array(valueSchema).max(50) }),
+  z.strictObject({ id: idText(), active: z.boolean(), values: z.array(valueSchema).check(z.maxLength(50)) }),
   z.strictObject({
     templateId: idText(),
     active: z.boolean(),
-    values: z.array(valueSchema).max(50),
+    values: z.array(valueSchema).check(z.maxLength(50)),
   }),
 ]);
 
 export const organizationFieldsSchema = z.strictObject({
-  name: typedText(200).min(1),
-  description: typedText(4000).default(""),
+  name: typedText(200).check(z.minLength(1)),
+  description: z._default(typedText(4000), ""),
 });
 
-export const organizationUpdateSchema = organizationFieldsSchema.extend({
-  version: z.number().int().positive(),
-  admins: z.array(idText()).max(100),
-  applications: z.array(applicationChangeSchema).max(100),
+export const organizationUpdateSchema = z.extend(organizationFieldsSchema, {
+  version: z.int().check(z.positive()),
+  admins: z.array(idText()).check(z.maxLength(100)),
+  applications: z.array(applicationChangeSchema).check(z.maxLength(100)),
   /** Client IDs whose secret is replaced; the new secrets are in the answer, once. */
-  rotateSecrets: z.array(idText()).max(100).default([]),
+  rotateSecrets: z._default(z.array(idText()).check(z.maxLength(100)), []),
   /** The organization's status; unchanged when absent. A disabled organization's apps refuse sign-in. */
-  active: z.boolean().optional(),
+  active: z.optional(z.boolean()),
 });
 export type OrganizationUpdate = z.infer<typeof organizationUpdateSchema>;
 
-export const organizationSchema = organizationFieldsSchema.extend({
+export const organizationSchema = z.extend(organizationFieldsSchema, {
   id: z.string(),
-  version: z.number().int(),
+  version: z.int(),
   canUpdate: z.boolean(),
   /** Active, or disabled: its apps refuse sign-in and tokens. */
   active: z.boolean(),
   ownAdminIdentities: ownAdminIdentitiesSchema,
   /** Admins only. */
-  admins: z.array(z.string()).optional(),
-  applications: z.array(organizationApplicationSchema).optional(),
+  admins: z.optional(z.array(z.string())),
+  applications: z.optional(z.array(organizationApplicationSchema)),
   /** Client secrets made by this update (new backend and service clients, rotations), shown once. */
-  secrets: z.array(z.object({ clientId: z.string(), secret: z.string() })).optional(),
+  secrets: z.optional(z.array(z.object({ clientId: z.string(), secret: z.string() }))),
 });
 export type Organization = z.infer<typeof organizationSchema>;
 
@@ -86,9 +89,9 @@ export const configuredClientSchema = z.object({
   /** Whether the app must push its sign-in requests first (RFC 9126). */
   requirePushedAuthorizationRequests: z.boolean(),
   /** How a backend or service client authenticates at the token endpoint. */
-  tokenEndpointAuthMethod: z.enum(tokenEndpointAuthMethods).optional(),
+  tokenEndpointAuthMethod: z.optional(z.enum(tokenEndpointAuthMethods)),
   /** Where a backend client's server hears that a person's session ended, if anywhere. */
-  backchannelLogoutUri: z.string().optional(),
+  backchannelLogoutUri: z.optional(z.string()),
 });
 export type ConfiguredClient = z.infer<typeof configuredClientSchema>;
 
@@ -96,12 +99,13 @@ export type ConfiguredClient = z.infer<typeof configuredClientSchema>;
  * `GET /api/o/app/{id}/{appId}`: an active application as anybody may see it, with its homepage filled
  * in; for the organization's admins also a disabled one, and its clients as the app is configured.
  */
-export const publicApplicationSchema = organizationApplicationSchema
-  .pick({ id: true, active: true, applicationTemplate: true, values: true })
-  .extend({
-    homepage: z.string().optional(),
-    clients: z.array(configuredClientSchema).optional(),
-  });
+export const publicApplicationSchema = z.extend(
+  z.pick(organizationApplicationSchema, { id: true, active: true, applicationTemplate: true, values: true }),
+  {
+    homepage: z.optional(z.string()),
+    clients: z.optional(z.array(configuredClientSchema)),
+  },
+);
 
 /** `GET /api/o/identity/{id}/{identityId}`: an identity as the organization sees it. */
 export const organizationIdentitySchema = z.object({
@@ -115,11 +119,11 @@ export const organizationIdentitySchema = z.object({
   admin: z.boolean(),
   /** The organization's applications the identity has signed in to. */
   applications: z.array(z.string()),
-  username: z.string().optional(),
-  email: z.string().optional(),
-  givenName: z.string().optional(),
-  fullName: z.string().optional(),
-  pictureUrl: z.string().optional(),
+  username: z.optional(z.string()),
+  email: z.optional(z.string()),
+  givenName: z.optional(z.string()),
+  fullName: z.optional(z.string()),
+  pictureUrl: z.optional(z.string()),
 });
 
 /**
@@ -133,29 +137,29 @@ export type MemberStatus = (typeof memberStatuses)[number];
 export const organizationUserSchema = z.object({
   /** The organization-scoped ID. */
   id: z.string(),
-  username: z.string().optional(),
-  email: z.string().optional(),
-  givenName: z.string().optional(),
-  fullName: z.string().optional(),
-  pictureUrl: z.string().optional(),
+  username: z.optional(z.string()),
+  email: z.optional(z.string()),
+  givenName: z.optional(z.string()),
+  fullName: z.optional(z.string()),
+  pictureUrl: z.optional(z.string()),
   status: z.enum(memberStatuses),
   /** Whether the identity is one of the organization's admins. */
   admin: z.boolean(),
   /** The organization's applications the member has signed in to, by application ID. */
   applications: z.array(z.string()),
   joinedAt: z.string(),
-  lastSignedInAt: z.string().optional(),
+  lastSignedInAt: z.optional(z.string()),
 });
 export type OrganizationUser = z.infer<typeof organizationUserSchema>;
 
 /** A page of members, newest first; `next` is the cursor of the following page. */
 export const organizationUsersPageSchema = z.object({
   items: z.array(organizationUserSchema),
-  next: z.string().optional(),
+  next: z.optional(z.string()),
 });
 
 /** The members list's query: the page's cursor and words the names or e-mail must contain. */
 export const organizationUsersQuerySchema = z.object({
-  cursor: z.string().optional(),
-  q: typedText(200).optional(),
+  cursor: z.optional(z.string()),
+  q: z.optional(typedText(200)),
 });

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { locales } from "../limits.ts";
 
 /**
@@ -10,11 +10,11 @@ export const pageErrorSchema = z.object({
   /** A stable code: `notFound`, `unexpected`, or the OIDC engine's error (`invalid_client`, ...). */
   error: z.string(),
   /** For a fault of the server: the ID its log names the request by. */
-  requestId: z.string().optional(),
+  requestId: z.optional(z.string()),
   /** The language the app asked for with `ui_locales`, used unless the person chose one. */
-  locale: z.enum(locales).optional(),
+  locale: z.optional(z.enum(locales)),
   /** The app that sent the person here, when the server knows it and its homepage. */
-  app: z.object({ name: z.string(), homepage: z.url() }).optional(),
+  app: z.optional(z.object({ name: z.string(), homepage: z.url() })),
 });
 
 export type PageError = z.infer<typeof pageErrorSchema>;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { ownAdminIdentitiesSchema } from "./summary.ts";
 import { idText, typedText } from "./text.ts";
 
@@ -6,10 +6,10 @@ import { idText, typedText } from "./text.ts";
 // organizations add with their own variable values.
 
 /** A scope as typed; what it may be is checked with the template (common/scopes.ts), at its field. */
-const scopeToken = typedText(200).min(1);
+const scopeToken = typedText(200).check(z.minLength(1));
 /** The longest token lifespan a client may have, in seconds: ten years. */
 export const maxLifespanSeconds = 10 * 365 * 24 * 3600;
-const lifespan = z.number().int().positive().max(maxLifespanSeconds);
+const lifespan = z.int().check(z.positive(), z.lte(maxLifespanSeconds));
 
 export const accessTokenTypes = ["hmac", "jwt"] as const;
 export type AccessTokenType = (typeof accessTokenTypes)[number];
@@ -17,15 +17,15 @@ export const tokenEndpointAuthMethods = ["client_secret_basic", "client_secret_p
 
 const clientBase = {
   /** Assigned by the server; absent for a client being added. */
-  id: idText().optional(),
-  description: typedText(1000).default(""),
-  additionalScopes: z.array(scopeToken).max(50).default([]),
-  accessTokenType: z.enum(accessTokenTypes).default("hmac"),
+  id: z.optional(idText()),
+  description: z._default(typedText(1000), ""),
+  additionalScopes: z._default(z.array(scopeToken).check(z.maxLength(50)), []),
+  accessTokenType: z._default(z.enum(accessTokenTypes), "hmac"),
   /** Seconds. */
-  accessTokenLifespan: lifespan.default(3600),
-  idTokenLifespan: lifespan.default(3600),
+  accessTokenLifespan: z._default(lifespan, 3600),
+  idTokenLifespan: z._default(lifespan, 3600),
   /** Seconds; refresh tokens never expire without it. */
-  refreshTokenLifespan: lifespan.optional(),
+  refreshTokenLifespan: z.optional(lifespan),
 };
 
 /** A URI with `{variable}` names in it, filled in with an organization's values. */
@@ -37,70 +37,76 @@ const uriTemplate = typedText(2000);
  */
 const signInSettings = {
   /** Where the app may send people after they sign out (RP-initiated logout). */
-  postLogoutRedirectUriTemplates: z.array(uriTemplate.min(1)).max(20).default([]),
+  postLogoutRedirectUriTemplates: z._default(
+    z.array(uriTemplate.check(z.minLength(1))).check(z.maxLength(20)),
+    [],
+  ),
   /** Sign-in requests must be pushed first (RFC 9126); ones sent only through the browser are refused. */
-  requirePushedAuthorizationRequests: z.boolean().default(false),
+  requirePushedAuthorizationRequests: z._default(z.boolean(), false),
 };
 const backendSettings = {
   /** Where the app's server is told that a session of a person ended (back-channel logout); "" for none. */
-  backchannelLogoutUriTemplate: uriTemplate.default(""),
+  backchannelLogoutUriTemplate: z._default(uriTemplate, ""),
 };
 export const signInSettingDefaults = z.object(signInSettings).parse({});
 export const backendSettingDefaults = z.object(backendSettings).parse({});
 
 export const publicClientSchema = z.strictObject({
   ...clientBase,
-  redirectUriTemplates: z.array(uriTemplate.min(1)).min(1).max(20),
+  redirectUriTemplates: z.array(uriTemplate.check(z.minLength(1))).check(z.minLength(1), z.maxLength(20)),
   ...signInSettings,
 });
-export const backendClientSchema = publicClientSchema.extend({
-  tokenEndpointAuthMethod: z.enum(tokenEndpointAuthMethods).default("client_secret_basic"),
+export const backendClientSchema = z.extend(publicClientSchema, {
+  tokenEndpointAuthMethod: z._default(z.enum(tokenEndpointAuthMethods), "client_secret_basic"),
   ...backendSettings,
 });
 export const serviceClientSchema = z.strictObject({
   ...clientBase,
-  tokenEndpointAuthMethod: z.enum(tokenEndpointAuthMethods).default("client_secret_basic"),
+  tokenEndpointAuthMethod: z._default(z.enum(tokenEndpointAuthMethods), "client_secret_basic"),
 });
 
 /** A scope the app defines for its own API, described to the people it asks, in each language. */
 export const appScopeSchema = z.strictObject({
   name: typedText(200),
-  description: z
-    .strictObject({ en: typedText(500).default(""), sl: typedText(500).default("") })
-    .default({ en: "", sl: "" }),
+  description: z._default(
+    z.strictObject({ en: z._default(typedText(500), ""), sl: z._default(typedText(500), "") }),
+    { en: "", sl: "" },
+  ),
 });
 export type AppScope = z.infer<typeof appScopeSchema>;
 
 export const variableSchema = z.strictObject({
-  name: typedText(100).min(1),
-  description: typedText(1000).default(""),
+  name: typedText(100).check(z.minLength(1)),
+  description: z._default(typedText(1000), ""),
 });
 
 /** What an admin edits; the server fills in IDs and checks the rules of reference §9.1. */
 export const templateFieldsSchema = z.strictObject({
-  name: typedText(200).min(1),
-  description: typedText(4000).default(""),
-  homepageTemplate: typedText(2000).default(""),
-  idScopes: z.array(scopeToken).max(50).default(["openid"]),
+  name: typedText(200).check(z.minLength(1)),
+  description: z._default(typedText(4000), ""),
+  homepageTemplate: z._default(typedText(2000), ""),
+  idScopes: z._default(z.array(scopeToken).check(z.maxLength(50)), ["openid"]),
   /** Scopes besides the OpenID ones that the template's clients may be granted. */
-  appScopes: z.array(appScopeSchema).max(50).default([]),
-  variables: z.array(variableSchema).max(50).default([]),
-  clientsPublic: z.array(publicClientSchema).max(20).default([]),
-  clientsBackend: z.array(backendClientSchema).max(20).default([]),
-  clientsService: z.array(serviceClientSchema).max(20).default([]),
+  appScopes: z._default(z.array(appScopeSchema).check(z.maxLength(50)), []),
+  variables: z._default(z.array(variableSchema).check(z.maxLength(50)), []),
+  clientsPublic: z._default(z.array(publicClientSchema).check(z.maxLength(20)), []),
+  clientsBackend: z._default(z.array(backendClientSchema).check(z.maxLength(20)), []),
+  clientsService: z._default(z.array(serviceClientSchema).check(z.maxLength(20)), []),
   /** Identity IDs; the editing identity is always kept. */
-  admins: z.array(idText()).max(100).default([]),
+  admins: z._default(z.array(idText()).check(z.maxLength(100)), []),
 });
 export type TemplateFields = z.infer<typeof templateFieldsSchema>;
 export type PublicClient = z.infer<typeof publicClientSchema>;
 export type BackendClient = z.infer<typeof backendClientSchema>;
 export type ServiceClient = z.infer<typeof serviceClientSchema>;
 
-export const templateUpdateSchema = templateFieldsSchema.extend({ version: z.number().int().positive() });
+export const templateUpdateSchema = z.extend(templateFieldsSchema, {
+  version: z.int().check(z.positive()),
+});
 
-export const templateSchema = templateFieldsSchema.extend({
+export const templateSchema = z.extend(templateFieldsSchema, {
   id: z.string(),
-  version: z.number().int(),
+  version: z.int(),
   canUpdate: z.boolean(),
   ownAdminIdentities: ownAdminIdentitiesSchema,
 });

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 
 /**
  * Text as both stores keep it: PostgreSQL's text cannot hold NUL, and a lone UTF-16 surrogate has no
@@ -8,13 +8,15 @@ import { z } from "zod";
 export const storableText = () =>
   z
     .string()
-    .refine(
-      (value) => !value.includes("\u0000") && value.isWellFormed(),
-      "contains a NUL or a lone surrogate",
+    .check(
+      z.refine(
+        (value) => !value.includes("\u0000") && value.isWellFormed(),
+        "contains a NUL or a lone surrogate",
+      ),
     );
 
 /** Text a person types into a field: white space around it dropped, at most `max` UTF-16 units. */
-export const typedText = (max: number) => storableText().trim().max(max);
+export const typedText = (max: number) => storableText().check(z.trim(), z.maxLength(max));
 
 /** An identifier sent in a body; an unknown one is refused by what it names (`unknownIdentity`, ...). */
-export const idText = () => storableText().max(64);
+export const idText = () => storableText().check(z.maxLength(64));

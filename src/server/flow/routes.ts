@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import {
   chooseIdentityBodySchema,
   codeBodySchema,
@@ -74,7 +74,7 @@ export const flowPlugin: FastifyPluginAsync<FlowRoutesOptions> = (app, { deps, r
 
   const step = <T>(
     name: RouteName,
-    schema: z.ZodType<T>,
+    schema: z.ZodMiniType<T>,
     run: (context: StepContext<T>) => Promise<void> | void,
   ) => {
     const runOnce = async (request: FastifyRequest, reply: FastifyReply, body: T) => {

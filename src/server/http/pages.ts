@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
 import type { FastifyPluginAsync } from "fastify";
-import { z } from "zod";
+import { z } from "zod/mini";
 import type { Context } from "../../common/api/context.ts";
 import type { About, DocumentText } from "../../common/api/documents.ts";
 import { apiPath, routes, type RouteName } from "../../common/routes.ts";

@@ -1,6 +1,6 @@
 import type { Change } from "../../common/api/activity.ts";
 import type { IdentityFields, identityUpdateSchema } from "../../common/api/identity.ts";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import { usernameOrEmailMinLength } from "../../common/limits.ts";
 import { characterCount } from "../../common/text.ts";
 import { isHighlyRestrictive } from "../../common/scripts.ts";

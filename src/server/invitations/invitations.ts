@@ -3,7 +3,7 @@ import type {
   OrganizationInvitation,
   invitationCreateSchema,
 } from "../../common/api/invitation.ts";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import { invitationLifetimeMs } from "../../common/limits.ts";
 import { recordActivity } from "../activity/activity.ts";
 import type { Caller } from "../access/caller.ts";

@@ -3,7 +3,7 @@ import { useId, useRef, useState, type ComponentType } from "react";
 import { flushSync } from "react-dom";
 import { useTranslation } from "../i18n/index.ts";
 import { Link, NavLink, useLocation, useNavigate } from "react-router";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import { signOutResponseSchema, type signOutBodySchema } from "../../common/api/flow.ts";
 import { apiPath, pathFor, type RouteName } from "../../common/routes.ts";
 import { ApiError, contextQuery, postJson } from "../api.ts";

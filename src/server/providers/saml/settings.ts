@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/mini";
 import { providerKeyPattern } from "../../../common/ids.ts";
 import { nameIdFormats } from "./saml-names.ts";
 
@@ -13,49 +13,52 @@ const loopbackHosts = new Set(["localhost", "127.0.0.1", "[::1]"]);
  * The IdP's metadata carries the certificates every response is checked against, so it must come
  * over HTTPS; plain HTTP only from this machine, where nobody on the way can change it.
  */
-const metadataUrlSchema = z.url({ protocol: /^https?$/ }).refine((value) => {
-  const url = new URL(value);
-  return url.protocol === "https:" || loopbackHosts.has(url.hostname);
-}, "must be an https:// URL (http:// only on this machine)");
+const metadataUrlSchema = z.url({ protocol: /^https?$/ }).check(
+  z.refine((value) => {
+    const url = new URL(value);
+    return url.protocol === "https:" || loopbackHosts.has(url.hostname);
+  }, "must be an https:// URL (http:// only on this machine)"),
+);
 
-const attributeName = z.string().trim().min(1).max(1024);
+const attributeName = z.string().check(z.trim(), z.minLength(1), z.maxLength(1024));
 
 /** Which SAML attribute (by its `Name`) fills each identity field. */
-export const samlAttributeMappingSchema = z
-  .object({
-    username: attributeName.optional(),
-    email: attributeName.optional(),
-    givenName: attributeName.optional(),
-    fullName: attributeName.optional(),
-    pictureUrl: attributeName.optional(),
-  })
-  .strict();
+export const samlAttributeMappingSchema = z.strictObject({
+  username: z.optional(attributeName),
+  email: z.optional(attributeName),
+  givenName: z.optional(attributeName),
+  fullName: z.optional(attributeName),
+  pictureUrl: z.optional(attributeName),
+});
 
 export type SamlAttributeMapping = z.infer<typeof samlAttributeMappingSchema>;
 export type SamlIdentityField = keyof SamlAttributeMapping;
 
 export const samlProviderSettingsSchema = z
-  .object({
-    key: z.string().regex(providerKeyPattern, "must be 1 to 64 letters, digits, - or _"),
+  .strictObject({
+    key: z.string().check(z.regex(providerKeyPattern, "must be 1 to 64 letters, digits, - or _")),
     type: z.literal("saml"),
-    name: z.object({ en: z.string().trim().min(1), sl: z.string().trim().min(1) }).strict(),
+    name: z.strictObject({
+      en: z.string().check(z.trim(), z.minLength(1)),
+      sl: z.string().check(z.trim(), z.minLength(1)),
+    }),
     /** Where the IdP publishes its metadata; fetched at start and refreshed. */
-    metadataUrl: metadataUrlSchema.optional(),
+    metadataUrl: z.optional(metadataUrlSchema),
     /** Or a file holding it (relative to the configuration file); read at start and re-read. */
-    metadataFile: z.string().min(1).optional(),
+    metadataFile: z.optional(z.string().check(z.minLength(1))),
     /** Which entity of a metadata file listing several (a federation's) is the IdP. */
-    idpEntityId: z.string().min(1).optional(),
+    idpEntityId: z.optional(z.string().check(z.minLength(1))),
     /** Our entity ID at this IdP; `<issuer>/samlMetadata/<key>` by default. */
-    entityId: z.string().min(1).optional(),
+    entityId: z.optional(z.string().check(z.minLength(1))),
     /** The NameID format asked for; persistent by default when the NameID identifies people. */
-    nameIdFormat: z.string().min(1).optional(),
+    nameIdFormat: z.optional(z.string().check(z.minLength(1))),
     /** What identifies a person: the NameID (not a transient one) or the value of an attribute. */
-    identifyBy: z
-      .union([z.literal("nameId"), z.object({ attribute: attributeName }).strict()])
-      .default("nameId"),
-    attributes: samlAttributeMappingSchema.default({}),
+    identifyBy: z._default(
+      z.union([z.literal("nameId"), z.strictObject({ attribute: attributeName })]),
+      "nameId",
+    ),
+    attributes: z._default(samlAttributeMappingSchema, {}),
   })
-  .strict()
   .check((context) => {
     const settings = context.value;
     if ((settings.metadataUrl === undefined) === (settings.metadataFile === undefined)) {

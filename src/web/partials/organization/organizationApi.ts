@@ -1,5 +1,5 @@
 import { infiniteQueryOptions, queryOptions, type QueryClient } from "@tanstack/react-query";
-import { z } from "zod";
+import { z } from "zod/mini";
 import { createdSchema } from "../../../common/api/identity.ts";
 import {
   organizationIdentitySchema,

@@ -1,5 +1,5 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
-import type { z } from "zod";
+import type { z } from "zod/mini";
 import { createdSchema } from "../../../common/api/identity.ts";
 import {
   templateSchema,
