@@ -7,7 +7,7 @@ import type {
 import { z } from "zod/mini";
 import { providerKeyPattern } from "../ids.ts";
 import { codeLength, locales, passwordMaxLength, usernameOrEmailMaxLength } from "../limits.ts";
-import { appScopeSchema } from "./template.ts";
+import { appScopeSchema } from "./app-scope.ts";
 import { idText, storableText } from "./text.ts";
 
 // The auth flow's JSON API (reference §4.3-§4.6): every step answers with the flow's state, and a

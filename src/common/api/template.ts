@@ -1,4 +1,5 @@
 import { z } from "zod/mini";
+import { appScopeSchema } from "./app-scope.ts";
 import { ownAdminIdentitiesSchema } from "./summary.ts";
 import { idText, typedText } from "./text.ts";
 
@@ -64,16 +65,6 @@ export const serviceClientSchema = z.strictObject({
   ...clientBase,
   tokenEndpointAuthMethod: z._default(z.enum(tokenEndpointAuthMethods), "client_secret_basic"),
 });
-
-/** A scope the app defines for its own API, described to the people it asks, in each language. */
-export const appScopeSchema = z.strictObject({
-  name: typedText(200),
-  description: z._default(
-    z.strictObject({ en: z._default(typedText(500), ""), sl: z._default(typedText(500), "") }),
-    { en: "", sl: "" },
-  ),
-});
-export type AppScope = z.infer<typeof appScopeSchema>;
 
 export const variableSchema = z.strictObject({
   name: typedText(100).check(z.minLength(1)),

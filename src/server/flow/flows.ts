@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type Provider from "oidc-provider";
 import type { FlowError, FlowResponse } from "../../common/api/flow.ts";
-import type { AppScope } from "../../common/api/template.ts";
+import type { AppScope } from "../../common/api/app-scope.ts";
 import { flowIdPattern } from "../../common/ids.ts";
 import type { Locale } from "../../common/limits.ts";
 import { isOpenIdScope } from "../../common/scopes.ts";

@@ -1,4 +1,4 @@
-import type { AppScope } from "../../common/api/template.ts";
+import type { AppScope } from "../../common/api/app-scope.ts";
 import type { Database } from "../store/database.ts";
 import { ShortCache } from "../store/short-cache.ts";
 import { homepageOf } from "./clients.ts";

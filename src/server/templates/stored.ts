@@ -1,5 +1,5 @@
+import type { AppScope } from "../../common/api/app-scope.ts";
 import {
-  type AppScope,
   backendSettingDefaults,
   signInSettingDefaults,
   type BackendClient,

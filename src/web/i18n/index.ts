@@ -1,5 +1,6 @@
 import { use, useSyncExternalStore } from "react";
 import { defaultLocale, locales, type Locale } from "../../common/limits.ts";
+import { settling } from "../settled.ts";
 import { createTranslator, hasText, type TFunction, type Texts } from "./translator.ts";
 
 export type { TextKey, TFunction } from "./translator.ts";
@@ -69,10 +70,7 @@ function load(language: Locale): Promise<Loaded> {
         },
       )
       .then((texts) => ({ texts, t: createTranslator(language, texts) }));
-    // React's `use` reads a settled promise's value from these fields instead of suspending again.
-    const tracked: Promise<Loaded> & { status?: "fulfilled"; value?: Loaded } = loaded;
-    void tracked.then((value) => Object.assign(tracked, { status: "fulfilled", value }));
-    loading.set(language, loaded);
+    loading.set(language, settling(loaded));
   }
   return loaded;
 }

@@ -1,23 +1,31 @@
-import { useEffect, useRef, useState } from "react";
+import { startTransition, use, useEffect, useRef, useState } from "react";
 import { useTranslation } from "../../i18n/index.ts";
 import { useLocation, useNavigate } from "react-router";
 import type { FlowResponse } from "../../../common/api/flow.ts";
 import { codeLength } from "../../../common/limits.ts";
 import { useBuiltInNames } from "../../builtInNames.ts";
 import { Alert } from "../../components/Alert.tsx";
-import { CodeStep } from "./CodeStep.tsx";
 import { finishFlow, postStep } from "./flowApi.ts";
 import { FlowHeader } from "./FlowHeader.tsx";
-import { IdentityStep } from "./IdentityStep.tsx";
-import { ManualRedirectStep } from "./ManualRedirectStep.tsx";
-import { PasskeyStep, type PasskeyPhase } from "./PasskeyStep.tsx";
-import { PasswordStep } from "./PasswordStep.tsx";
-import { ProviderStep } from "./ProviderStep.tsx";
-import { RedirectStep } from "./RedirectStep.tsx";
+import type { PasskeyPhase } from "./PasskeyStep.tsx";
 import { StartStep } from "./StartStep.tsx";
 import { Stepper, type StepperItem } from "./Stepper.tsx";
 import { isBuiltInProvider, stepFor, type Step } from "./steps.ts";
+import { settling } from "../../settled.ts";
 import { useStepAction } from "./useStepAction.ts";
+
+let laterSteps: Promise<typeof import("./laterSteps.ts")> | undefined;
+
+/** The steps after the first: loaded once, and again after a failed load. */
+function loadLaterSteps() {
+  laterSteps ??= settling(
+    import("./laterSteps.ts").catch((error: unknown) => {
+      laterSteps = undefined;
+      throw error;
+    }),
+  );
+  return laterSteps;
+}
 
 const codeInLink = new RegExp(`^#code=(\\d{${codeLength}})$`);
 
@@ -33,7 +41,10 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
   const navigate = useNavigate();
   const [codeFromLink, setCodeFromLink] = useState(() => codeInLink.exec(location.hash)?.[1] ?? null);
   const [flow, setFlow] = useState(initial);
-  const [step, setStep] = useState<Step | "finish">(() => stepFor(initial, codeFromLink !== null));
+  const [step, setStepNow] = useState<Step | "finish">(() => stepFor(initial, codeFromLink !== null));
+  // Until the later steps have loaded, the page keeps showing the step it has.
+  const setStep = (next: Step | "finish") => startTransition(() => setStepNow(next));
+  const later = step === "start" || step === "finish" ? undefined : use(loadLaterSteps());
   const [emailOrUsername, setEmailOrUsername] = useState(initial.emailOrUsername ?? "");
   const [passkeyPhase, setPasskeyPhase] = useState<PasskeyPhase>({ kind: "waiting", attempt: "signIn" });
   const [chosenProvider, setChosenProvider] = useState<{ key: string; name: string } | null>(null);
@@ -42,6 +53,16 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
 
   const beforeAuth = flow.completed.length === 0;
   const ended = step === "finish" || step === "manual";
+
+  // The first step shows without the later ones, which load once the person starts on it.
+  useEffect(() => {
+    const load = () => void loadLaterSteps();
+    const events = ["pointerdown", "keydown"] as const;
+    for (const event of events) window.addEventListener(event, load, { once: true });
+    return () => {
+      for (const event of events) window.removeEventListener(event, load);
+    };
+  }, []);
 
   // The code must not stay in the address (history, screenshots, shared links).
   useEffect(() => {
@@ -131,32 +152,32 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
           }}
         />
       )}
-      {step === "thirdPartyProvider" && chosenProvider && (
-        <ProviderStep
+      {later && step === "thirdPartyProvider" && chosenProvider && (
+        <later.ProviderStep
           flowId={flowId}
           provider={chosenProvider}
           onFlow={apply}
           onBack={() => setStep("start")}
         />
       )}
-      {step === "passkey" && (
-        <PasskeyStep
+      {later && step === "passkey" && (
+        <later.PasskeyStep
           flowId={flowId}
           initial={passkeyPhase}
           onFlow={apply}
           onOtherMethod={() => setStep("start")}
         />
       )}
-      {step === "password" && (
-        <PasswordStep
+      {later && step === "password" && (
+        <later.PasswordStep
           flowId={flowId}
           emailOrUsername={emailOrUsername}
           onFlow={apply}
           onBack={() => setStep("start")}
         />
       )}
-      {step === "code" && (
-        <CodeStep
+      {later && step === "code" && (
+        <later.CodeStep
           // A new code from a link starts the step afresh, filled in.
           key={codeFromLink ?? ""}
           flowId={flowId}
@@ -168,8 +189,8 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
           onBack={usedPassword ? () => setStep("password") : null}
         />
       )}
-      {step === "identity" && (
-        <IdentityStep
+      {later && step === "identity" && (
+        <later.IdentityStep
           flowId={flowId}
           flow={flow}
           onFlow={apply}
@@ -177,8 +198,8 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
           restarting={restart.busy}
         />
       )}
-      {step === "redirect" && (
-        <RedirectStep
+      {later && step === "redirect" && (
+        <later.RedirectStep
           // Declining during the countdown starts a new one, for the new message.
           key={flow.completed.at(-1)}
           flowId={flowId}
@@ -187,7 +208,7 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
           onBack={() => setStep("identity")}
         />
       )}
-      {step === "manual" && <ManualRedirectStep flowId={flowId} flow={flow} onFlow={apply} />}
+      {later && step === "manual" && <later.ManualRedirectStep flowId={flowId} flow={flow} onFlow={apply} />}
     </div>
   );
 }

@@ -13,11 +13,11 @@ import { isFlowError, mistakeMessage } from "./steps.ts";
 import {
   failureOf,
   signInWithPasskey,
-  signUpWithPasskey,
   wasAbandoned,
   type PasskeyAttempt,
   type PasskeyFailure,
 } from "./passkeyCeremony.ts";
+import { signUpWithPasskey } from "./passkeySignUp.ts";
 import { StepFooter } from "./StepForm.tsx";
 import { StepHeading } from "./StepHeading.tsx";
 

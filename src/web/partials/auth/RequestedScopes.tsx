@@ -1,6 +1,6 @@
 import { useTranslation } from "../../i18n/index.ts";
 import { Trans } from "../../i18n/Trans.tsx";
-import type { AppScope } from "../../../common/api/template.ts";
+import type { AppScope } from "../../../common/api/app-scope.ts";
 import { scopeDescription } from "../../../common/scopes.ts";
 
 /** The scopes of its own API the app asks for, as its template describes them in the page's language. */

@@ -1,4 +1,4 @@
-import { startAuthentication, startRegistration, WebAuthnError } from "@simplewebauthn/browser";
+import { startAuthentication, WebAuthnError } from "@simplewebauthn/browser";
 import type { FlowResponse } from "../../../common/api/flow.ts";
 import { ApiError, FlowStateError } from "../../api.ts";
 import { postStep } from "./flowApi.ts";
@@ -14,7 +14,8 @@ export type PasskeyAttempt = "signIn" | "signUp";
  */
 export type PasskeyFailure = string;
 
-class CeremonyAbandoned extends Error {}
+/** The page no longer wants the ceremony's answer. */
+export class CeremonyAbandoned extends Error {}
 
 interface SignInOptions {
   /** Offer the passkeys in the autofill list of the field marked `webauthn`, rather than in a dialog. */
@@ -35,14 +36,6 @@ export async function signInWithPasskey(flowId: string, options: SignInOptions =
   });
   options.onAnswer?.();
   return postStep("AuthFlowPasskeyGetComplete", flowId, { response });
-}
-
-export async function signUpWithPasskey(flowId: string, signal?: AbortSignal): Promise<FlowResponse> {
-  const started = await postStep("AuthFlowPasskeyCreateStart", flowId, {});
-  if (signal?.aborted) throw new CeremonyAbandoned();
-  if (!started.passkey || !("createOptions" in started.passkey)) throw new ApiError("unexpected", 0);
-  const response = await startRegistration({ optionsJSON: started.passkey.createOptions });
-  return postStep("AuthFlowPasskeyCreateComplete", flowId, { response });
 }
 
 /** The page started another ceremony, or left the step: nothing to tell the person. */
