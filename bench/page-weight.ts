@@ -18,8 +18,21 @@ export interface ScriptWeight {
 export interface PageWeight {
   /** Where the browser ended up (an authorization request leads on to the flow page). */
   url: string;
+  /** What the page loads to show its first step. */
   scripts: ScriptWeight[];
   totalGzipBytes: number;
+  /** What it loads besides once the person starts typing: the later steps, loaded in the background. */
+  laterGzipBytes: number;
+}
+
+const sumOf = (scripts: readonly ScriptWeight[]) => scripts.reduce((sum, script) => sum + script.gzipBytes, 0);
+
+/** Resolves once `count` has not changed for half a second. */
+async function quiet(count: () => number): Promise<void> {
+  for (let seen = -1; seen !== count(); ) {
+    seen = count();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 function isScript(response: Response): boolean {
@@ -61,10 +74,16 @@ export async function measurePageWeight(base: string, path: string): Promise<Pag
     });
     await page.goto(new URL(path, base).href, { waitUntil: "networkidle" });
     const scripts = await Promise.all(weighed.values());
+    // The page was idle: wait for what the keystroke starts, then for quiet again.
+    const laterScript = page.waitForResponse(isScript, { timeout: 5000 }).catch(() => undefined);
+    await page.keyboard.press("a");
+    if (await laterScript) await quiet(() => weighed.size);
+    const later = (await Promise.all(weighed.values())).slice(scripts.length);
     return {
       url: page.url(),
       scripts,
-      totalGzipBytes: scripts.reduce((sum, script) => sum + script.gzipBytes, 0),
+      totalGzipBytes: sumOf(scripts),
+      laterGzipBytes: sumOf(later),
     };
   } finally {
     await browser.close();
