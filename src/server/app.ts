@@ -34,7 +34,6 @@ import { operationsPlugin } from "./operations/routes.ts";
 import type { Database } from "./store/database.ts";
 import { newId } from "./ids.ts";
 import type { InstanceSecrets } from "./secrets/instance-secrets.ts";
-import { loadSamlSpCredentials } from "./providers/saml/sp-credentials.ts";
 import { samlMetadataPlugin } from "./providers/saml/routes.ts";
 
 export interface AppParts {
@@ -121,7 +120,11 @@ export async function buildApp({
     issuer: config.issuer,
     title: config.title,
     log: app.log,
-    samlCredentials: () => loadSamlSpCredentials(db, secrets.sealer, config.title),
+    // Its certificate library is loaded only when SAML providers are configured.
+    samlCredentials: async () => {
+      const { loadSamlSpCredentials } = await import("./providers/saml/sp-credentials.ts");
+      return loadSamlSpCredentials(db, secrets.sealer, config.title);
+    },
   });
   app.addHook("onClose", () => providers.close());
   await app.register(securityHeadersPlugin, { issuer: config.issuer, dev: config.dev });

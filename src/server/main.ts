@@ -1,15 +1,12 @@
 import cluster from "node:cluster";
 import path from "node:path";
-import { runPrimary, stopMessage } from "./cluster.ts";
-import { gatherWorkerMetrics, shareMetricsWithPrimary } from "./operations/cluster-metrics.ts";
+import { instancePrepared, runPrimary, stopMessage } from "./cluster.ts";
 import { ConfigError, HelpRequested, loadConfig, type Config } from "./config.ts";
-import { rotateKeysNow } from "./rotate-keys.ts";
-import { backUpSqlite } from "./store/backup.ts";
-import { prepareInstance } from "./prepare.ts";
-import { reportRefusedScopes } from "./templates/scope-report.ts";
 import { describeStartFailure } from "./start-failure.ts";
 
-// The `vrata` command: reads the settings, starts the server and stops it cleanly on a signal.
+// The `vrata` command: reads the settings, starts the server and stops it cleanly on a signal. Each
+// way of running loads the modules it needs when it needs them: the primary of several workers starts
+// them before it loads what preparing the instance takes, and a subcommand loads no server.
 
 function fail(message: string): never {
   process.stderr.write(`vrata: ${message}\n`);
@@ -43,6 +40,7 @@ async function backUp([destination, ...options]: string[]): Promise<void> {
   if (settings.database.kind === "postgres") {
     fail("the store is PostgreSQL: back it up with pg_dump (README, Secrets and backups)");
   }
+  const { backUpSqlite } = await import("./store/backup.ts");
   try {
     const pages = await backUpSqlite(settings.database.file, path.resolve(destination));
     process.stdout.write(
@@ -58,6 +56,7 @@ async function backUp([destination, ...options]: string[]): Promise<void> {
 async function keys([action, ...options]: string[]): Promise<void> {
   if (action !== "rotate") fail("usage: vrata keys rotate [options]");
   const settings = subcommandSettings(options);
+  const { rotateKeysNow } = await import("./rotate-keys.ts");
   try {
     process.stdout.write(`vrata: ${await rotateKeysNow(settings)}\n`);
   } catch (error) {
@@ -83,14 +82,17 @@ const shutdownGraceMs = 10_000;
 // The dev server's hot reload is one process's: --dev keeps Vrata in one.
 const clustered = config.workers > 1 && !config.dev;
 if (clustered && cluster.isPrimary) {
-  let tls;
-  try {
-    tls = await prepareInstance(config);
-  } catch (error) {
-    fail(describeStartFailure(error, config));
-  }
+  runPrimary({
+    config,
+    graceMs: shutdownGraceMs,
+    prepare: async () => {
+      const { prepareInstance } = await import("./prepare.ts");
+      return prepareInstance(config);
+    },
+    failed: (error) => fail(describeStartFailure(error, config)),
+  });
+  const { gatherWorkerMetrics } = await import("./operations/cluster-metrics.ts");
   gatherWorkerMetrics();
-  runPrimary({ config, tls, graceMs: shutdownGraceMs });
 } else {
   await serve(config);
 }
@@ -99,8 +101,13 @@ if (clustered && cluster.isPrimary) {
 async function serve(config: Config): Promise<void> {
   let vrata;
   try {
-    // Loaded here: a primary process never serves, and does without the server's modules.
-    const { startVrata } = await import("./start.ts");
+    // Loaded here: a primary process never serves, and does without the server's modules. A worker
+    // loads them while the primary prepares the instance, and opens the store once it is prepared.
+    const [{ startVrata }, preparation] = await Promise.all([
+      import("./start.ts"),
+      cluster.isWorker ? instancePrepared() : "prepared",
+    ]);
+    if (preparation === "stopped") process.exit(0);
     vrata = await startVrata(config);
   } catch (error) {
     fail(describeStartFailure(error, config));
@@ -109,11 +116,13 @@ async function serve(config: Config): Promise<void> {
   const { app, url, issuer, tls } = vrata;
   // What the store holds is the same for every worker: the first one tells of it.
   if (!cluster.isWorker || cluster.worker?.id === 1) {
+    const { reportRefusedScopes } = await import("./templates/scope-report.ts");
     await reportRefusedScopes(vrata.db, app.log).catch((error: unknown) => {
       app.log.error({ err: error }, "the stored templates' scopes could not be checked");
     });
   }
   if (cluster.isWorker) {
+    const { shareMetricsWithPrimary } = await import("./operations/cluster-metrics.ts");
     shareMetricsWithPrimary();
     app.log.info(`worker ready (listening at ${url})`);
   } else {

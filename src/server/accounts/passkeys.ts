@@ -1,17 +1,16 @@
-import { generateRegistrationOptions, verifyRegistrationResponse } from "@simplewebauthn/server";
-import { COSEALG } from "@simplewebauthn/server/helpers";
 import type { RegistrationResponseJSON } from "@simplewebauthn/browser";
 import { passkeyTimeoutMs } from "../../common/limits.ts";
 import type { Database } from "../store/database.ts";
 import { findCredential, updateCredentialData, type CredentialRow } from "../store/accounts.ts";
+import { webauthn } from "./webauthn.ts";
 
 // A passkey is a credential with provider `passkey`, found by its WebAuthn credential ID (base64url)
 // and holding in `data` what verifying its signatures needs and what the person sees of it.
 
 export const passkeyProvider = "passkey";
 
-/** Algorithms a new passkey may use, in order of preference. */
-export const passkeyAlgorithms = [COSEALG.EdDSA, COSEALG.ES256, COSEALG.RS256];
+/** Algorithms a new passkey may use, in order of preference: EdDSA, ES256 and RS256 (COSE's numbers). */
+export const passkeyAlgorithms = [-8, -7, -257];
 
 /**
  * The relying party is the issuer: its origin is the only one a passkey's answer may come from, its
@@ -34,7 +33,8 @@ export interface PasskeyRegistration {
 }
 
 /** The options of a discoverable passkey that verifies its user, without attestation. */
-export function passkeyRegistrationOptions(registration: PasskeyRegistration) {
+export async function passkeyRegistrationOptions(registration: PasskeyRegistration) {
+  const { generateRegistrationOptions } = await webauthn();
   return generateRegistrationOptions({
     rpName: registration.title,
     rpID: passkeyRelyingParty(registration.issuer).id,
@@ -67,6 +67,7 @@ export async function verifiedNewPasskey(
   log: { info: (details: object, message: string) => void },
 ): Promise<NewPasskey | undefined> {
   const { origin, id } = passkeyRelyingParty(issuer);
+  const { verifyRegistrationResponse } = await webauthn();
   try {
     const { verified, registrationInfo } = await verifyRegistrationResponse({
       response,

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import { generateAuthenticationOptions, verifyAuthenticationResponse } from "@simplewebauthn/server";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/browser";
 import { passkeyTimeoutMs } from "../../common/limits.ts";
 import {
@@ -11,6 +10,7 @@ import {
   type NewPasskey,
   type Passkey,
 } from "../accounts/passkeys.ts";
+import { webauthn } from "../accounts/webauthn.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import {
@@ -62,6 +62,7 @@ export async function passkeyGetStart(deps: FlowDeps, step: StepRequest): Promis
   const { flow } = step;
   requireNoAuthStep(flow);
   // Discoverable credentials: the browser offers whatever passkeys it has for this site.
+  const { generateAuthenticationOptions } = await webauthn();
   const getOptions = await generateAuthenticationOptions({
     rpID: relyingParty(deps).id,
     allowCredentials: [],
@@ -85,6 +86,7 @@ async function verifyAssertion(
   const { origin, id } = relyingParty(deps);
   const { userHandle } = response.response;
   if (userHandle !== undefined && userHandle !== passkey.data.userHandle) return undefined;
+  const { verifyAuthenticationResponse } = await webauthn();
   try {
     const { verified, authenticationInfo } = await verifyAuthenticationResponse({
       response,

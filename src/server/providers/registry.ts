@@ -1,10 +1,11 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Context } from "../../common/api/context.ts";
 import type { ProviderSettings } from "../config.ts";
-import { OidcUpstream } from "./oidc.ts";
-import { SamlProvider } from "./saml.ts";
+import type { SamlProvider } from "./saml.ts";
 import type { SamlSpCredentials } from "./saml/sp-credentials.ts";
 import type { Upstream } from "./upstream.ts";
+
+const isSaml = (upstream: Upstream | undefined): upstream is SamlProvider => upstream?.type === "saml";
 
 /** The configured third-party providers by key, each built by the module of its type. */
 export class ProviderRegistry {
@@ -21,12 +22,12 @@ export class ProviderRegistry {
   /** The SAML provider configured under `key`: its service-provider metadata is served. */
   saml(key: string): SamlProvider["saml"] | undefined {
     const upstream = this.#byKey.get(key);
-    return upstream instanceof SamlProvider ? upstream.saml : undefined;
+    return isSaml(upstream) ? upstream.saml : undefined;
   }
 
   /** Stops refreshing the IdPs' metadata. */
   close(): void {
-    for (const upstream of this.#byKey.values()) if (upstream instanceof SamlProvider) upstream.close();
+    for (const upstream of this.#byKey.values()) if (isSaml(upstream)) upstream.close();
   }
 
   /** What /context.json says about them: the start step shows a button for each. */
@@ -39,6 +40,8 @@ export class ProviderRegistry {
  * Builds the providers of the configuration: discovers the OIDC ones and reads the SAML IdPs'
  * metadata, all at once. One that cannot be discovered is logged and stays unavailable; Vrata starts
  * all the same. SAML providers share the instance's service-provider key, made on first need.
+ * The module of a type, with the libraries it takes, is loaded only when a provider of it is
+ * configured: most instances have none, and their workers do without.
  */
 export async function openProviders(
   settings: readonly ProviderSettings[],
@@ -55,11 +58,13 @@ export async function openProviders(
   const upstreams = await Promise.all(
     settings.map(async (entry): Promise<Upstream> => {
       if (entry.type === "oidc") {
+        const { OidcUpstream } = await import("./oidc.ts");
         const upstream = new OidcUpstream(entry, issuer, log);
         await upstream.discover();
         return upstream;
       }
       if (!credentials) throw new Error("SAML providers need the service-provider key");
+      const { SamlProvider } = await import("./saml.ts");
       return SamlProvider.open(entry, { issuer, title, credentials, log });
     }),
   );

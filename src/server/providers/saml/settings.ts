@@ -81,3 +81,8 @@ export const samlProviderSettingsSchema = z
 
 /** A SAML provider's settings, with the defaults filled in. */
 export type SamlProviderSettings = z.infer<typeof samlProviderSettingsSchema>;
+
+/** The NameID format Vrata asks the IdP for, if any. */
+export function requestedNameIdFormat(settings: SamlProviderSettings): string | undefined {
+  return settings.nameIdFormat ?? (settings.identifyBy === "nameId" ? nameIdFormats.persistent : undefined);
+}

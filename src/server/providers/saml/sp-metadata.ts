@@ -1,8 +1,20 @@
 import { pemBody } from "./pem.ts";
 import { bindings, namespaces } from "./saml-names.ts";
+import { requestedNameIdFormat } from "./settings.ts";
 import type { SamlUpstream } from "./upstream.ts";
-import { requestedNameIdFormat } from "./upstream.ts";
-import { escapeXml } from "./xml.ts";
+
+// Every worker registers the metadata route: this module writes XML without the SAML and XML
+// libraries, which are loaded only when a SAML provider is configured.
+
+/** Escapes text for an XML element's content or an attribute value in double quotes. */
+function escapeXml(text: string): string {
+  return text
+    .replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replaceAll('"', "&quot;")
+    .replaceAll("'", "&apos;");
+}
 
 /** The media type of SAML metadata, registered by the SAML 2.0 metadata specification. */
 export const samlMetadataMediaType = "application/samlmetadata+xml";

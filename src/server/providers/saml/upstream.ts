@@ -6,8 +6,8 @@ import { SamlError, type SamlErrorCode } from "./errors.ts";
 import type { IdpMetadata } from "./idp-metadata.ts";
 import { identityFromProfile, type SamlIdentity } from "./identity.ts";
 import { openIdpMetadataSource, type MetadataSourceOptions } from "./metadata-source.ts";
-import { nameIdFormats, namespaces, statusSuccess } from "./saml-names.ts";
-import type { SamlProviderSettings } from "./settings.ts";
+import { namespaces, statusSuccess } from "./saml-names.ts";
+import { requestedNameIdFormat, type SamlProviderSettings } from "./settings.ts";
 import type { SamlSpCredentials } from "./sp-credentials.ts";
 import { childElements, MalformedXml, parseXml } from "./xml.ts";
 
@@ -55,11 +55,6 @@ export async function openSamlUpstream(
     idp: source.current,
     close: source.close,
   };
-}
-
-/** The NameID format Vrata asks the IdP for, if any. */
-export function requestedNameIdFormat(settings: SamlProviderSettings): string | undefined {
-  return settings.nameIdFormat ?? (settings.identifyBy === "nameId" ? nameIdFormats.persistent : undefined);
 }
 
 function currentIdp(upstream: SamlUpstream): IdpMetadata {

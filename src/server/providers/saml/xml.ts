@@ -37,13 +37,3 @@ export function childElements(parent: Element, namespace: string, localName: str
   }
   return found;
 }
-
-/** Escapes text for an XML element's content or an attribute value in double quotes. */
-export function escapeXml(text: string): string {
-  return text
-    .replaceAll("&", "&amp;")
-    .replaceAll("<", "&lt;")
-    .replaceAll(">", "&gt;")
-    .replaceAll('"', "&quot;")
-    .replaceAll("'", "&apos;");
-}
