@@ -25,11 +25,12 @@ export interface PageWeight {
   laterGzipBytes: number;
 }
 
-const sumOf = (scripts: readonly ScriptWeight[]) => scripts.reduce((sum, script) => sum + script.gzipBytes, 0);
+const sumOf = (scripts: readonly ScriptWeight[]) =>
+  scripts.reduce((sum, script) => sum + script.gzipBytes, 0);
 
 /** Resolves once `count` has not changed for half a second. */
 async function quiet(count: () => number): Promise<void> {
-  for (let seen = -1; seen !== count(); ) {
+  for (let seen = -1; seen !== count();) {
     seen = count();
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
