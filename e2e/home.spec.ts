@@ -71,6 +71,30 @@ test("the language switch changes the language and remembers the choice", async 
   await expect(page.locator("html")).toHaveAttribute("lang", "en");
 });
 
+test("a language whose texts do not load leaves the page as it is until they do", async ({
+  page,
+  pageErrors,
+}) => {
+  let refuse = true;
+  await page.route(/\/assets\/sl-[\w-]+\.js$/, (route) => (refuse ? route.abort() : route.continue()));
+  await page.goto("/");
+  await expect(page.getByRole("button", { name: "Sign-in or sign-up" })).toBeVisible();
+
+  await page.getByLabel("Language").selectOption("sl");
+  await expect.poll(() => pageErrors.some((error) => error.includes("texts did not load"))).toBe(true);
+  await expect(page.getByRole("button", { name: "Sign-in or sign-up" })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("lang", "en");
+  await expect(page.getByLabel("Language")).toHaveValue("en");
+  // The refused load's own errors, and only those.
+  expect(pageErrors.every((error) => /texts did not load|Failed to load resource/.test(error))).toBe(true);
+  pageErrors.length = 0;
+
+  refuse = false;
+  await page.getByLabel("Language").selectOption("sl");
+  await expect(page.getByRole("button", { name: "Prijava ali registracija" })).toBeVisible();
+  await expect(page.locator("html")).toHaveAttribute("lang", "sl");
+});
+
 test("Sign-in or sign-up sends the browser to the authorization endpoint", async ({
   page,
   baseURL,

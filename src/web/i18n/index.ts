@@ -29,6 +29,8 @@ interface Shown {
 const choiceStorageKey = "vrata.locale";
 let parts: readonly TextParts[] = [];
 const loading = new Map<Locale, Promise<Loaded>>();
+/** Languages whose texts did not load: shown as keys until the person picks the language again. */
+const failed = new Set<Locale>();
 let shown: Shown = { language: defaultLocale };
 /** The language last asked for: it wins over one asked for earlier whose texts load later. */
 let wanted: Locale = defaultLocale;
@@ -55,7 +57,7 @@ function detectLocale(): Locale {
 
 /**
  * A language's part of each of the app's parts, merged; loaded once. When a part fails to load, the
- * texts are what did load (a missing text shows its key) and the next switch tries again.
+ * texts are empty (each would show its key) and the next switch to the language tries again.
  */
 function load(language: Locale): Promise<Loaded> {
   let loaded = loading.get(language);
@@ -65,7 +67,7 @@ function load(language: Locale): Promise<Loaded> {
         (texts) => Object.assign({}, ...texts.map((part) => part.default)) as Texts,
         (error: unknown) => {
           console.error(`The ${language} texts did not load`, error);
-          loading.delete(language);
+          failed.add(language);
           return {};
         },
       )
@@ -79,11 +81,15 @@ function notify(): void {
   for (const listener of listeners) listener();
 }
 
-/** Shows `language` once its texts have loaded; until then the page stays in the language it has. */
+/**
+ * Shows `language` once its texts have loaded; until then, or when they fail to load, the page stays
+ * in the language it has.
+ */
 function changeLanguage(language: Locale): void {
   wanted = language;
+  if (failed.delete(language)) loading.delete(language);
   void load(language).then((loaded) => {
-    if (wanted !== language) return;
+    if (wanted !== language || (failed.has(language) && shown.loaded)) return;
     shown = { language, loaded };
     document.documentElement.lang = language;
     notify();
