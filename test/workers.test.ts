@@ -293,3 +293,29 @@ describe.each(storeEngines)("vrata --workers 2 on $name", ({ url }) => {
     expect(workers.filter(alive)).toEqual([]);
   });
 });
+
+describe("vrata --workers 2 stopped while its workers start", () => {
+  it("ends every worker before it serves, exiting with 0", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-workers-"));
+    try {
+      const port = await freePort();
+      const child = spawn(
+        process.execPath,
+        [...vrataCommand, "--workers", "2", "--port", String(port), "--data", dataDir],
+        { stdio: ["ignore", "pipe", "inherit"] },
+      );
+      const command = new RunningCommand(child);
+      await vi.waitFor(() => expect(childrenOf(child.pid ?? 0)).toHaveLength(2), {
+        timeout: 10_000,
+        interval: 5,
+      });
+      // The workers are still loading their modules: the request to stop comes before they listen for it.
+      child.kill("SIGTERM");
+
+      expect(await command.exited).toBe(0);
+      expect(command.lines.filter((line) => line.msg.startsWith("worker ready"))).toEqual([]);
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -156,11 +156,11 @@ export function runPrimary({ config, prepare, failed, graceMs }: PrimaryOptions)
   );
   cluster.on("message", (worker, message: unknown) => {
     if (message !== awaitPreparationMessage) return;
-    preparation.then(
-      () => {
-        if (worker.isConnected()) worker.send(preparedMessage);
-      },
-      () => undefined,
-    );
+    // A worker that asks after the workers were told to stop may not have heard it: it is told again.
+    const answer = () => {
+      if (worker.isConnected()) worker.send(stopping ? stopMessage : preparedMessage);
+    };
+    if (stopping) answer();
+    else preparation.then(answer, () => undefined);
   });
 }

@@ -97,8 +97,20 @@ if (clustered && cluster.isPrimary) {
   await serve(config);
 }
 
+/** In a worker: resolves when the primary asks it to stop. */
+function askedToStop(): Promise<void> {
+  return new Promise((resolve) => {
+    process.on("message", (message) => {
+      if (message === stopMessage) resolve();
+    });
+  });
+}
+
 /** Serves in this process: the only one, or one of the primary's workers. */
 async function serve(config: Config): Promise<void> {
+  // Listened for from the start: a message nobody listens for is lost, and a worker asked to stop
+  // while it starts must not go on to serve.
+  const stopAsked = cluster.isWorker ? askedToStop() : undefined;
   let vrata;
   try {
     // Loaded here: a primary process never serves, and does without the server's modules. A worker
@@ -156,8 +168,8 @@ async function serve(config: Config): Promise<void> {
   process.on("SIGINT", () => onSignal("SIGINT"));
   if (cluster.isWorker) {
     // A terminal's Ctrl-C reaches the workers as well as the primary: its message then adds nothing.
-    process.on("message", (message) => {
-      if (message === stopMessage && !stopping) stop("asked to stop");
+    void stopAsked?.then(() => {
+      if (!stopping) stop("asked to stop");
     });
     // The primary is gone: nobody would replace or stop this worker.
     process.on("disconnect", () => {
