@@ -151,6 +151,33 @@ test.describe("auth flow in English", () => {
     dropRefusedRequests(pageErrors);
   });
 
+  test("when the later steps cannot load, the first step stays and says so; the next try goes on", async ({
+    page,
+    pageErrors,
+  }) => {
+    let refuse = true;
+    await page.route(/\/assets\/laterSteps-[\w-]+\.js$/, (route) =>
+      refuse ? route.abort() : route.continue(),
+    );
+    await startFlow(page);
+    await identifierField(page).fill(newUsername());
+    await page.getByRole("button", { name: "Next" }).click();
+
+    await expect(page.getByRole("alert")).toContainText("Unexpected error. Please try again.");
+    await expect(identifierField(page)).toBeVisible();
+    await expect(page.getByRole("button", { name: "Next" })).toBeEnabled();
+    // The refused chunk's own errors, and only those.
+    expect(
+      pageErrors.every((error) => /Failed to load resource|dynamically imported module/.test(error)),
+    ).toBe(true);
+    pageErrors.length = 0;
+
+    refuse = false;
+    await page.getByRole("button", { name: "Next" }).click();
+    await expect(passwordField(page)).toBeFocused();
+    await expect(page.getByRole("alert")).toHaveCount(0);
+  });
+
   test("too short or invalid usernames and e-mail addresses get their messages", async ({
     page,
     pageErrors,

@@ -43,8 +43,10 @@ export function instancePrepared(): Promise<"prepared" | "stopped"> {
 /**
  * What the workers' environment adds to the primary's: glibc's malloc held to two arenas, unless the
  * operator chose a number. By default glibc gives each thread that allocates an arena of its own (up
- * to eight per core), and each keeps the memory freed in it: an idle worker holds less with two, and
- * serves as fast, its JavaScript running on one thread. Other C libraries ignore the variable.
+ * to eight per core), and each keeps the memory freed in it: an idle worker holds less with two. The
+ * JavaScript runs on one thread, and the argon2id hashes on the thread pool take their 19 MiB each
+ * straight from the system (glibc maps allocations that large on their own), so the two arenas are
+ * seldom contended. `npm run bench` measures the flows with them. Other C libraries ignore the variable.
  */
 export function addedWorkerEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
   const chosen = env.MALLOC_ARENA_MAX !== undefined || env.GLIBC_TUNABLES?.includes("malloc.arena_max");

@@ -1,6 +1,6 @@
 import { cloneElement, Fragment, type ReactElement, type ReactNode } from "react";
 import { useShownTexts, type TextKey } from "./index.ts";
-import { findText, interpolate, type TextValues } from "./translator.ts";
+import { interpolate, type TextValues } from "./translator.ts";
 
 // A tag in a text: `<strong>{{appName}}</strong>` or `<about/>`.
 const tag = /<(\w+)>(.*?)<\/\1>|<(\w+)\/>/gs;
@@ -38,7 +38,6 @@ export function withMarkup(
 
 /** A translated text with markup (see {@link withMarkup}). */
 export function Trans({ i18nKey, values, components }: TransProps) {
-  const { language, texts } = useShownTexts();
-  const text = findText(texts, new Intl.PluralRules(language), i18nKey, values?.count) ?? i18nKey;
-  return <Fragment>{withMarkup(text, values, components)}</Fragment>;
+  const { text } = useShownTexts();
+  return <Fragment>{withMarkup(text(i18nKey, values?.count), values, components)}</Fragment>;
 }

@@ -1,7 +1,7 @@
 import { use, useSyncExternalStore } from "react";
 import { defaultLocale, locales, type Locale } from "../../common/limits.ts";
 import { settling } from "../settled.ts";
-import { createTranslator, hasText, type TFunction, type Texts } from "./translator.ts";
+import { createTranslator, hasText, type TFunction, type Texts, type Translator } from "./translator.ts";
 
 export type { TextKey, TFunction } from "./translator.ts";
 
@@ -14,24 +14,27 @@ export const pageTexts: TextParts = {
   sl: () => import("./sl.json", { with: { type: "json" } }),
 };
 
-/** A language's texts, loaded, with their translate function. */
-interface Loaded {
+/** A language's texts, loaded, with their translator. */
+interface Loaded extends Translator {
   readonly texts: Texts;
-  readonly t: TFunction;
 }
 
-/** The language shown and, once they have loaded, its texts. */
+/**
+ * The language shown and its texts: a promise that views wait for (with `use`), replaced only by
+ * one that has settled, so a switch never makes a view wait again.
+ */
 interface Shown {
   readonly language: Locale;
+  readonly texts: Promise<Loaded>;
   readonly loaded?: Loaded;
 }
 
 const choiceStorageKey = "vrata.locale";
 let parts: readonly TextParts[] = [];
 const loading = new Map<Locale, Promise<Loaded>>();
-/** Languages whose texts did not load: shown as keys until the person picks the language again. */
+/** Languages whose texts did not load: a switch to one of them tries again. */
 const failed = new Set<Locale>();
-let shown: Shown = { language: defaultLocale };
+let shown: Shown | undefined;
 /** The language last asked for: it wins over one asked for earlier whose texts load later. */
 let wanted: Locale = defaultLocale;
 const listeners = new Set<() => void>();
@@ -71,7 +74,7 @@ function load(language: Locale): Promise<Loaded> {
           return {};
         },
       )
-      .then((texts) => ({ texts, t: createTranslator(language, texts) }));
+      .then((texts) => ({ texts, ...createTranslator(language, texts) }));
     loading.set(language, settling(loaded));
   }
   return loaded;
@@ -88,9 +91,10 @@ function notify(): void {
 function changeLanguage(language: Locale): void {
   wanted = language;
   if (failed.delete(language)) loading.delete(language);
-  void load(language).then((loaded) => {
-    if (wanted !== language || (failed.has(language) && shown.loaded)) return;
-    shown = { language, loaded };
+  const texts = load(language);
+  void texts.then((loaded) => {
+    if (wanted !== language || (failed.has(language) && shown?.loaded)) return;
+    shown = { language, texts, loaded };
     document.documentElement.lang = language;
     notify();
   });
@@ -118,13 +122,13 @@ export function followRequestedLocale(locale: Locale): void {
 export function startTexts(textParts: readonly TextParts[]): void {
   parts = textParts;
   const language = detectLocale();
-  shown = { language };
+  shown = { language, texts: load(language) };
   changeLanguage(language);
 }
 
 /** Whether the language shown has a text at `key` (e.g. a message for an error code). */
 export function textExists(key: string): boolean {
-  return shown.loaded !== undefined && hasText(shown.loaded.texts, key);
+  return shown?.loaded !== undefined && hasText(shown.loaded.texts, key);
 }
 
 function subscribe(listener: () => void): () => void {
@@ -132,15 +136,15 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-const current = () => shown;
+function current(): Shown {
+  if (shown === undefined) throw new Error("startTexts must run before the first view");
+  return shown;
+}
 
-/**
- * The language shown with its texts; suspends the component until they have loaded. `use` is called
- * on every render, so a render React replays once the texts are in calls the same hooks.
- */
+/** The language shown with its texts; suspends the component until the first texts have loaded. */
 export function useShownTexts(): { language: Locale } & Loaded {
-  const { language } = useSyncExternalStore(subscribe, current);
-  return { language, ...use(load(language)) };
+  const { language, texts } = useSyncExternalStore(subscribe, current);
+  return { language, ...use(texts) };
 }
 
 /** The translate function and the language of the texts shown; re-renders when the language changes. */

@@ -5,8 +5,8 @@ import { catalogs } from "./catalogs.ts";
 import { withMarkup } from "./Trans.tsx";
 import { createTranslator, interpolate } from "./translator.ts";
 
-const en = createTranslator("en", catalogs.en);
-const sl = createTranslator("sl", catalogs.sl);
+const en = createTranslator("en", catalogs.en).t;
+const sl = createTranslator("sl", catalogs.sl).t;
 
 describe("translator", () => {
   it("finds a nested text and fills in its values", () => {
@@ -21,7 +21,7 @@ describe("translator", () => {
       found_few: "{{count}} identitete",
       found_other: "{{count}} identitet",
     };
-    const t = createTranslator("sl", { search: texts });
+    const { t } = createTranslator("sl", { search: texts });
     const found = (count: number) => t("search.found" as never, { count });
     expect([1, 2, 3, 4, 5, 101, 102, 103].map(found)).toEqual([
       "1 identiteta",
@@ -33,14 +33,15 @@ describe("translator", () => {
       "102 identiteti",
       "103 identitete",
     ]);
-    const english = createTranslator("en", { search: { found_one: "one", found_other: "{{count}}" } });
+    const english = createTranslator("en", { search: { found_one: "one", found_other: "{{count}}" } }).t;
     expect(english("search.found" as never, { count: 1 })).toBe("one");
     expect(english("search.found" as never, { count: 0 })).toBe("0");
   });
 
-  it("shows a key without a text as the key, and a value not given as nothing", () => {
+  it("shows a key without a text as the key, and a placeholder without a value as it is", () => {
     expect(en("no.such.text" as never)).toBe("no.such.text");
-    expect(interpolate("Hello {{ name }}, {{missing}}!", { name: "Ana" })).toBe("Hello Ana, !");
+    expect(interpolate("Hello {{ name }}, {{missing}}!", { name: "Ana" })).toBe("Hello Ana, {{missing}}!");
+    expect(interpolate("Hello {{name}}!", { name: undefined })).toBe("Hello !");
   });
 });
 

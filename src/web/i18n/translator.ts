@@ -31,9 +31,13 @@ export interface Texts {
 
 const placeholder = /\{\{\s*(\w+)\s*\}\}/g;
 
-/** Fills in `{{name}}` placeholders; a value that was not given leaves nothing. */
+/**
+ * Fills in `{{name}}` placeholders. One whose value the caller did not pass stays as it is, so the
+ * mistake shows; a value passed as undefined leaves nothing.
+ */
 export function interpolate(text: string, values: TextValues = {}): string {
-  return text.replace(placeholder, (_, name: string) => {
+  return text.replace(placeholder, (placeholder: string, name: string) => {
+    if (!Object.hasOwn(values, name)) return placeholder;
     const value = values[name];
     return value === undefined ? "" : String(value);
   });
@@ -69,11 +73,16 @@ export function findText(
   );
 }
 
-/** The translate function of one language; a key without a text shows as itself, so it is noticed. */
-export function createTranslator(language: string, texts: Texts): TFunction {
+/** One language's texts, looked up and filled in. */
+export interface Translator {
+  /** The text for `key` with its values; a key without a text shows as itself, so it is noticed. */
+  readonly t: TFunction;
+  /** The text for `key` (its plural form for `count`) before its placeholders are filled. */
+  readonly text: (key: TextKey, count?: number) => string;
+}
+
+export function createTranslator(language: string, texts: Texts): Translator {
   const plurals = new Intl.PluralRules(language);
-  return (key, values) => {
-    const text = findText(texts, plurals, key, values?.count);
-    return text === undefined ? key : interpolate(text, values);
-  };
+  const text = (key: TextKey, count?: number) => findText(texts, plurals, key, count) ?? key;
+  return { text, t: (key, values) => interpolate(text(key, values?.count), values) };
 }

@@ -12,8 +12,8 @@ import { changeSentence, headline, namer, providerText, sentenceText, type Namer
 
 const context = { organizationId: "builtInOrganization", applicationId: "console" };
 const translations: Record<string, TFunction> = {
-  en: createTranslator("en", catalogs.en),
-  sl: createTranslator("sl", catalogs.sl),
+  en: createTranslator("en", catalogs.en).t,
+  sl: createTranslator("sl", catalogs.sl).t,
 };
 
 function words(language: "en" | "sl") {

@@ -6,7 +6,7 @@ import { Button } from "../../components/Button.tsx";
 import { postStep } from "./flowApi.ts";
 import { StepForm } from "./StepForm.tsx";
 import { isEmail } from "./steps.ts";
-import { useFocusOnMount, useStepAction } from "./useStepAction.ts";
+import { useFocusOnMount, useStepAction, type OnFlow } from "./useStepAction.ts";
 
 const codePattern = new RegExp(`^\\d{${codeLength}}$`);
 
@@ -16,7 +16,7 @@ interface CodeStepProps {
   readonly emailOrUsername: string;
   /** A code from the e-mail's link, filled in but not sent until the person confirms it. */
   readonly codeFromLink: string | null;
-  readonly onFlow: (flow: FlowResponse) => void;
+  readonly onFlow: OnFlow;
   readonly onOtherMethod: () => void;
   /** Back to the password step, when the flow went through it. */
   readonly onBack: (() => void) | null;

@@ -1,4 +1,4 @@
-import { startTransition, use, useEffect, useRef, useState } from "react";
+import { use, useEffect, useRef, useState } from "react";
 import { useTranslation } from "../../i18n/index.ts";
 import { useLocation, useNavigate } from "react-router";
 import type { FlowResponse } from "../../../common/api/flow.ts";
@@ -11,7 +11,7 @@ import type { PasskeyPhase } from "./PasskeyStep.tsx";
 import { StartStep } from "./StartStep.tsx";
 import { Stepper, type StepperItem } from "./Stepper.tsx";
 import { isBuiltInProvider, stepFor, type Step } from "./steps.ts";
-import { settling } from "../../settled.ts";
+import { hasFulfilled, settling } from "../../settled.ts";
 import { useStepAction } from "./useStepAction.ts";
 
 let laterSteps: Promise<typeof import("./laterSteps.ts")> | undefined;
@@ -25,6 +25,28 @@ function loadLaterSteps() {
     }),
   );
   return laterSteps;
+}
+
+/**
+ * Runs `show` once the step it leads to, `next`, can be drawn: at once, or when the later steps have
+ * loaded. Until then the page keeps the step it has (and that step's button stays busy); when they
+ * cannot load, it stays and says so through `setFailed`, and the next try loads them again.
+ */
+async function whenDrawable(
+  next: Step | "finish",
+  setFailed: (failed: boolean) => void,
+  show: () => void,
+): Promise<void> {
+  if (next !== "start" && next !== "finish" && !hasFulfilled(laterSteps)) {
+    try {
+      await loadLaterSteps();
+    } catch {
+      setFailed(true);
+      return;
+    }
+  }
+  setFailed(false);
+  show();
 }
 
 const codeInLink = new RegExp(`^#code=(\\d{${codeLength}})$`);
@@ -42,9 +64,8 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
   const [codeFromLink, setCodeFromLink] = useState(() => codeInLink.exec(location.hash)?.[1] ?? null);
   const [flow, setFlow] = useState(initial);
   const [step, setStepNow] = useState<Step | "finish">(() => stepFor(initial, codeFromLink !== null));
-  // Until the later steps have loaded, the page keeps showing the step it has.
-  const setStep = (next: Step | "finish") => startTransition(() => setStepNow(next));
   const later = step === "start" || step === "finish" ? undefined : use(loadLaterSteps());
+  const [laterStepsFailed, setLaterStepsFailed] = useState(false);
   const [emailOrUsername, setEmailOrUsername] = useState(initial.emailOrUsername ?? "");
   const [passkeyPhase, setPasskeyPhase] = useState<PasskeyPhase>({ kind: "waiting", attempt: "signIn" });
   const [chosenProvider, setChosenProvider] = useState<{ key: string; name: string } | null>(null);
@@ -76,22 +97,27 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
       const code = codeInLink.exec(window.location.hash)?.[1];
       if (code === undefined) return;
       setCodeFromLink(code);
-      if (beforeAuth) setStep("code");
+      if (beforeAuth) void whenDrawable("code", setLaterStepsFailed, () => setStepNow("code"));
     };
     window.addEventListener("hashchange", pickUp);
     return () => window.removeEventListener("hashchange", pickUp);
   }, [beforeAuth]);
 
+  const setStep = (next: Step | "finish") =>
+    void whenDrawable(next, setLaterStepsFailed, () => setStepNow(next));
+
   function finish(): void {
     if (!finishFlow(flowId)) setStep("manual");
   }
 
-  function apply(next: FlowResponse): void {
-    setFlow(next);
-    if (next.emailOrUsername) setEmailOrUsername(next.emailOrUsername);
+  function apply(next: FlowResponse): Promise<void> {
     const nextStep = stepFor(next);
-    if (nextStep === "finish") finish();
-    else setStep(nextStep);
+    return whenDrawable(nextStep, setLaterStepsFailed, () => {
+      setFlow(next);
+      if (next.emailOrUsername) setEmailOrUsername(next.emailOrUsername);
+      if (nextStep === "finish") finish();
+      else setStepNow(nextStep);
+    });
   }
 
   const restartAuth = () => void restart.run("restart", () => postStep("AuthFlowRestartAuth", flowId, {}));
@@ -134,7 +160,7 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
         ended={ended}
       />
       {!ended && <Stepper items={stepperItems} current={step} />}
-      {restart.failure && <Alert message={t("errors.unexpected")} />}
+      {(restart.failure !== null || laterStepsFailed) && <Alert message={t("errors.unexpected")} />}
       {step === "finish" && <FinishOnLoad flowId={flowId} onBlocked={() => setStep("manual")} />}
       {step === "start" && (
         <StartStep

@@ -14,12 +14,12 @@ import { IdentityGroups } from "./IdentityGroups.tsx";
 import { RequestedScopes } from "./RequestedScopes.tsx";
 import { StepFooter } from "./StepForm.tsx";
 import { StepHeading } from "./StepHeading.tsx";
-import { useFocusOnMount, useStepAction } from "./useStepAction.ts";
+import { useFocusOnMount, useStepAction, type OnFlow } from "./useStepAction.ts";
 
 interface IdentityStepProps {
   readonly flowId: string;
   readonly flow: FlowResponse;
-  readonly onFlow: (flow: FlowResponse) => void;
+  readonly onFlow: OnFlow;
   /** Back to the start: the server forgets the sign-in, so the person signs in again. */
   readonly onRestart: () => void;
   readonly restarting: boolean;

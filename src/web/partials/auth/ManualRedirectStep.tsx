@@ -5,13 +5,13 @@ import { Button } from "../../components/Button.tsx";
 import { postStep } from "./flowApi.ts";
 import { MessagePanel } from "../../components/MessagePanel.tsx";
 import { WayBack } from "./WayBack.tsx";
-import { useStepAction } from "./useStepAction.ts";
+import { useStepAction, type OnFlow } from "./useStepAction.ts";
 import { useProviders } from "../../providers.ts";
 
 interface ManualRedirectStepProps {
   readonly flowId: string;
   readonly flow: FlowResponse;
-  readonly onFlow: (flow: FlowResponse) => void;
+  readonly onFlow: OnFlow;
 }
 
 /** How a finished flow ended: the state before it was made ready to finish. */

@@ -2,7 +2,6 @@ import { WebAuthnAbortService } from "@simplewebauthn/browser";
 import type { TFunction } from "../../i18n/index.ts";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "../../i18n/index.ts";
-import type { FlowResponse } from "../../../common/api/flow.ts";
 import { errorMessage, FlowStateError } from "../../api.ts";
 import { signalUnknownPasskey } from "../../passkeySignals.ts";
 import { Alert } from "../../components/Alert.tsx";
@@ -17,6 +16,7 @@ import {
   type PasskeyAttempt,
   type PasskeyFailure,
 } from "./passkeyCeremony.ts";
+import type { OnFlow } from "./useStepAction.ts";
 import { signUpWithPasskey } from "./passkeySignUp.ts";
 import { StepFooter } from "./StepForm.tsx";
 import { StepHeading } from "./StepHeading.tsx";
@@ -30,7 +30,7 @@ interface PasskeyStepProps {
   readonly flowId: string;
   /** Signing in at once, or the failure of a sign-in that began on the start step (autofill). */
   readonly initial: PasskeyPhase;
-  readonly onFlow: (flow: FlowResponse) => void;
+  readonly onFlow: OnFlow;
   readonly onOtherMethod: () => void;
 }
 
@@ -54,7 +54,7 @@ export function PasskeyStep({ flowId, initial, onFlow, onOtherMethod }: PasskeyS
     ceremony.current = controller;
     try {
       const { signal } = controller;
-      onFlow(
+      await onFlow(
         await (kind === "signIn" ? signInWithPasskey(flowId, { signal }) : signUpWithPasskey(flowId, signal)),
       );
     } catch (error) {
@@ -62,7 +62,7 @@ export function PasskeyStep({ flowId, initial, onFlow, onOtherMethod }: PasskeyS
       if (error instanceof FlowStateError) {
         signalUnknownPasskey(error.flow.signalUnknown);
         // The flow failed (too many attempts): its state is the answer.
-        if (error.flow.error === undefined) return onFlow(error.flow);
+        if (error.flow.error === undefined) return await onFlow(error.flow);
       }
       setPhase({ kind: "failed", attempt: kind, failure: failureOf(error) });
     }

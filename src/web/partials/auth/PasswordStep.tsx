@@ -1,6 +1,5 @@
 import { useRef, useState } from "react";
 import { useTranslation } from "../../i18n/index.ts";
-import type { FlowResponse } from "../../../common/api/flow.ts";
 import { passwordMinLength } from "../../../common/limits.ts";
 import { Button } from "../../components/Button.tsx";
 import { MailIcon } from "../../components/icons.tsx";
@@ -8,12 +7,12 @@ import { postStep } from "./flowApi.ts";
 import { IdentifierChip } from "./IdentifierChip.tsx";
 import { StepForm } from "./StepForm.tsx";
 import { characterCount } from "./steps.ts";
-import { useFocusOnMount, useStepAction } from "./useStepAction.ts";
+import { useFocusOnMount, useStepAction, type OnFlow } from "./useStepAction.ts";
 
 interface PasswordStepProps {
   readonly flowId: string;
   readonly emailOrUsername: string;
-  readonly onFlow: (flow: FlowResponse) => void;
+  readonly onFlow: OnFlow;
   readonly onBack: () => void;
 }
 

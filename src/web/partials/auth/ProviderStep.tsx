@@ -1,7 +1,6 @@
 import { useId, useRef, useState } from "react";
 import { useTranslation } from "../../i18n/index.ts";
 import { Trans } from "../../i18n/Trans.tsx";
-import type { FlowResponse } from "../../../common/api/flow.ts";
 import { providerCountdownSeconds } from "../../../common/limits.ts";
 import { errorMessage } from "../../api.ts";
 import { Alert } from "../../components/Alert.tsx";
@@ -11,12 +10,12 @@ import { CountdownRing } from "./RedirectStep.tsx";
 import { StepFooter } from "./StepForm.tsx";
 import { StepHeading } from "./StepHeading.tsx";
 import { useCountdown } from "./useCountdown.ts";
-import { useFocusOnMount, useStepAction } from "./useStepAction.ts";
+import { useFocusOnMount, useStepAction, type OnFlow } from "./useStepAction.ts";
 
 interface ProviderStepProps {
   readonly flowId: string;
   readonly provider: { readonly key: string; readonly name: string };
-  readonly onFlow: (flow: FlowResponse) => void;
+  readonly onFlow: OnFlow;
   /** Back to the start step, to choose another way. */
   readonly onBack: () => void;
 }
@@ -33,10 +32,7 @@ export function ProviderStep({ flowId, provider, onFlow, onBack }: ProviderStepP
   const [destination, setDestination] = useState<string | null>(null);
   const { failure, run } = useStepAction((flow) => {
     const location = flow.thirdPartyProvider?.location;
-    if (location === undefined) {
-      onFlow(flow);
-      return;
-    }
+    if (location === undefined) return onFlow(flow);
     setDestination(new URL(location).host);
     window.location.replace(location);
   });

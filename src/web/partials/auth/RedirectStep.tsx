@@ -9,12 +9,12 @@ import { postStep } from "./flowApi.ts";
 import { StepFooter } from "./StepForm.tsx";
 import { StepHeading } from "./StepHeading.tsx";
 import { useCountdown } from "./useCountdown.ts";
-import { useFocusOnMount, useStepAction } from "./useStepAction.ts";
+import { useFocusOnMount, useStepAction, type OnFlow } from "./useStepAction.ts";
 
 interface RedirectStepProps {
   readonly flowId: string;
   readonly flow: FlowResponse;
-  readonly onFlow: (flow: FlowResponse) => void;
+  readonly onFlow: OnFlow;
   /** Back to the identity step, to choose again. */
   readonly onBack: () => void;
 }

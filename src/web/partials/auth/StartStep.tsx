@@ -1,6 +1,5 @@
 import { useRef, useState } from "react";
 import { useTranslation } from "../../i18n/index.ts";
-import type { FlowResponse } from "../../../common/api/flow.ts";
 import { usernameOrEmailMinLength } from "../../../common/limits.ts";
 import { Button } from "../../components/Button.tsx";
 import { browserSupportsWebAuthn } from "@simplewebauthn/browser";
@@ -11,13 +10,13 @@ import type { PasskeyPhase } from "./PasskeyStep.tsx";
 import { StepForm } from "./StepForm.tsx";
 import { characterCount } from "./steps.ts";
 import { usePasskeyAutofill } from "./usePasskeyAutofill.ts";
-import { useFocusOnMount, useStepAction } from "./useStepAction.ts";
+import { useFocusOnMount, useStepAction, type OnFlow } from "./useStepAction.ts";
 
 interface StartStepProps {
   readonly flowId: string;
   readonly emailOrUsername: string;
   readonly onEmailOrUsername: (value: string) => void;
-  readonly onFlow: (flow: FlowResponse) => void;
+  readonly onFlow: OnFlow;
   /** Opens the passkey step: to sign in, or at the failure of a sign-in picked from autofill. */
   readonly onPasskey: (phase: PasskeyPhase) => void;
   /** Opens the third-party provider step for the chosen provider. */

@@ -1,10 +1,10 @@
 import { browserSupportsWebAuthnAutofill, WebAuthnAbortService } from "@simplewebauthn/browser";
 import { useEffect, useRef, useState } from "react";
-import type { FlowResponse } from "../../../common/api/flow.ts";
 import { ApiError, FlowStateError } from "../../api.ts";
 import { signalUnknownPasskey } from "../../passkeySignals.ts";
 import { failureOf, signInWithPasskey, wasAbandoned } from "./passkeyCeremony.ts";
 import type { PasskeyPhase } from "./PasskeyStep.tsx";
+import type { OnFlow } from "./useStepAction.ts";
 
 /**
  * While the start step is open, the browser offers the person's passkeys for this site in the
@@ -13,7 +13,7 @@ import type { PasskeyPhase } from "./PasskeyStep.tsx";
  */
 export function usePasskeyAutofill(
   flowId: string,
-  onFlow: (flow: FlowResponse) => void,
+  onFlow: OnFlow,
   onFailure: (phase: PasskeyPhase) => void,
 ): boolean {
   const [checking, setChecking] = useState(false);
@@ -34,7 +34,7 @@ export function usePasskeyAutofill(
           signal: visit.signal,
           onAnswer: () => setChecking(true),
         });
-        handlers.current.onFlow(flow);
+        await handlers.current.onFlow(flow);
       } catch (error) {
         setChecking(false);
         // The browser ends the request when it has nothing to offer or the person dismisses the
@@ -42,7 +42,7 @@ export function usePasskeyAutofill(
         if (left() || wasAbandoned(error) || !(error instanceof ApiError)) return;
         if (error instanceof FlowStateError) {
           signalUnknownPasskey(error.flow.signalUnknown);
-          if (error.flow.error === undefined) return handlers.current.onFlow(error.flow);
+          if (error.flow.error === undefined) return await handlers.current.onFlow(error.flow);
         }
         handlers.current.onFailure({ kind: "failed", attempt: "signIn", failure: failureOf(error) });
       }

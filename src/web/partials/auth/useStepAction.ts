@@ -3,6 +3,9 @@ import type { FlowResponse } from "../../../common/api/flow.ts";
 import { ApiError, FlowStateError } from "../../api.ts";
 import type { StepMistake } from "./steps.ts";
 
+/** Takes the flow's new state; the step stays busy until the promise it may give settles. */
+export type OnFlow = (flow: FlowResponse) => void | Promise<void>;
+
 /** A mistake the person can correct at the step, or any other failure with its error code. */
 export type StepFailure = { kind: "mistake"; mistake: StepMistake } | { kind: "other"; code: string };
 
@@ -12,7 +15,7 @@ export type StepFailure = { kind: "mistake"; mistake: StepMistake } | { kind: "o
  * failed) is an answer like any other. One call runs at a time; `pending` names the action that
  * started it (the button that shows it is busy), `busy` says whether any runs.
  */
-export function useStepAction(onFlow: (flow: FlowResponse) => void, field?: RefObject<HTMLElement | null>) {
+export function useStepAction(onFlow: OnFlow, field?: RefObject<HTMLElement | null>) {
   const [pending, setPending] = useState<string | null>(null);
   const [failure, setFailure] = useState<StepFailure | null>(null);
   // A second press before React re-renders must not start a second call.
@@ -28,12 +31,12 @@ export function useStepAction(onFlow: (flow: FlowResponse) => void, field?: RefO
     setPending(action);
     setFailure(null);
     try {
-      onFlow(await call());
+      await onFlow(await call());
       return true;
     } catch (error) {
       if (!(error instanceof FlowStateError))
         setFailure({ kind: "other", code: error instanceof ApiError ? error.code : "unexpected" });
-      else if (error.flow.error === undefined) onFlow(error.flow);
+      else if (error.flow.error === undefined) await onFlow(error.flow);
       else setFailure({ kind: "mistake", mistake: error.flow.error });
       return false;
     } finally {
