@@ -360,7 +360,7 @@ async function identitiesWithWord(db: Database, word: string, atMost: number): P
         .where("word", ">=", from)
         .where("word", "<", to)
         .limit(atMost)
-        .as("having"),
+        .as("matches"),
     )
     .select((eb) => eb.fn.countAll<number | string>().as("found"))
     .executeTakeFirstOrThrow();

@@ -104,6 +104,8 @@ describe.each(storeEngines)("member search on $name", ({ open }) => {
     expect(await found("2345")).toEqual([]);
     expect(await found("ana zup")).toEqual([]);
     expect(await found("nobody")).toEqual([]);
+    // As many words as a query can hold are checked all the same.
+    expect(await found(Array.from({ length: 60 }, (_, index) => `w${index}`).join(" "))).toEqual([]);
   });
 
   it("treats LIKE wildcards as what separates words, never as patterns", async () => {
