@@ -91,7 +91,7 @@ export async function listWorkloads(databaseUrl: string, subjects: ListSubjects)
     get("organization users, middle page", "OrganizationUsers", { cursor: members }),
     get("organization users, search 'novak'", "OrganizationUsers", { q: "novak" }),
     get("organization users, search 'ana kos'", "OrganizationUsers", { q: "ana kos" }),
-    // One member among all: the page is found only by going through the others.
+    // A rare word beside one every member has: the search starts from the few identities with it.
     get("organization users, search 'person-12345'", "OrganizationUsers", { q: "person-12345" }, () => true),
     get("organization activity, first page", "OrganizationActivity"),
     get("organization activity, middle page", "OrganizationActivity", { cursor: organizationActivity }),

@@ -2,7 +2,7 @@ import pg from "pg";
 import { categoryOf } from "../src/common/api/activity.ts";
 import { newId } from "../src/server/ids.ts";
 import type { IdentityDocument } from "../src/server/store/identities.ts";
-import { searchTextOf } from "../src/server/store/search-text.ts";
+import { searchWordsOf } from "../src/server/store/search-text.ts";
 
 // Fills a migrated PostgreSQL database with people the way Vrata's own code stores someone who signs
 // up with a username and signs in to an organization's app: the account and its credentials, the
@@ -75,10 +75,10 @@ const tables = {
     version: "integer",
     document: "text",
     creator_account_id: "text",
-    search_text: "text",
     created_at: "bigint",
     updated_at: "bigint",
   },
+  identity_search_words: { word: "text", identity_id: "text" },
   identity_members: { identity_id: "text", member_identity_id: "text", role: "text" },
   identity_organizations: {
     id: "text",
@@ -188,10 +188,11 @@ function addPerson(batch: Batch, index: number, at: number, target: SeedTarget, 
     version: 1,
     document: JSON.stringify(document),
     creator_account_id: accountId,
-    search_text: searchTextOf(document),
     created_at: at,
     updated_at: at,
   });
+  for (const word of searchWordsOf(document))
+    add(batch, "identity_search_words", { word, identity_id: identityId });
   add(batch, "identity_members", { identity_id: identityId, member_identity_id: identityId, role: "admin" });
   addActivity(batch, {
     accountId,

@@ -49,7 +49,7 @@ describe("identity search", () => {
     expect(accepted.status).toBe(200);
   }
 
-  it("finds the caller's own identities by any of their names, whatever the case", async () => {
+  it("finds the caller's own identities by the beginnings of the words of their names, whatever the case", async () => {
     const work = await createIdentity(owner.api, {
       givenName: "Žiga",
       fullName: "Žiga Novak",
@@ -58,6 +58,12 @@ describe("identity search", () => {
     expect(await ids(owner.api, "q=novak")).toEqual([work]);
     expect(await ids(owner.api, "q=%C5%BDIGA%20nov")).toEqual([work]);
     expect(await ids(owner.api, "q=work.example")).toEqual([work]);
+    expect(await ids(owner.api, "q=ziga%40work.example")).toEqual([work]);
+    expect(await ids(owner.api, "q=exam")).toEqual([work]);
+    // Only the beginnings of words: not their middles, and not a pattern.
+    expect(await ids(owner.api, "q=ovak")).toEqual([]);
+    expect(await ids(owner.api, "q=n_vak")).toEqual([]);
+    expect(await ids(owner.api, "q=%C5%BDiga%20owner")).toEqual([]);
     expect(await ids(owner.api, `q=${work}`)).toEqual([work]);
     expect(await ids(owner.api, "q=search-owner")).toEqual([owner.identityId]);
     expect(await ids(owner.api, "q=nobody-has-this-name")).toEqual([]);
@@ -75,16 +81,18 @@ describe("identity search", () => {
   it("answers at most `limit` identities and says when there are more", async () => {
     const person = await consoleSignUp(server.url, "search-many");
     for (const name of ["Ana", "Andrej", "Anja"]) await createIdentity(person.api, { givenName: name });
+    await createIdentity(person.api, { fullName: "Nina Andersen" });
     const limited = await search(person.api, "q=an&limit=2");
     expect(limited.identities.map((identity) => identity.givenName)).toEqual(["Ana", "Andrej"]);
     expect(limited.more).toBe(true);
-    // Names that start with the query come first: the account's own "search-many" comes last.
+    // Names that start with the query come first, then those with a later word that does; the
+    // account's own "search-many" has none.
     const all = await search(person.api, "q=an&limit=4");
-    expect(all.identities.map((identity) => identity.givenName ?? identity.username)).toEqual([
+    expect(all.identities.map((identity) => identity.givenName ?? identity.fullName)).toEqual([
       "Ana",
       "Andrej",
       "Anja",
-      "search-many",
+      "Nina Andersen",
     ]);
     expect(all.more).toBe(false);
   });

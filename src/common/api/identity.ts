@@ -113,7 +113,7 @@ export function displayName(
 
 /**
  * `GET /api/i/search`: `q` is matched against usernames, e-mail addresses and names (every word of it
- * must occur); an empty `q` lists the first identities. `limit` caps the answer.
+ * must begin a word of one of them); an empty `q` lists the first identities. `limit` caps the answer.
  */
 export const identitySearchQuerySchema = z.strictObject({
   q: z._default(typedText(identitySearchMaxLength), ""),

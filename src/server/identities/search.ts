@@ -1,25 +1,17 @@
 import { displayName, type IdentityMatch } from "../../common/api/identity.ts";
 import type { Database } from "../store/database.ts";
 import type { IdentityRow } from "../store/identities.ts";
-import { foldedText as folded } from "../store/search-text.ts";
+import { foldedText as folded, queryWordsOf, searchWordsOf, wordsMatch } from "../store/search-text.ts";
 import { reachableIdentities } from "../access/identities.ts";
-
-const searchedFields = ["username", "email", "givenName", "fullName"] as const;
 
 function match(identity: IdentityRow): IdentityMatch {
   const { username, email, givenName, fullName, pictureUrl } = identity.document;
   return { id: identity.id, username, email, givenName, fullName, pictureUrl };
 }
 
-/** Whether every word of the query occurs in one of the identity's names, or the query is its ID. */
-function matches(identity: IdentityRow, words: readonly string[], query: string): boolean {
-  if (identity.id === query) return true;
-  const names = searchedFields.flatMap((field) => {
-    const value = identity.document[field];
-    return value ? [folded(value)] : [];
-  });
-  return words.every((word) => names.some((name) => name.includes(word)));
-}
+/** Whether each word of the query begins a word of the identity's names, or the query is its ID. */
+const matches = (identity: IdentityRow, words: readonly string[], query: string) =>
+  identity.id === query || wordsMatch(searchWordsOf(identity.document), words);
 
 /**
  * The identities a person may pick by name, as admins of a document or to invite to an organization:
@@ -38,7 +30,7 @@ export async function searchIdentities(
   limit: number,
 ): Promise<{ identities: IdentityMatch[]; more: boolean }> {
   const wanted = folded(query);
-  const words = wanted.split(/\s+/).filter(Boolean);
+  const words = queryWordsOf(query);
   const reachable = (await reachableIdentities(db, accountId)).identities;
   const found = reachable
     .filter((identity) => matches(identity, words, query))

@@ -5,6 +5,7 @@ import { administeredOrganization } from "../access/organizations.ts";
 import type { Database } from "../store/database.ts";
 import { applicationsUsed, membersOf, type MemberRow } from "../store/identities.ts";
 import { blocksOfIdentities } from "../store/blocks.ts";
+import { queryWordsOf } from "../store/search-text.ts";
 
 // The organization's members as its admins see them: by the organization-scoped ID, never by the
 // identity's own ID or its accounts, newest first.
@@ -41,7 +42,7 @@ function userView(
   };
 }
 
-/** A page of the organization's members for its admins; with `q`, those whose names contain its words. */
+/** A page of the organization's members for its admins; with `q`, those found by its words (search-text.ts). */
 export async function organizationUsersPage(
   db: Database,
   caller: Caller,
@@ -51,7 +52,7 @@ export async function organizationUsersPage(
   const { stored } = await administeredOrganization(db, caller, organizationId);
   const rows = await membersOf(db, organizationId, usersPageSize + 1, {
     before: decodeCursor(query.cursor),
-    words: (query.q ?? "").split(/\s+/).filter(Boolean),
+    words: queryWordsOf(query.q ?? ""),
   });
   const members = rows.slice(0, usersPageSize);
   const used = await applicationsUsed(

@@ -70,8 +70,6 @@ export interface IdentityTable {
   version: number;
   document: string;
   creator_account_id: string | null;
-  /** The identity's names folded for search (see search-text.ts). */
-  search_text: string | null;
   created_at: number;
   updated_at: number;
 }
@@ -80,6 +78,12 @@ export interface IdentityMemberTable {
   identity_id: string;
   member_identity_id: string;
   role: "admin" | "user";
+}
+
+/** A word an identity is found by (see search-text.ts), one row each. */
+export interface IdentitySearchWordTable {
+  word: string;
+  identity_id: string;
 }
 
 export interface IdentityShareTable {
@@ -246,6 +250,7 @@ export interface Schema {
   identities: IdentityTable;
   identity_members: IdentityMemberTable;
   identity_shares: IdentityShareTable;
+  identity_search_words: IdentitySearchWordTable;
   identity_organizations: IdentityOrganizationTable;
   identity_applications: IdentityApplicationTable;
   flows: FlowTable;

@@ -1,5 +1,14 @@
 import { sql, type Kysely } from "kysely";
-import { searchTextOf } from "../search-text.ts";
+
+/** The identity's names folded for search, one per line, as this column held them (0014 replaced it). */
+function searchTextOf(document: Record<string, unknown>): string {
+  return ["username", "email", "givenName", "fullName"]
+    .flatMap((field) => {
+      const value = document[field];
+      return typeof value === "string" && value ? [value.normalize("NFKC").toLocaleLowerCase()] : [];
+    })
+    .join("\n");
+}
 
 /**
  * What organization admins look up: their members newest first and by name, and what happened in

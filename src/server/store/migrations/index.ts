@@ -12,6 +12,7 @@ import * as organizationAdmin from "./0010-organization-admin.ts";
 import * as upstreamRequests from "./0011-upstream-requests.ts";
 import * as signingKeyRotation from "./0012-signing-key-rotation.ts";
 import * as activityCategories from "./0013-activity-categories.ts";
+import * as identitySearchWords from "./0014-identity-search-words.ts";
 
 /** Forward-only migrations, applied in the order of their names. Never edit one that has shipped. */
 export const migrations: MigrationProvider = {
@@ -30,5 +31,6 @@ export const migrations: MigrationProvider = {
       "0011-upstream-requests": upstreamRequests,
       "0012-signing-key-rotation": signingKeyRotation,
       "0013-activity-categories": activityCategories,
+      "0014-identity-search-words": identitySearchWords,
     }),
 };
