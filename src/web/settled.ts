@@ -14,5 +14,5 @@ export function settling<T>(promise: Promise<T>): Promise<T> {
   return promise;
 }
 
-/** Whether a promise marked by {@link settling} has fulfilled. */
-export const hasFulfilled = (promise: Tracked<unknown> | undefined) => promise?.status === "fulfilled";
+/** The value of a promise marked by {@link settling}, once it has fulfilled. */
+export const fulfilledValue = <T>(promise: Tracked<T> | undefined): T | undefined => promise?.value;

@@ -1,6 +1,6 @@
 import { use, useSyncExternalStore } from "react";
 import { defaultLocale, locales, type Locale } from "../../common/limits.ts";
-import { settling } from "../settled.ts";
+import { fulfilledValue, settling } from "../settled.ts";
 import { createTranslator, hasText, type TFunction, type Texts, type Translator } from "./translator.ts";
 
 export type { TextKey, TFunction } from "./translator.ts";
@@ -26,7 +26,6 @@ interface Loaded extends Translator {
 interface Shown {
   readonly language: Locale;
   readonly texts: Promise<Loaded>;
-  readonly loaded?: Loaded;
 }
 
 const choiceStorageKey = "vrata.locale";
@@ -92,9 +91,9 @@ function changeLanguage(language: Locale): void {
   wanted = language;
   if (failed.delete(language)) loading.delete(language);
   const texts = load(language);
-  void texts.then((loaded) => {
-    if (wanted !== language || (failed.has(language) && shown?.loaded)) return;
-    shown = { language, texts, loaded };
+  void texts.then(() => {
+    if (wanted !== language || (failed.has(language) && shownLoaded())) return;
+    shown = { language, texts };
     document.documentElement.lang = language;
     notify();
   });
@@ -126,9 +125,12 @@ export function startTexts(textParts: readonly TextParts[]): void {
   changeLanguage(language);
 }
 
+const shownLoaded = () => fulfilledValue(shown?.texts);
+
 /** Whether the language shown has a text at `key` (e.g. a message for an error code). */
 export function textExists(key: string): boolean {
-  return shown?.loaded !== undefined && hasText(shown.loaded.texts, key);
+  const loaded = shownLoaded();
+  return loaded !== undefined && hasText(loaded.texts, key);
 }
 
 function subscribe(listener: () => void): () => void {

@@ -11,7 +11,7 @@ import type { PasskeyPhase } from "./PasskeyStep.tsx";
 import { StartStep } from "./StartStep.tsx";
 import { Stepper, type StepperItem } from "./Stepper.tsx";
 import { isBuiltInProvider, stepFor, type Step } from "./steps.ts";
-import { hasFulfilled, settling } from "../../settled.ts";
+import { fulfilledValue, settling } from "../../settled.ts";
 import { useStepAction } from "./useStepAction.ts";
 
 let laterSteps: Promise<typeof import("./laterSteps.ts")> | undefined;
@@ -37,7 +37,7 @@ async function whenDrawable(
   setFailed: (failed: boolean) => void,
   show: () => void,
 ): Promise<void> {
-  if (next !== "start" && next !== "finish" && !hasFulfilled(laterSteps)) {
+  if (next !== "start" && next !== "finish" && fulfilledValue(laterSteps) === undefined) {
     try {
       await loadLaterSteps();
     } catch {
