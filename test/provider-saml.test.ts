@@ -1,24 +1,29 @@
-import { randomBytes } from "node:crypto";
+import { createPublicKey, randomBytes, X509Certificate } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
+import { promisify } from "node:util";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import Fastify from "fastify";
+import { XMLSerializer } from "@xmldom/xmldom";
 import * as samlify from "samlify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { decrypt as decryptXml } from "xml-encryption";
 import { registerErrorHandlers } from "../src/server/http/errors.ts";
 import { SamlError, type SamlErrorCode } from "../src/server/providers/saml/errors.ts";
 import { IdpMetadataError, parseIdpMetadata } from "../src/server/providers/saml/idp-metadata.ts";
 import { samlMetadataPlugin } from "../src/server/providers/saml/routes.ts";
-import { nameIdFormats } from "../src/server/providers/saml/saml-names.ts";
+import { pemBody } from "../src/server/providers/saml/pem.ts";
+import { namespaces, nameIdFormats } from "../src/server/providers/saml/saml-names.ts";
 import {
   samlProviderSettingsSchema,
   type SamlProviderSettings,
 } from "../src/server/providers/saml/settings.ts";
 import {
-  createSpCredentials,
+  createSamlKeyPair,
   loadSamlSpCredentials,
+  type SamlKeyPair,
   type SamlSpCredentials,
 } from "../src/server/providers/saml/sp-credentials.ts";
 import { samlMetadataMediaType, spMetadata } from "../src/server/providers/saml/sp-metadata.ts";
@@ -29,12 +34,13 @@ import {
   type SamlStart,
   type SamlUpstream,
 } from "../src/server/providers/saml/upstream.ts";
-import { parseXml } from "../src/server/providers/saml/xml.ts";
+import { childElements, parseXml } from "../src/server/providers/saml/xml.ts";
 import { deriveInstanceSecrets } from "../src/server/secrets/instance-secrets.ts";
 import { WrongSecretKey } from "../src/server/secrets/sealing.ts";
 import { registerTestApp, type TestApp } from "./support/apps.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
+import { storeEngines as serverStores } from "./support/postgres.ts";
 import { storeEngines, type TestStore } from "./support/stores.ts";
 
 // Issue 16: Vrata as a SAML service provider, against a real IdP on loopback: samlify in IdP mode,
@@ -77,9 +83,15 @@ const person = {
 
 const silentLog = { info: () => undefined, warn: () => undefined };
 
-/** An IdP: samlify with its own key, answering at `ssoUrl`. */
-function identityProvider(keys: SamlSpCredentials, ssoUrl: string, entityID = idpEntityId) {
+/** An IdP: samlify with its own key, answering at `ssoUrl`; `encryption` makes it encrypt assertions. */
+function identityProvider(
+  keys: SamlKeyPair,
+  ssoUrl: string,
+  entityID = idpEntityId,
+  encryption: IdpEncryption = {},
+) {
   return samlify.IdentityProvider({
+    ...encryption,
     entityID,
     privateKey: keys.privateKeyPem,
     signingCert: keys.certificatePem,
@@ -92,6 +104,50 @@ function identityProvider(keys: SamlSpCredentials, ssoUrl: string, entityID = id
     },
   });
 }
+
+/** How a samlify IdP encrypts its assertions, and the certificate its metadata offers for encryption. */
+interface IdpEncryption {
+  isAssertionEncrypted?: boolean;
+  dataEncryptionAlgorithm?: string;
+  keyEncryptionAlgorithm?: string;
+  encryptCert?: string;
+}
+
+const xmlenc = {
+  aes256gcm: "http://www.w3.org/2009/xmlenc11#aes256-gcm",
+  aes128gcm: "http://www.w3.org/2009/xmlenc11#aes128-gcm",
+  aes256cbc: "http://www.w3.org/2001/04/xmlenc#aes256-cbc",
+  aes128cbc: "http://www.w3.org/2001/04/xmlenc#aes128-cbc",
+  tripleDes: "http://www.w3.org/2001/04/xmlenc#tripledes-cbc",
+  rsaOaep: "http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p",
+  rsa15: "http://www.w3.org/2001/04/xmlenc#rsa-1_5",
+};
+
+/** Encrypts its assertions as `data` and `key` say (AES-128-GCM and RSA-OAEP unless told). */
+const encrypting = (data = xmlenc.aes128gcm, key = xmlenc.rsaOaep): IdpEncryption => ({
+  isAssertionEncrypted: true,
+  dataEncryptionAlgorithm: data,
+  keyEncryptionAlgorithm: key,
+});
+
+/** SP metadata with the certificate of its encryption key swapped for `other`'s. */
+function encryptingTo(metadata: string, other: SamlKeyPair): string {
+  const encryptionKey = Array.from(
+    parseXml(metadata).getElementsByTagNameNS(namespaces.metadata, "KeyDescriptor"),
+  ).find((key) => key.getAttribute("use") === "encryption");
+  const certificate = encryptionKey?.getElementsByTagNameNS(namespaces.signature, "X509Certificate")[0];
+  if (!certificate?.textContent) throw new Error("the metadata has no encryption certificate");
+  return metadata.replace(certificate.textContent, pemBody(other.certificatePem));
+}
+
+/** The algorithms of the response's encryption, as the IdP wrote them. */
+const encryptionMethods = (samlResponse: string) =>
+  Array.from(
+    parseXml(Buffer.from(samlResponse, "base64").toString()).getElementsByTagNameNS(
+      "http://www.w3.org/2001/04/xmlenc#",
+      "EncryptionMethod",
+    ),
+  ).map((method) => method.getAttribute("Algorithm"));
 
 type Idp = ReturnType<typeof identityProvider>;
 type Sp = ReturnType<typeof samlify.ServiceProvider>;
@@ -149,12 +205,13 @@ function responseValues(requestId: string, acsUrl: string, audience: string): Re
 describe("SAML upstream against a samlify IdP", () => {
   let store: TestStore;
   let credentials: SamlSpCredentials;
-  let idpKeys: SamlSpCredentials;
-  let otherKeys: SamlSpCredentials;
+  let idpKeys: SamlKeyPair;
+  let otherKeys: SamlKeyPair;
   let idp: Idp;
   let idpMetadataXml: string;
   let metadataServer: http.Server;
   let metadataUrl: string;
+  let ssoUrl: string;
   let serveMetadata: () => { status: number; body: string };
   let upstream: SamlUpstream;
   let sp: Sp;
@@ -191,8 +248,8 @@ describe("SAML upstream against a samlify IdP", () => {
     const { sealer } = deriveInstanceSecrets(randomBytes(32));
     credentials = await loadSamlSpCredentials(store.db, sealer, "Vrata test");
     [idpKeys, otherKeys] = await Promise.all([
-      createSpCredentials("Test IdP"),
-      createSpCredentials("Intruder"),
+      createSamlKeyPair("Test IdP", "signing"),
+      createSamlKeyPair("Intruder", "encryption"),
     ]);
 
     serveMetadata = () => ({ status: 200, body: idpMetadataXml });
@@ -203,7 +260,8 @@ describe("SAML upstream against a samlify IdP", () => {
     await new Promise<void>((resolve) => metadataServer.listen(0, "127.0.0.1", resolve));
     const { port } = metadataServer.address() as AddressInfo;
     metadataUrl = `http://127.0.0.1:${port}/metadata`;
-    idp = identityProvider(idpKeys, `http://127.0.0.1:${port}/sso`);
+    ssoUrl = `http://127.0.0.1:${port}/sso`;
+    idp = identityProvider(idpKeys, ssoUrl);
     idpMetadataXml = idp.getMetadata();
 
     upstream = await open(settings());
@@ -225,6 +283,8 @@ describe("SAML upstream against a samlify IdP", () => {
       unsigned?: boolean;
       to?: SamlUpstream;
       spOverride?: Sp;
+      /** The IdP encrypts the assertion before it signs the response (with a response signature). */
+      encryptThenSign?: boolean;
     } = {},
   ) {
     const target = options.to ?? upstream;
@@ -248,6 +308,7 @@ describe("SAML upstream against a samlify IdP", () => {
             id: values.ID ?? "",
             context: SamlLib.replaceTagsByValue(context, values),
           }),
+          encryptThenSign: options.encryptThenSign ?? false,
         },
       );
       samlResponse = response.context;
@@ -322,6 +383,118 @@ describe("SAML upstream against a samlify IdP", () => {
       /<saml:Assertion[^>]*>.*<ds:Signature/,
     );
     expect((await complete(start, samlResponse)).subject).toBe("ana-4c1d9");
+  });
+
+  /** An IdP with the test IdP's signing key that encrypts its assertions as `encryption` says. */
+  const encryptingIdp = (encryption: IdpEncryption, keys = idpKeys) =>
+    identityProvider(keys, ssoUrl, idpEntityId, encryption);
+
+  /** The assertion inside the response, decrypted with Vrata's key (to see what the IdP encrypted). */
+  async function decryptedAssertion(samlResponse: string): Promise<Element> {
+    const response = parseXml(Buffer.from(samlResponse, "base64").toString()).documentElement;
+    const [encrypted] = childElements(response, namespaces.assertion, "EncryptedAssertion");
+    if (!encrypted) throw new Error("the assertion is not encrypted");
+    const plaintext = await promisify(decryptXml)(new XMLSerializer().serializeToString(encrypted), {
+      key: credentials.encryption.privateKeyPem,
+    });
+    return parseXml(plaintext).documentElement;
+  }
+
+  const signatureOf = (element: Element) => childElements(element, namespaces.signature, "Signature");
+
+  it("accepts a signed assertion encrypted to the published key, with each published content algorithm", async () => {
+    for (const data of [xmlenc.aes256gcm, xmlenc.aes128gcm, xmlenc.aes256cbc, xmlenc.aes128cbc]) {
+      const { start, samlResponse } = await signIn({ by: encryptingIdp(encrypting(data)) });
+      expect(encryptionMethods(samlResponse)).toEqual([data, xmlenc.rsaOaep]);
+      const xml = Buffer.from(samlResponse, "base64").toString();
+      expect(xml).not.toContain("ana-4c1d9");
+      // Only the assertion inside is signed.
+      expect(signatureOf(parseXml(xml).documentElement)).toEqual([]);
+      expect(signatureOf(await decryptedAssertion(samlResponse))).toHaveLength(1);
+      expect(await complete(start, samlResponse)).toMatchObject({
+        subject: "ana-4c1d9",
+        identity: { email: "ana.novak@example.si", username: "anovak" },
+      });
+    }
+  });
+
+  it("accepts a signed response whose encrypted assertion is not signed", async () => {
+    const unsignedAssertions = samlify.ServiceProvider({
+      metadata: spMetadata(upstream).replace('WantAssertionsSigned="true"', 'WantAssertionsSigned="false"'),
+      wantMessageSigned: true,
+    });
+    const { start, samlResponse } = await signIn({
+      by: encryptingIdp(encrypting(xmlenc.aes256cbc)),
+      spOverride: unsignedAssertions,
+      encryptThenSign: true,
+    });
+    const response = parseXml(Buffer.from(samlResponse, "base64").toString()).documentElement;
+    expect(signatureOf(response)).toHaveLength(1);
+    expect(signatureOf(await decryptedAssertion(samlResponse))).toEqual([]);
+    expect((await complete(start, samlResponse)).subject).toBe("ana-4c1d9");
+  });
+
+  it("reads the status of a response whose assertion is encrypted", async () => {
+    const { start, samlResponse } = await signIn({
+      by: encryptingIdp(encrypting()),
+      change: (values) => {
+        values.StatusCode = "urn:oasis:names:tc:SAML:2.0:status:Responder";
+      },
+    });
+    expect(encryptionMethods(samlResponse)).not.toEqual([]);
+    expect(await refusal(complete(start, samlResponse))).toBe("samlIdpStatus");
+  });
+
+  it("refuses an encrypted assertion Vrata's key does not open, with one code whatever went wrong", async () => {
+    const toAnotherKey = samlify.ServiceProvider({
+      metadata: encryptingTo(spMetadata(upstream), otherKeys),
+    });
+    const forAnother = await signIn({ by: encryptingIdp(encrypting()), spOverride: toAnotherKey });
+    expect(await refusal(complete(forAnother.start, forAnother.samlResponse))).toBe("samlDecryptionFailed");
+
+    // RSA PKCS #1 v1.5 and Triple DES would decrypt: they are refused all the same.
+    for (const encryption of [encrypting(xmlenc.aes128gcm, xmlenc.rsa15), encrypting(xmlenc.tripleDes)]) {
+      const weak = await signIn({ by: encryptingIdp(encryption) });
+      expect(encryptionMethods(weak.samlResponse)).toEqual([
+        encryption.dataEncryptionAlgorithm,
+        encryption.keyEncryptionAlgorithm,
+      ]);
+      expect(await refusal(complete(weak.start, weak.samlResponse))).toBe("samlDecryptionFailed");
+    }
+
+    // An altered AES-CBC ciphertext, and an assertion signed by another key, get the same answer: told
+    // apart, they would say whether the altered ciphertext still decrypted to an assertion.
+    const cbc = await signIn({ by: encryptingIdp(encrypting(xmlenc.aes256cbc)) });
+    const altered = Buffer.from(cbc.samlResponse, "base64")
+      .toString()
+      .replace(
+        /(<xenc:EncryptedData[\s\S]*?<xenc:CipherValue>)([^<]+)/,
+        (_match, before: string, value: string) => {
+          const bytes = Buffer.from(value, "base64");
+          bytes[20] = (bytes[20] ?? 0) ^ 0x01;
+          return before + bytes.toString("base64");
+        },
+      );
+    expect(altered).not.toBe(Buffer.from(cbc.samlResponse, "base64").toString());
+    expect(await refusal(complete(cbc.start, Buffer.from(altered).toString("base64")))).toBe(
+      "samlDecryptionFailed",
+    );
+    const intruder = await signIn({ by: encryptingIdp(encrypting(), otherKeys) });
+    expect(await refusal(complete(intruder.start, intruder.samlResponse))).toBe("samlDecryptionFailed");
+  });
+
+  it("does not let an encrypted assertion in another namespace past the checks", async () => {
+    // node-saml finds an EncryptedAssertion by its local name alone, and would decrypt this one.
+    const weak = await signIn({ by: encryptingIdp(encrypting(xmlenc.aes128gcm, xmlenc.rsa15)) });
+    const renamed = Buffer.from(weak.samlResponse, "base64")
+      .toString()
+      .replace(/<(\/?)saml:EncryptedAssertion[^>]*>/g, (_match, end: string) =>
+        end ? "</x:EncryptedAssertion>" : '<x:EncryptedAssertion xmlns:x="urn:example:not-saml">',
+      );
+    expect(renamed).toContain("<x:EncryptedAssertion");
+    expect(await refusal(complete(weak.start, Buffer.from(renamed).toString("base64")))).toBe(
+      "samlResponseMalformed",
+    );
   });
 
   it("refuses an unsigned response", async () => {
@@ -491,19 +664,32 @@ describe("SAML upstream against a samlify IdP", () => {
     }
   });
 
-  it("publishes SP metadata that samlify reads, with the certificate, the ACS URL and both languages", () => {
+  it("publishes SP metadata that samlify reads, with both certificates, the ACS URL and both languages", () => {
     const xml = spMetadata(upstream);
     const meta = samlify.ServiceProvider({ metadata: xml }).entityMeta;
     expect(meta.getEntityID()).toBe(`${issuer}/samlMetadata/eid`);
     expect(meta.getAssertionConsumerService("post")).toBe(`${issuer}/auth/provider/eid`);
-    const certificateBody = credentials.certificatePem.replace(/-----[^-]+-----|\s/g, "");
-    expect(meta.getX509Certificate("signing")).toBe(certificateBody);
+    expect(meta.getX509Certificate("signing")).toBe(pemBody(credentials.signing.certificatePem));
+    expect(meta.getX509Certificate("encryption")).toBe(pemBody(credentials.encryption.certificatePem));
+    expect(credentials.encryption.certificatePem).not.toBe(credentials.signing.certificatePem);
     expect(meta.isAuthnRequestSigned()).toBe(true);
     expect(meta.isWantAssertionsSigned()).toBe(true);
     expect([meta.getNameIDFormat()].flat()).toEqual([nameIdFormats.persistent]);
 
     const document = parseXml(xml);
     const md = "urn:oasis:names:tc:SAML:2.0:metadata";
+    const keys = Array.from(document.getElementsByTagNameNS(md, "KeyDescriptor")).map((key) => [
+      key.getAttribute("use"),
+      childElements(key, md, "EncryptionMethod").map((method) => method.getAttribute("Algorithm")),
+    ]);
+    // What Vrata decrypts, AES-GCM first; never RSA PKCS #1 v1.5 or Triple DES.
+    expect(keys).toEqual([
+      ["signing", []],
+      [
+        "encryption",
+        [xmlenc.aes256gcm, xmlenc.aes128gcm, xmlenc.aes256cbc, xmlenc.aes128cbc, xmlenc.rsaOaep],
+      ],
+    ]);
     const names = Array.from(document.getElementsByTagNameNS(md, "ServiceName")).map((element) => [
       element.getAttribute("xml:lang"),
       element.textContent,
@@ -615,7 +801,7 @@ describe("SAML provider settings and metadata", () => {
   });
 
   it("picks the IdP out of a federation's metadata and refuses expired or unusable metadata", async () => {
-    const keys = await createSpCredentials("Federation IdP");
+    const keys = await createSamlKeyPair("Federation IdP", "signing");
     const entity = (entityID: string, validUntil = "") =>
       samlify
         .IdentityProvider({
@@ -647,6 +833,20 @@ describe("SAML provider settings and metadata", () => {
       ),
     ).toThrow(/signing certificate/);
   });
+
+  it("takes only the signing certificate of an IdP that publishes an encryption key too", async () => {
+    const [signing, encryption] = await Promise.all([
+      createSamlKeyPair("IdP", "signing"),
+      createSamlKeyPair("IdP", "encryption"),
+    ]);
+    const xml = identityProvider(signing, "https://idp.example/sso", "https://idp.example/idp", {
+      encryptCert: encryption.certificatePem,
+    }).getMetadata();
+    expect(xml).toContain('use="encryption"');
+    const metadata = parseIdpMetadata(xml);
+    expect(metadata.signingCertificates.map(pemBody)).toEqual([pemBody(signing.certificatePem)]);
+    expect(metadata.ssoRedirectUrl).toBe("https://idp.example/sso");
+  });
 });
 
 describe.each(storeEngines)("SAML SP key on $name", ({ open }) => {
@@ -656,75 +856,124 @@ describe.each(storeEngines)("SAML SP key on $name", ({ open }) => {
   });
   afterAll(() => store.dispose());
 
-  it("is made once, kept sealed, and opens only with the instance key", async () => {
-    const instanceKey = randomBytes(32);
-    const { sealer } = deriveInstanceSecrets(instanceKey);
+  const { sealer } = deriveInstanceSecrets(randomBytes(32));
+  const settingKeys = { signing: "samlServiceProviderKey", encryption: "samlServiceProviderEncryptionKey" };
+
+  it("is made once for signing and once for encryption, kept sealed, and opens only with the instance key", async () => {
     const [first, concurrent] = await Promise.all([
       loadSamlSpCredentials(store.db, sealer, "Vrata"),
       loadSamlSpCredentials(store.db, sealer, "Vrata"),
     ]);
     expect(concurrent).toEqual(first);
     expect(await loadSamlSpCredentials(store.db, sealer, "Renamed")).toEqual(first);
+    expect(pemBody(first.encryption.privateKeyPem)).not.toBe(pemBody(first.signing.privateKeyPem));
+    expect(new X509Certificate(first.encryption.certificatePem).publicKey.export({ format: "jwk" })).toEqual(
+      createPublicKey(first.encryption.privateKeyPem).export({ format: "jwk" }),
+    );
     const rows = await store.db.selectFrom("instance_settings").select(["key", "value"]).execute();
-    const keyBody = first.privateKeyPem.replace(/-----[^-]+-----|\s/g, "");
-    expect(rows.some((row) => row.value.includes(keyBody.slice(0, 64)))).toBe(false);
-    expect(rows.find((row) => row.key === "samlServiceProviderKey")?.value).toMatch(/^sealed:v1:/);
+    for (const use of ["signing", "encryption"] as const) {
+      const keyBody = pemBody(first[use].privateKeyPem);
+      expect(
+        rows.some((row) => row.value.includes(keyBody.slice(0, 64))),
+        use,
+      ).toBe(false);
+      expect(rows.find((row) => row.key === settingKeys[use])?.value, use).toMatch(/^sealed:v1:/);
+    }
     await expect(
       loadSamlSpCredentials(store.db, deriveInstanceSecrets(randomBytes(32)).sealer, "Vrata"),
     ).rejects.toThrow(WrongSecretKey);
   });
+
+  it("gets its encryption key at the next start of an instance that has only the signing key", async () => {
+    const before = await loadSamlSpCredentials(store.db, sealer, "Vrata");
+    // As the store of an instance from before encrypted assertions.
+    await store.db.deleteFrom("instance_settings").where("key", "=", settingKeys.encryption).execute();
+    const after = await loadSamlSpCredentials(store.db, sealer, "Vrata");
+    expect(after.signing).toEqual(before.signing);
+    expect(pemBody(after.encryption.privateKeyPem)).not.toBe(pemBody(before.encryption.privateKeyPem));
+    expect(await loadSamlSpCredentials(store.db, sealer, "Vrata")).toEqual(after);
+  });
 });
 
-describe("signing in through a SAML IdP", () => {
+describe.each(serverStores)("signing in through a SAML IdP on $name", ({ url }) => {
   let server: TestServer;
   let app: TestApp;
   let idp: Idp;
-  let sp: Sp;
+  /** An eIDAS node: it encrypts its assertions to the key in Vrata's SP metadata. */
+  let eidas: Idp;
+  const sps = new Map<string, Sp>();
+  /** Vrata's SP metadata for each provider, as served. */
+  const served = new Map<string, string>();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-saml-flow-"));
 
   beforeAll(async () => {
-    const idpKeys = await createSpCredentials("Test IdP");
+    const [idpKeys, eidasKeys, eidasEncryption] = await Promise.all([
+      createSamlKeyPair("Test IdP", "signing"),
+      createSamlKeyPair("eIDAS node", "signing"),
+      createSamlKeyPair("eIDAS node", "encryption"),
+    ]);
     idp = identityProvider(idpKeys, "https://idp.test/sso");
+    eidas = identityProvider(eidasKeys, "https://eidas.test/sso", idpEntityId, {
+      ...encrypting(xmlenc.aes256gcm),
+      encryptCert: eidasEncryption.certificatePem,
+    });
     fs.writeFileSync(path.join(tmp, "idp.xml"), idp.getMetadata());
-    const provider = {
-      key: "eid",
+    fs.writeFileSync(path.join(tmp, "eidas.xml"), eidas.getMetadata());
+    const provider = (key: string, metadataFile: string) => ({
+      key,
       type: "saml",
       name: { en: "National eID", sl: "Nacionalna e-identiteta" },
-      metadataFile: "idp.xml",
+      metadataFile,
       attributes: {
         email: attributeNames.mail,
         username: attributeNames.uid,
         fullName: attributeNames.displayName,
       },
-    };
-    fs.writeFileSync(path.join(tmp, "vrata.json"), JSON.stringify({ providers: [provider] }));
-    server = await startTestServer({ args: ["--config", path.join(tmp, "vrata.json")] });
+    });
+    fs.writeFileSync(
+      path.join(tmp, "vrata.json"),
+      JSON.stringify({ providers: [provider("eid", "idp.xml"), provider("eidas", "eidas.xml")] }),
+    );
+    server = await startTestServer({
+      ...(url ? { postgresUrl: url } : {}),
+      args: ["--config", path.join(tmp, "vrata.json")],
+    });
     app = await registerTestApp(server.db, "Signed in by eID");
-    const metadata = await fetch(`${server.url}/samlMetadata/eid`);
-    expect(metadata.headers.get("content-type")).toBe(samlMetadataMediaType);
-    sp = samlify.ServiceProvider({ metadata: await metadata.text() });
+    for (const key of ["eid", "eidas"]) {
+      const metadata = await fetch(`${server.url}/samlMetadata/${key}`);
+      expect(metadata.headers.get("content-type")).toBe(samlMetadataMediaType);
+      served.set(key, await metadata.text());
+      sps.set(key, samlify.ServiceProvider({ metadata: served.get(key) ?? "" }));
+    }
   });
   afterAll(async () => {
     await server.dispose();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  /** The flow sends the browser to the IdP; the IdP answers with a signed response for `nameId`. */
-  async function atIdp(nameId: string) {
+  /**
+   * The flow sends the browser to the provider's IdP; the IdP answers with a signed response for
+   * `nameId`, made for `sp` (Vrata as its served metadata describes it, unless told).
+   */
+  async function atIdp(nameId: string, key = "eid", sp = sps.get(key)) {
+    if (!sp) throw new Error(`no SP metadata for ${key}`);
+    const at = key === "eid" ? idp : eidas;
     const driver = await FlowDriver.start(server.url, app);
-    const { status, flow } = await driver.step("providerStart", { provider: "eid" });
+    const { status, flow } = await driver.step("providerStart", { provider: key });
     expect(status).toBe(200);
     const location = flow.thirdPartyProvider?.location ?? "";
-    expect(location.startsWith("https://idp.test/sso?SAMLRequest=")).toBe(true);
+    expect(
+      location.startsWith(`${at.entityMeta.getSingleSignOnService("redirect") as string}?SAMLRequest=`),
+    ).toBe(true);
     const relayState = new URL(location).searchParams.get("RelayState") ?? "";
-    const request = await idpReceives(idp, sp, { url: location, requestId: "", relayState });
-    const acsUrl = `${server.issuer}/auth/provider/eid`;
+    const request = await idpReceives(at, sp, { url: location, requestId: "", relayState });
+    const acsUrl = `${server.issuer}/auth/provider/${key}`;
     expect(request.acsUrl).toBe(acsUrl);
     const values: ResponseValues = {
-      ...responseValues(request.id, acsUrl, `${server.issuer}/samlMetadata/eid`),
+      ...responseValues(request.id, acsUrl, `${server.issuer}/samlMetadata/${key}`),
       NameID: nameId,
     };
-    const response = await idp.createLoginResponse(
+    const response = await at.createLoginResponse(
       sp,
       request.info,
       "post",
@@ -747,12 +996,13 @@ describe("signing in through a SAML IdP", () => {
       body: new URLSearchParams(form).toString(),
     });
 
+  /** The browser brings the IdP's answer to Vrata as the IdP made it. */
+  const bringBack = (answer: Awaited<ReturnType<typeof atIdp>>) =>
+    post(answer.driver, answer.acsUrl, { SAMLResponse: answer.samlResponse, RelayState: answer.relayState });
+
   it("signs up with the persistent NameID and the mapped attributes, then signs the same account in", async () => {
     const first = await atIdp("eid-7731");
-    const answer = await post(first.driver, first.acsUrl, {
-      SAMLResponse: first.samlResponse,
-      RelayState: first.relayState,
-    });
+    const answer = await bringBack(first);
     expect(answer.status).toBe(303);
     expect(answer.headers.get("location")).toBe(`/auth/${first.driver.flowId}`);
     expect((await first.driver.get()).completed).toEqual(["signup"]);
@@ -761,10 +1011,7 @@ describe("signing in through a SAML IdP", () => {
     ]);
 
     const again = await atIdp("eid-7731");
-    await post(again.driver, again.acsUrl, {
-      SAMLResponse: again.samlResponse,
-      RelayState: again.relayState,
-    });
+    await bringBack(again);
     expect((await again.driver.get()).completed).toEqual(["signin"]);
   });
 
@@ -787,5 +1034,40 @@ describe("signing in through a SAML IdP", () => {
     const garbage = await post(second.driver, second.acsUrl, { SAMLResponse: "%%%", RelayState: "x" });
     expect(garbage.status).toBeGreaterThanOrEqual(400);
     expect(garbage.status).toBeLessThan(500);
+  });
+
+  it("takes an organization's app from an IdP's encrypted assertion to its ID token", async () => {
+    const signedIn = await atIdp("eidas-5120", "eidas");
+    expect(encryptionMethods(signedIn.samlResponse)).toEqual([xmlenc.aes256gcm, xmlenc.rsaOaep]);
+    expect(Buffer.from(signedIn.samlResponse, "base64").toString()).not.toContain("eidas-5120");
+    const answer = await bringBack(signedIn);
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get("location")).toBe(`/auth/${signedIn.driver.flowId}`);
+    expect((await signedIn.driver.get()).completed).toEqual(["signup"]);
+    const [identity] = await signedIn.driver.identities();
+    expect(identity).toMatchObject({
+      username: "anovak",
+      fullName: "Ana Novak",
+      email: "ana.novak@example.si",
+    });
+    await signedIn.driver.step("chooseIdentity", { identity: { id: identity?.id } });
+    await signedIn.driver.step("redirect");
+    const tokens = await signedIn.driver.exchange(await signedIn.driver.returnToApp());
+    expect(tokens.claims()).toMatchObject({
+      aud: app.clientId,
+      preferred_username: "anovak",
+      name: "Ana Novak",
+      email: "ana.novak@example.si",
+    });
+  });
+
+  it("refuses an assertion encrypted for another key, without a 500 and without signing in", async () => {
+    const other = await createSamlKeyPair("Elsewhere", "encryption");
+    const elsewhere = samlify.ServiceProvider({ metadata: encryptingTo(served.get("eidas") ?? "", other) });
+    const refused = await atIdp("eidas-5121", "eidas", elsewhere);
+    const answer = await bringBack(refused);
+    expect(answer.status).toBeGreaterThanOrEqual(400);
+    expect(answer.status).toBeLessThan(500);
+    expect((await refused.driver.get()).completed).toEqual([]);
   });
 });

@@ -39,7 +39,7 @@ export class ProviderRegistry {
 /**
  * Builds the providers of the configuration: discovers the OIDC ones and reads the SAML IdPs'
  * metadata, all at once. One that cannot be discovered is logged and stays unavailable; Vrata starts
- * all the same. SAML providers share the instance's service-provider key, made on first need.
+ * all the same. SAML providers share the instance's service-provider keys, made on first need.
  * The module of a type, with the libraries it takes, is loaded only when a provider of it is
  * configured: most instances have none, and their workers do without.
  */
@@ -63,7 +63,7 @@ export async function openProviders(
         await upstream.discover();
         return upstream;
       }
-      if (!credentials) throw new Error("SAML providers need the service-provider key");
+      if (!credentials) throw new Error("SAML providers need the service-provider keys");
       const { SamlProvider } = await import("./saml.ts");
       return SamlProvider.open(entry, { issuer, title, credentials, log });
     }),

@@ -9,6 +9,12 @@ export const samlErrorCodes = [
   "samlResponseMalformed",
   /** Neither the response nor its assertion carries a valid signature by the IdP's certificates. */
   "samlSignatureInvalid",
+  /**
+   * The encrypted assertion does not decrypt with Vrata's encryption key, uses an algorithm Vrata does
+   * not publish, or does not hold an assertion signed by the IdP (one answer for all three, so that
+   * an altered ciphertext teaches nothing).
+   */
+  "samlDecryptionFailed",
   /** The response comes from another entity than the configured IdP. */
   "samlIssuerMismatch",
   /** The assertion is meant for another service provider. */

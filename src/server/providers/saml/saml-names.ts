@@ -13,6 +13,21 @@ export const bindings = {
   post: "urn:oasis:names:tc:SAML:2.0:bindings:HTTP-POST",
 } as const;
 
+/**
+ * The XML Encryption algorithms Vrata decrypts assertions with, in the order it prefers them: AES-GCM
+ * and AES-CBC for the content, RSA-OAEP for the key. RSA PKCS #1 v1.5 key transport (open to
+ * Bleichenbacher's attack) and Triple DES are refused.
+ */
+export const encryptionAlgorithms = {
+  content: [
+    "http://www.w3.org/2009/xmlenc11#aes256-gcm",
+    "http://www.w3.org/2009/xmlenc11#aes128-gcm",
+    "http://www.w3.org/2001/04/xmlenc#aes256-cbc",
+    "http://www.w3.org/2001/04/xmlenc#aes128-cbc",
+  ],
+  keyTransport: ["http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p"],
+} as const;
+
 export const statusSuccess = "urn:oasis:names:tc:SAML:2.0:status:Success";
 
 export const nameIdFormats = {

@@ -1,6 +1,7 @@
 import { pemBody } from "./pem.ts";
-import { bindings, namespaces } from "./saml-names.ts";
+import { bindings, encryptionAlgorithms, namespaces } from "./saml-names.ts";
 import { requestedNameIdFormat } from "./settings.ts";
+import type { SamlKeyUse } from "./sp-credentials.ts";
 import type { SamlUpstream } from "./upstream.ts";
 
 // Every worker registers the metadata route: this module writes XML without the SAML and XML
@@ -32,9 +33,20 @@ function requestedAttributes(upstream: SamlUpstream): { name: string; required: 
   return names.filter((name) => name !== undefined).map((name) => ({ name, required: name === identifying }));
 }
 
+/** A key descriptor: the certificate of the key for `use`, and the algorithms it takes. */
+function keyDescriptor(use: SamlKeyUse, certificatePem: string, algorithms: readonly string[] = []) {
+  return [
+    `    <md:KeyDescriptor use="${use}">`,
+    `      <ds:KeyInfo><ds:X509Data><ds:X509Certificate>${pemBody(certificatePem)}</ds:X509Certificate></ds:X509Data></ds:KeyInfo>`,
+    ...algorithms.map((algorithm) => `      <md:EncryptionMethod Algorithm="${algorithm}"/>`),
+    `    </md:KeyDescriptor>`,
+  ];
+}
+
 /**
  * Vrata's SAML service-provider metadata for one IdP, to give to its operator: our entity ID, the
- * certificate our AuthnRequests are signed with, where responses are posted, the NameID format and
+ * certificate our AuthnRequests are signed with, the certificate and algorithms assertions may be
+ * encrypted with (in the order we prefer them), where responses are posted, the NameID format and
  * attributes asked for, and the service's name in each language. It has no `validUntil`: it changes
  * only when the configuration does.
  */
@@ -52,9 +64,11 @@ export function spMetadata(upstream: SamlUpstream): string {
     `        <mdui:DisplayName xml:lang="sl">${escapeXml(upstream.serviceName.sl)}</mdui:DisplayName>`,
     `      </mdui:UIInfo>`,
     `    </md:Extensions>`,
-    `    <md:KeyDescriptor use="signing">`,
-    `      <ds:KeyInfo><ds:X509Data><ds:X509Certificate>${pemBody(upstream.credentials.certificatePem)}</ds:X509Certificate></ds:X509Data></ds:KeyInfo>`,
-    `    </md:KeyDescriptor>`,
+    ...keyDescriptor("signing", upstream.credentials.signing.certificatePem),
+    ...keyDescriptor("encryption", upstream.credentials.encryption.certificatePem, [
+      ...encryptionAlgorithms.content,
+      ...encryptionAlgorithms.keyTransport,
+    ]),
     ...(nameIdFormat ? [`    <md:NameIDFormat>${escapeXml(nameIdFormat)}</md:NameIDFormat>`] : []),
     `    <md:AssertionConsumerService Binding="${bindings.post}" Location="${escapeXml(upstream.acsUrl)}" index="0" isDefault="true"/>`,
     // The schema wants at least one requested attribute in an AttributeConsumingService.

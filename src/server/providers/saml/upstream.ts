@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import { SAML, SamlStatusError, ValidateInResponseTo, type CacheProvider } from "@node-saml/node-saml";
 import { samlClockToleranceMs } from "../../../common/limits.ts";
 import { pathFor } from "../../../common/routes.ts";
+import { checkEncryptedAssertion } from "./encrypted-assertion.ts";
 import { SamlError, type SamlErrorCode } from "./errors.ts";
 import type { IdpMetadata } from "./idp-metadata.ts";
 import { identityFromProfile, type SamlIdentity } from "./identity.ts";
@@ -81,8 +82,9 @@ function client(upstream: SamlUpstream, idp: IdpMetadata, requests: CacheProvide
     audience: upstream.entityId,
     callbackUrl: upstream.acsUrl,
     idpCert: idp.signingCertificates,
-    privateKey: upstream.credentials.privateKeyPem,
-    publicCert: upstream.credentials.certificatePem,
+    privateKey: upstream.credentials.signing.privateKeyPem,
+    publicCert: upstream.credentials.signing.certificatePem,
+    decryptionPvk: upstream.credentials.encryption.privateKeyPem,
     signatureAlgorithm: "sha256",
     authnRequestBinding: "HTTP-Redirect",
     identifierFormat: requestedNameIdFormat(upstream.settings) ?? null,
@@ -144,9 +146,9 @@ const sameText = (a: string, b: string) => {
 
 /**
  * The posted response, checked to be one well-formed SAML Response with a success status before any
- * signature work.
+ * signature work, and its root element.
  */
-function checkedResponse(samlResponse: unknown): string {
+function checkedResponse(samlResponse: unknown): { samlResponse: string; response: Element } {
   if (typeof samlResponse !== "string" || !/^[A-Za-z0-9+/\s]+={0,2}\s*$/.test(samlResponse)) {
     throw new SamlError("samlResponseMalformed", "SAMLResponse is not base64");
   }
@@ -174,7 +176,7 @@ function checkedResponse(samlResponse: unknown): string {
       `the IdP answered ${value ?? "no status"}${detail ? ` (${detail})` : ""}`,
     );
   }
-  return samlResponse;
+  return { samlResponse, response: root };
 }
 
 // node-saml says why it refused a response only in its messages; these are its words (5.x).
@@ -200,18 +202,21 @@ function refusal(error: unknown, inResponseToRefused: boolean): SamlError {
  * Checks a response the IdP posted and returns the person it names. Refused, with a `SamlError`
  * (and never another error): a RelayState or `InResponseTo` other than the flow's, no valid signature
  * by the IdP on the response or its assertion, another issuer or audience, an assertion outside its
- * time window (with the clock tolerance), a transient NameID when the NameID identifies people, or
- * no identifying value.
+ * time window (with the clock tolerance), a transient NameID when the NameID identifies people, no
+ * identifying value, or an encrypted assertion that does not decrypt with Vrata's encryption key
+ * with an algorithm it publishes.
  */
 export async function samlComplete(upstream: SamlUpstream, input: SamlCompleteInput): Promise<SamlIdentity> {
   const { expected } = input;
   let inResponseToRefused = false;
+  let encrypted = false;
   try {
     const idp = currentIdp(upstream);
     if (typeof input.relayState !== "string" || !sameText(input.relayState, expected.relayState)) {
       throw new SamlError("samlRelayStateMismatch", "the RelayState is not this sign-in's");
     }
-    const samlResponse = checkedResponse(input.samlResponse);
+    const { samlResponse, response } = checkedResponse(input.samlResponse);
+    encrypted = await checkEncryptedAssertion(response, upstream.credentials.encryption.privateKeyPem);
     const requests: CacheProvider = {
       ...noCache,
       getAsync: (requestId) => {
@@ -233,6 +238,11 @@ export async function samlComplete(upstream: SamlUpstream, input: SamlCompleteIn
     }
     return identityFromProfile(upstream.settings, profile);
   } catch (error) {
-    throw refusal(error, inResponseToRefused);
+    const refused = refusal(error, inResponseToRefused);
+    // Whether an altered ciphertext still decrypted to an assertion must not show: answered apart
+    // from a failed decryption, a failed signature would be a padding oracle on AES-CBC.
+    if (encrypted && refused.code === "samlSignatureInvalid")
+      throw new SamlError("samlDecryptionFailed", refused.message);
+    throw refused;
   }
 }
