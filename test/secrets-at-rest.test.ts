@@ -1,16 +1,20 @@
 import { execFile } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, createPrivateKey, randomBytes, type JsonWebKey } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { promisify } from "node:util";
 import * as client from "openid-client";
+import * as samlify from "samlify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organizationSchema } from "../src/common/api/organization.ts";
 import { templateSchema } from "../src/common/api/template.ts";
-import { routes } from "../src/common/routes.ts";
+import { pathFor, routes } from "../src/common/routes.ts";
 import { loadConfig } from "../src/server/config.ts";
+import { pemBody } from "../src/server/providers/saml/pem.ts";
+import { createSamlKeyPair, loadSamlSpCredentials } from "../src/server/providers/saml/sp-credentials.ts";
+import { deriveInstanceSecrets } from "../src/server/secrets/instance-secrets.ts";
 import { startVrata } from "../src/server/start.ts";
 import { consoleSignUp, postJson } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
@@ -21,7 +25,8 @@ import { codeIn, startSmtpReceiver } from "./support/smtp.ts";
 
 // Issue 12: a copy of the database alone must yield no usable token, code, key or secret. A person
 // signs in with an e-mail code and an app gets tokens; then the store is copied as an attacker would
-// (the SQLite files, or pg_dump) and searched for every secret value the test saw.
+// (the SQLite files, or pg_dump) and searched for every secret value the test saw. A SAML IdP is
+// configured, so the instance has its SAML service-provider keys too.
 
 const engines = [
   { name: "SQLite", postgres: undefined },
@@ -72,6 +77,25 @@ async function dumpPostgres(server: TestServer, url: string): Promise<Dump> {
   };
 }
 
+/** A SAML IdP's metadata in a configuration file of `dir`, naming it as provider `eid`. */
+async function samlConfigFile(dir: string): Promise<string> {
+  const keys = await createSamlKeyPair("At rest IdP", "signing");
+  const metadata = samlify
+    .IdentityProvider({
+      entityID: "https://idp.rest.example/metadata",
+      signingCert: keys.certificatePem,
+      singleSignOnService: [
+        { Binding: samlify.Constants.namespace.binding.redirect, Location: "https://idp.rest.example/sso" },
+      ],
+    })
+    .getMetadata();
+  fs.writeFileSync(path.join(dir, "idp.xml"), metadata);
+  const provider = { key: "eid", type: "saml", name: { en: "eID", sl: "eID" }, metadataFile: "idp.xml" };
+  const file = path.join(dir, "vrata.json");
+  fs.writeFileSync(file, JSON.stringify({ providers: [provider] }));
+  return file;
+}
+
 /** A value as text, and for one that encodes random bytes (base64url), those bytes in other forms too. */
 function formsOf(value: string, encodesBytes: boolean): (string | Buffer)[] {
   if (!encodesBytes) return [value];
@@ -91,12 +115,16 @@ describe.each(engines)("a copy of the store on $name", ({ postgres }) => {
   let flowId = "";
   let refreshToken = "";
   let subject = "";
+  const configDir = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-rest-config-"));
 
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
     server = await startTestServer({
       ...(postgres ? { postgresUrl: postgres } : {}),
-      args: ["--mail-host", "127.0.0.1", "--mail-port", String(smtp.port), "--no-mail-starttls"],
+      args: [
+        ...["--mail-host", "127.0.0.1", "--mail-port", String(smtp.port), "--no-mail-starttls"],
+        ...["--config", await samlConfigFile(configDir)],
+      ],
     });
 
     const owner = await consoleSignUp(server.url, "rest-owner");
@@ -188,6 +216,7 @@ describe.each(engines)("a copy of the store on $name", ({ postgres }) => {
   afterAll(async () => {
     await server.dispose();
     await smtp.close();
+    fs.rmSync(configDir, { recursive: true, force: true });
   });
 
   const dump = () => (postgres ? dumpPostgres(server, postgres) : Promise.resolve(copySqlite(server)));
@@ -211,9 +240,10 @@ describe.each(engines)("a copy of the store on $name", ({ postgres }) => {
     }
   });
 
-  it("holds none of the private signing keys, the cookie secret or the instance key", async () => {
+  it("holds none of the private signing keys, the SAML keys, the cookie secret or the instance key", async () => {
     const { bytes } = await dump();
     const { signingKeys, cookieSecret } = server.opened;
+    const instanceKey = fs.readFileSync(path.join(server.dataDir, "secret.key"), "utf8").trim();
     // These are the keys the server signs with: the published ones are their public halves.
     const published = (await (await fetch(server.url + routes.OIDCKeys.path)).json()) as {
       keys: { kid: string }[];
@@ -222,19 +252,38 @@ describe.each(engines)("a copy of the store on $name", ({ postgres }) => {
       signingKeys.map((key) => key.kid).toSorted(),
     );
 
+    // The SAML keys, opened as the server opens them: their certificates are the ones it publishes.
+    const saml = await loadSamlSpCredentials(
+      server.db,
+      deriveInstanceSecrets(Buffer.from(instanceKey, "base64")).sealer,
+      "Vrata",
+    );
+    const spMetadata = await (
+      await fetch(`${server.url}${pathFor("SAMLMetadata", { provider: "eid" })}`)
+    ).text();
+    const privateKeys: [string, JsonWebKey][] = signingKeys.map((key) => [`${key.alg} private key`, key]);
+    for (const use of ["signing", "encryption"] as const) {
+      const { privateKeyPem, certificatePem } = saml[use];
+      expect(spMetadata).toContain(`<md:KeyDescriptor use="${use}">`);
+      expect(spMetadata).toContain(pemBody(certificatePem));
+      privateKeys.push([`SAML ${use} key`, createPrivateKey(privateKeyPem).export({ format: "jwk" })]);
+      for (const line of privateKeyPem.split("\n").filter((text) => text.length === 64)) {
+        expect(bytes.includes(line), `SAML ${use} key PEM`).toBe(false);
+      }
+    }
+
     const privateMembers = ["d", "p", "q", "dp", "dq", "qi"] as const;
-    for (const key of signingKeys) {
+    for (const [what, key] of privateKeys) {
       expect(key.d).toBeDefined();
       for (const member of privateMembers) {
         const value = key[member];
         if (value === undefined) continue;
         for (const form of formsOf(value, true)) {
-          expect(bytes.includes(form), `${key.alg} private key ${member}`).toBe(false);
+          expect(bytes.includes(form), `${what} ${member}`).toBe(false);
         }
       }
     }
     for (const form of formsOf(cookieSecret, true)) expect(bytes.includes(form), "cookie secret").toBe(false);
-    const instanceKey = fs.readFileSync(path.join(server.dataDir, "secret.key"), "utf8").trim();
     for (const form of [instanceKey, Buffer.from(instanceKey, "base64")]) {
       expect(bytes.includes(form), "instance key").toBe(false);
     }
