@@ -41,6 +41,20 @@ export class UpstreamUnavailable extends Error {
   override name = "UpstreamUnavailable";
 }
 
+/**
+ * What the provider says of itself contradicts its settings (another issuer, no support for the
+ * token endpoint authentication method): the operator has to change `field` of its entry.
+ */
+export class UpstreamMisconfigured extends Error {
+  override name = "UpstreamMisconfigured";
+  readonly field: string;
+
+  constructor(field: string, message: string) {
+    super(message);
+    this.field = field;
+  }
+}
+
 export interface Upstream {
   key: string;
   type: "oidc" | "saml";
