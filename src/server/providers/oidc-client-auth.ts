@@ -28,8 +28,7 @@ async function clientSecretOf(settings: OidcProviderSettings): Promise<string> {
 function requireListed(what: string, value: string, listed: readonly string[]): void {
   if (!listed.includes(value))
     throw new UpstreamMisconfigured(
-      "tokenEndpointAuthMethod",
-      `${what} is not one the provider takes: its discovery document lists ${listed.join(", ") || "none"}`,
+      `tokenEndpointAuthMethod ${what} is not one the provider takes: its discovery document lists ${listed.join(", ") || "none"}`,
     );
 }
 

@@ -56,8 +56,7 @@ async function discover(
     const named = otherIssuerOf(error);
     if (named === undefined) throw error;
     throw new UpstreamMisconfigured(
-      "issuer",
-      `${settings.issuer} is not the issuer the provider's discovery document names (${named}): write it exactly as the provider does`,
+      `issuer ${settings.issuer} is not the issuer the provider's discovery document names (${named}): write it exactly as the provider does`,
     );
   }
   // The document as data (without its helper methods), with the token endpoint a provider may lack.

@@ -55,8 +55,7 @@ async function openOidc(
   try {
     await upstream.discover();
   } catch (error) {
-    if (error instanceof UpstreamMisconfigured)
-      throw new ConfigError(`${entry.entry}.${error.field} ${error.message}`);
+    if (error instanceof UpstreamMisconfigured) throw new ConfigError(`${entry.entry}.${error.message}`);
     throw error;
   }
   return upstream;

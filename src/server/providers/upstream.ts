@@ -43,16 +43,11 @@ export class UpstreamUnavailable extends Error {
 
 /**
  * What the provider says of itself contradicts its settings (another issuer, no support for the
- * token endpoint authentication method): the operator has to change `field` of its entry.
+ * token endpoint authentication method): the operator has to change its entry. The message starts
+ * with the field to change.
  */
 export class UpstreamMisconfigured extends Error {
   override name = "UpstreamMisconfigured";
-  readonly field: string;
-
-  constructor(field: string, message: string) {
-    super(message);
-    this.field = field;
-  }
 }
 
 export interface Upstream {
