@@ -114,6 +114,7 @@ describe.each(storeEngines)("upstream OpenID providers as they are ($name)", ({ 
     await server.dispose();
     await Promise.all(Object.values(ops).map((op) => op.close()));
     if (folder) fs.rmSync(folder, { recursive: true, force: true });
+    delete process.env.VRATA_TEST_POST_SECRET;
   });
 
   /**
