@@ -67,6 +67,8 @@ export const routes = {
   AuthSignout: api("/auth/signout"),
   AuthThirdPartyProvider: ofProvider(page("/auth/provider/:provider")),
   SAMLMetadata: ofProvider(api("/samlMetadata/:provider")),
+  /** The key providers that take private_key_jwt verify Vrata's client assertions with (a JWKS). */
+  ProviderJwks: api("/providerJwks"),
   AuthFlowGet: card(ofFlow(viewAndApi("/auth/:id"))),
   AuthFlowProviderStart: ofFlow(api("/auth/providerStart/:id")),
   AuthFlowPasskeyGetStart: ofFlow(api("/auth/passkeyGetStart/:id")),

@@ -125,6 +125,10 @@ export async function buildApp({
       const { loadSamlSpCredentials } = await import("./providers/saml/sp-credentials.ts");
       return loadSamlSpCredentials(db, secrets.sealer, config.title);
     },
+    clientKey: async () => {
+      const { loadUpstreamClientKey } = await import("./providers/client-key.ts");
+      return loadUpstreamClientKey(db, secrets.sealer);
+    },
   });
   app.addHook("onClose", () => providers.close());
   await app.register(securityHeadersPlugin, { issuer: config.issuer, dev: config.dev });

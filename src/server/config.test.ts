@@ -172,8 +172,10 @@ describe("configuration file", () => {
         issuer: "https://accounts.google.com",
         clientId: "client-1",
         clientSecret: { kind: "file", file: path.join(folder, "google.secret") },
+        tokenEndpointAuthMethod: "client_secret_basic",
         scopes: ["openid", "email", "profile"],
         forcePkce: false,
+        entry: `${file}: providers[0]`,
       },
     ]);
     expect(load([]).providers).toEqual([]);
@@ -208,11 +210,39 @@ describe("configuration file", () => {
       clientSecret: { kind: "env", name: "FB_SECRET" },
     });
     expect(corp).toMatchObject({
-      issuer: "https://id.corp.example",
+      // As written: an issuer ending in "/" is another issuer than the one without it.
+      issuer: "https://id.corp.example/",
       scopes: ["openid", "email"],
       forcePkce: true,
+      // Without a secret, a public client.
+      tokenEndpointAuthMethod: "none",
     });
     expect(corp && "clientSecret" in corp ? corp.clientSecret : "none").toBeUndefined();
+  });
+
+  it("takes a token endpoint authentication method, with a secret only where it sends one", () => {
+    const methodOf = (fields: Record<string, unknown>) => {
+      const [provider] = load(["--config", write({ providers: [{ ...google, ...fields }] })]).providers;
+      return provider?.type === "oidc" ? provider.tokenEndpointAuthMethod : undefined;
+    };
+    expect(methodOf({})).toBe("client_secret_basic");
+    expect(methodOf({ tokenEndpointAuthMethod: "client_secret_post" })).toBe("client_secret_post");
+    expect(methodOf({ tokenEndpointAuthMethod: "private_key_jwt", clientSecretFile: undefined })).toBe(
+      "private_key_jwt",
+    );
+    const failureOf = (fields: Record<string, unknown>) =>
+      failure(["--config", write({ providers: [{ ...google, ...fields }] })]);
+    expect(failureOf({ tokenEndpointAuthMethod: "private_key_jwt" })).toContain(
+      "providers[0].tokenEndpointAuthMethod private_key_jwt signs with Vrata's own key and takes no clientSecretFile or clientSecretEnv",
+    );
+    expect(
+      failureOf({ tokenEndpointAuthMethod: "client_secret_post", clientSecretFile: undefined }),
+    ).toContain(
+      "providers[0].tokenEndpointAuthMethod sends a client secret: give clientSecretFile or clientSecretEnv",
+    );
+    expect(failureOf({ tokenEndpointAuthMethod: "client_secret_jwt" })).toContain(
+      "providers[0].tokenEndpointAuthMethod",
+    );
   });
 
   it("takes SAML providers with metadata from a URL or a file", () => {

@@ -279,6 +279,13 @@ export const oidcPresets = {
   generic: {},
 } as const satisfies Record<string, { issuer?: string; tokenEndpoint?: string; forcePkce?: boolean }>;
 
+/** How Vrata may authenticate at a provider's token endpoint (RFC 6749 §2.3, OIDC Core §9). */
+export const tokenEndpointAuthMethods = [
+  "client_secret_basic",
+  "client_secret_post",
+  "private_key_jwt",
+] as const;
+
 const oidcProviderSchema = z.pipe(
   z
     .strictObject({
@@ -302,11 +309,32 @@ const oidcProviderSchema = z.pipe(
       ),
       forcePkce: z.optional(z.boolean()),
       tokenEndpoint: z.optional(httpsUrl),
+      tokenEndpointAuthMethod: z.optional(z.enum(tokenEndpointAuthMethods)),
     })
     .check(
       z.refine((entry) => !(entry.clientSecretFile && entry.clientSecretEnv), {
         message: "takes clientSecretFile or clientSecretEnv, not both",
       }),
+      z.refine(
+        (entry) =>
+          entry.tokenEndpointAuthMethod !== "private_key_jwt" ||
+          (entry.clientSecretFile === undefined && entry.clientSecretEnv === undefined),
+        {
+          message:
+            "private_key_jwt signs with Vrata's own key and takes no clientSecretFile or clientSecretEnv",
+          path: ["tokenEndpointAuthMethod"],
+        },
+      ),
+      z.refine(
+        (entry) =>
+          !entry.tokenEndpointAuthMethod?.startsWith("client_secret_") ||
+          entry.clientSecretFile !== undefined ||
+          entry.clientSecretEnv !== undefined,
+        {
+          message: "sends a client secret: give clientSecretFile or clientSecretEnv",
+          path: ["tokenEndpointAuthMethod"],
+        },
+      ),
       z.refine(
         (entry) => entry.issuer !== undefined || (entry.preset && "issuer" in oidcPresets[entry.preset]),
         {
@@ -319,18 +347,24 @@ const oidcProviderSchema = z.pipe(
     const preset: { issuer?: string; tokenEndpoint?: string; forcePkce?: boolean } =
       oidcPresets[entry.preset ?? "generic"];
     const tokenEndpoint = entry.tokenEndpoint ?? preset.tokenEndpoint;
+    const clientSecret =
+      entry.clientSecretFile !== undefined
+        ? { kind: "file" as const, file: entry.clientSecretFile }
+        : entry.clientSecretEnv !== undefined
+          ? { kind: "env" as const, name: entry.clientSecretEnv }
+          : undefined;
     return {
       key: entry.key,
       type: entry.type,
       name: entry.name,
-      issuer: (entry.issuer ?? preset.issuer ?? "").replace(/\/$/, ""),
+      // Exactly as written: an issuer is compared as a string, and "https://op/tenant/" is not "https://op/tenant".
+      issuer: entry.issuer ?? preset.issuer ?? "",
       clientId: entry.clientId,
-      clientSecret:
-        entry.clientSecretFile !== undefined
-          ? { kind: "file" as const, file: entry.clientSecretFile }
-          : entry.clientSecretEnv !== undefined
-            ? { kind: "env" as const, name: entry.clientSecretEnv }
-            : undefined,
+      clientSecret,
+      // Without a secret, Vrata is a public client at the provider (PKCE protects its code).
+      tokenEndpointAuthMethod:
+        entry.tokenEndpointAuthMethod ??
+        (clientSecret === undefined ? ("none" as const) : "client_secret_basic"),
       scopes: entry.scopes ?? ["openid", "email", "profile"],
       forcePkce: entry.forcePkce ?? preset.forcePkce ?? false,
       ...(tokenEndpoint === undefined ? {} : { tokenEndpoint }),
@@ -346,7 +380,10 @@ const samlProviderSchema = samlProviderSettingsSchema.check(
   }),
 );
 
-export type OidcProviderSettings = z.infer<typeof oidcProviderSchema>;
+export type OidcProviderSettings = z.infer<typeof oidcProviderSchema> & {
+  /** Where the configuration file sets the provider (`vrata.json: providers[0]`), for messages. */
+  entry: string;
+};
 export type ProviderSettings = OidcProviderSettings | SamlProviderSettings;
 
 const providerSchemas = { oidc: oidcProviderSchema, saml: samlProviderSchema };
@@ -409,7 +446,7 @@ function readConfigFile(file: string): ConfigFile {
     if (type !== "oidc" && type !== "saml") throw new ConfigError(`${where}.type must be "oidc" or "saml"`);
     const result = providerSchemas[type].safeParse(entry);
     if (!result.success) throw new ConfigError(issueText(result.error, where));
-    return resolvedPaths(result.data, folder);
+    return resolvedPaths(result.data, folder, where);
   });
   const keys = new Set<string>();
   for (const provider of parsed) {
@@ -421,14 +458,19 @@ function readConfigFile(file: string): ConfigFile {
 }
 
 /** Files a provider names are relative to the configuration file's folder. */
-function resolvedPaths(provider: ProviderSettings, folder: string): ProviderSettings {
+function resolvedPaths(
+  provider: z.infer<typeof oidcProviderSchema> | SamlProviderSettings,
+  folder: string,
+  entry: string,
+): ProviderSettings {
   if (provider.type === "oidc")
     return provider.clientSecret?.kind === "file"
       ? {
           ...provider,
+          entry,
           clientSecret: { kind: "file", file: path.resolve(folder, provider.clientSecret.file) },
         }
-      : provider;
+      : { ...provider, entry };
   return provider.metadataFile === undefined
     ? provider
     : { ...provider, metadataFile: path.resolve(folder, provider.metadataFile) };

@@ -24,7 +24,11 @@ const trusted = new Set<string>();
 
 /** Lets fetch (and the OIDC client libraries built on it) trust the generated local CA. */
 export function trustCa(caFile: string): void {
-  const pem = fs.readFileSync(caFile, "utf8");
+  trustCaPem(fs.readFileSync(caFile, "utf8"));
+}
+
+/** The same, for a CA certificate in hand. */
+export function trustCaPem(pem: string): void {
   if (trusted.has(pem)) return;
   trusted.add(pem);
   tls.setDefaultCACertificates([...tls.getCACertificates("default"), ...trusted]);

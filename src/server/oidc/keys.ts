@@ -30,17 +30,28 @@ export interface OpenedSigningKeys {
   verifyOnly: JWK[];
 }
 
+/** A new private signing key for `alg`, named by its thumbprint. */
+export async function newPrivateSigningJwk(alg: string): Promise<JWK & { kid: string }> {
+  const { privateKey } = await generateKeyPair(alg, { extractable: true, modulusLength: 2048 });
+  const jwk = await exportJWK(privateKey);
+  return { ...jwk, kid: await calculateJwkThumbprint(jwk, "sha256"), alg, use: "sig" };
+}
+
 export async function generateSigningKey(
   alg: string,
   sealer: Sealer,
   generation: number,
   activatesAt: number,
 ): Promise<NewSigningKey> {
-  const { privateKey } = await generateKeyPair(alg, { extractable: true, modulusLength: 2048 });
-  const jwk = await exportJWK(privateKey);
-  const kid = await calculateJwkThumbprint(jwk, "sha256");
-  const privateJwk = JSON.stringify({ ...jwk, kid, alg, use: "sig" });
-  return { kid, alg, privateJwk: sealer.seal(privateJwk, sealingContext(kid)), generation, activatesAt };
+  const jwk = await newPrivateSigningJwk(alg);
+  const privateJwk = JSON.stringify(jwk);
+  return {
+    kid: jwk.kid,
+    alg,
+    privateJwk: sealer.seal(privateJwk, sealingContext(jwk.kid)),
+    generation,
+    activatesAt,
+  };
 }
 
 /** The role of every stored key at `now`. */

@@ -1,10 +1,12 @@
-import fs from "node:fs/promises";
 import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import * as client from "openid-client";
 import { clockToleranceSeconds, discoveryTimeoutMs } from "../../common/limits.ts";
 import type { OidcProviderSettings } from "../config.ts";
+import type { UpstreamClientKey } from "./client-key.ts";
+import { clientAuthentication } from "./oidc-client-auth.ts";
 import {
   callbackUrl,
+  UpstreamMisconfigured,
   UpstreamRefused,
   UpstreamUnavailable,
   type Upstream,
@@ -20,47 +22,43 @@ import {
 /** How often an unreachable provider is asked again for its discovery document. */
 const rediscoverAfterMs = 60_000;
 
+/** The claims a profile is made of: an ID token with none of them is thin, and userinfo has them. */
+const profileClaims = ["name", "given_name", "preferred_username", "email", "picture"];
+
 interface OidcRequestData {
   nonce: string;
   codeVerifier?: string;
 }
 
-async function clientSecretOf(settings: OidcProviderSettings): Promise<string | undefined> {
-  const source = settings.clientSecret;
-  if (!source) return undefined;
-  if (source.kind === "env") {
-    const value = process.env[source.name];
-    if (!value)
-      throw new Error(`the environment variable ${source.name} holding its client secret is not set`);
-    return value;
-  }
-  const value = (await fs.readFile(source.file, "utf8")).trim();
-  if (!value) throw new Error(`its client secret file ${source.file} is empty`);
-  return value;
+/** The issuer a discovery document named when it was not the one configured. */
+function otherIssuerOf(error: unknown): string | undefined {
+  if (!(error instanceof client.ClientError) || error.code !== "OAUTH_JSON_ATTRIBUTE_COMPARISON_FAILED")
+    return undefined;
+  const cause = error.cause as { attribute?: unknown; body?: { issuer?: unknown } } | undefined;
+  return cause?.attribute === "issuer" ? String(cause.body?.issuer) : undefined;
 }
 
-function clientAuthentication(
-  metadata: client.ServerMetadata,
-  secret: string | undefined,
-): client.ClientAuth {
-  if (secret === undefined) return client.None();
-  const methods = metadata.token_endpoint_auth_methods_supported ?? ["client_secret_basic"];
-  return methods.includes("client_secret_basic")
-    ? client.ClientSecretBasic(secret)
-    : client.ClientSecretPost(secret);
-}
-
-async function discover(settings: OidcProviderSettings): Promise<client.Configuration> {
-  const secret = await clientSecretOf(settings);
-  const discovered = await client.discovery(
-    new URL(settings.issuer),
-    settings.clientId,
-    undefined,
-    undefined,
-    {
+/**
+ * Reads the provider's discovery document from the issuer exactly as configured: openid-client
+ * appends /.well-known/openid-configuration after dropping a final "/" (OIDC Discovery §4.1) and
+ * requires the document to name that issuer, which the ID tokens must then name character for character.
+ */
+async function discover(
+  settings: OidcProviderSettings,
+  clientKey: UpstreamClientKey | undefined,
+): Promise<client.Configuration> {
+  let discovered;
+  try {
+    discovered = await client.discovery(new URL(settings.issuer), settings.clientId, undefined, undefined, {
       timeout: discoveryTimeoutMs / 1000,
-    },
-  );
+    });
+  } catch (error) {
+    const named = otherIssuerOf(error);
+    if (named === undefined) throw error;
+    throw new UpstreamMisconfigured(
+      `issuer ${settings.issuer} is not the issuer the provider's discovery document names (${named}): write it exactly as the provider does`,
+    );
+  }
   // The document as data (without its helper methods), with the token endpoint a provider may lack.
   const metadata: client.ServerMetadata = {
     ...(JSON.parse(JSON.stringify(discovered.serverMetadata())) as client.ServerMetadata),
@@ -70,7 +68,7 @@ async function discover(settings: OidcProviderSettings): Promise<client.Configur
     metadata,
     settings.clientId,
     { [client.clockTolerance]: clockToleranceSeconds },
-    clientAuthentication(metadata, secret),
+    await clientAuthentication(settings, metadata, clientKey),
   );
   configuration.timeout = discoveryTimeoutMs / 1000;
   return configuration;
@@ -102,24 +100,30 @@ export class OidcUpstream implements Upstream {
   readonly #settings: OidcProviderSettings;
   readonly #redirectUri: string;
   readonly #log: FastifyBaseLogger;
+  readonly #clientKey: UpstreamClientKey | undefined;
   #configuration: Promise<client.Configuration | undefined> | undefined;
   #failedAt = 0;
 
-  constructor(settings: OidcProviderSettings, issuer: string, log: FastifyBaseLogger) {
+  constructor(
+    settings: OidcProviderSettings,
+    options: { issuer: string; log: FastifyBaseLogger; clientKey?: UpstreamClientKey | undefined },
+  ) {
     this.key = settings.key;
     this.name = settings.name;
     this.#settings = settings;
-    this.#redirectUri = callbackUrl(issuer, settings.key);
-    this.#log = log;
+    this.#redirectUri = callbackUrl(options.issuer, settings.key);
+    this.#log = options.log;
+    this.#clientKey = options.clientKey;
   }
 
   /**
    * Discovers the provider. A provider that cannot be discovered is logged and unavailable (its
    * sign-ins refused with `providerUnavailable`) rather than stopping Vrata; it is asked again at
-   * most once a minute when someone chooses it.
+   * most once a minute when someone chooses it. Rejects only when the provider's document
+   * contradicts its settings ({@link UpstreamMisconfigured}): at start, that stops Vrata.
    */
-  discover(): Promise<client.Configuration | undefined> {
-    this.#configuration = discover(this.#settings).then(
+  async discover(): Promise<void> {
+    const attempt = discover(this.#settings, this.#clientKey).then(
       (configuration) => {
         this.#log.info(`provider "${this.key}": discovered ${this.#settings.issuer}`);
         return configuration;
@@ -129,16 +133,20 @@ export class OidcUpstream implements Upstream {
         this.#log.error(
           `provider "${this.key}" is unavailable: discovery of ${this.#settings.issuer} failed (${(error as Error).message})`,
         );
+        if (error instanceof UpstreamMisconfigured) throw error;
         return undefined;
       },
     );
-    return this.#configuration;
+    this.#configuration = attempt.catch(() => undefined);
+    await attempt;
   }
 
   async #ready(): Promise<client.Configuration> {
-    let configuration = await (this.#configuration ?? this.discover());
-    if (!configuration && Date.now() - this.#failedAt > rediscoverAfterMs)
-      configuration = await this.discover();
+    let configuration = await this.#configuration;
+    if (!configuration && Date.now() - this.#failedAt > rediscoverAfterMs) {
+      await this.discover().catch(() => undefined);
+      configuration = await this.#configuration;
+    }
     if (!configuration) throw new UpstreamUnavailable(`provider "${this.key}" could not be discovered`);
     return configuration;
   }
@@ -192,8 +200,30 @@ export class OidcUpstream implements Upstream {
     } catch (error) {
       throw new UpstreamRefused((error as Error).message);
     }
-    const claims = tokens.claims();
-    if (!claims?.sub) throw new UpstreamRefused("the ID token names no subject");
-    return { subject: claims.sub, profile: profileFromClaims(claims), claims: { ...claims } };
+    const idToken = tokens.claims();
+    if (!idToken?.sub) throw new UpstreamRefused("the ID token names no subject");
+    const thin = !profileClaims.some((claim) => claim in idToken);
+    const fromUserinfo = thin ? await this.#userinfo(configuration, tokens.access_token, idToken.sub) : {};
+    // What the ID token says wins over userinfo; the two name the same subject.
+    const claims = { ...fromUserinfo, ...idToken };
+    return { subject: idToken.sub, profile: profileFromClaims(claims), claims };
+  }
+
+  /**
+   * The person's claims from the provider's userinfo endpoint, for an ID token without them. An
+   * answer about another subject than the ID token's is refused (OIDC Core §5.3.2), as is one that
+   * fails: the person can try again.
+   */
+  async #userinfo(
+    configuration: client.Configuration,
+    accessToken: string,
+    subject: string,
+  ): Promise<Record<string, unknown>> {
+    if (configuration.serverMetadata().userinfo_endpoint === undefined) return {};
+    try {
+      return { ...(await client.fetchUserInfo(configuration, accessToken, subject)) };
+    } catch (error) {
+      throw new UpstreamRefused(`userinfo: ${(error as Error).message}`);
+    }
   }
 }

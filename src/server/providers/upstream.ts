@@ -41,6 +41,15 @@ export class UpstreamUnavailable extends Error {
   override name = "UpstreamUnavailable";
 }
 
+/**
+ * What the provider says of itself contradicts its settings (another issuer, no support for the
+ * token endpoint authentication method): the operator has to change its entry. The message starts
+ * with the field to change.
+ */
+export class UpstreamMisconfigured extends Error {
+  override name = "UpstreamMisconfigured";
+}
+
 export interface Upstream {
   key: string;
   type: "oidc" | "saml";
