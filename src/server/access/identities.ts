@@ -1,4 +1,5 @@
 import type { Caller } from "./caller.ts";
+import { accountOfShare } from "../store/accounts.ts";
 import type { Database } from "../store/database.ts";
 import {
   findIdentities,
@@ -83,7 +84,10 @@ export async function accountsWithAccess(db: Database, identityId: string): Prom
     const next: string[] = [];
     for (const identity of await findIdentities(db, frontier)) {
       if (identity.creatorAccountId) candidates.add(identity.creatorAccountId);
-      for (const share of identity.document.shares ?? []) candidates.add(share.accountId);
+      for (const share of identity.document.shares ?? []) {
+        const accountId = await accountOfShare(db, share);
+        if (accountId) candidates.add(accountId);
+      }
       for (const member of [...identity.document.admins, ...identity.document.users]) {
         if (seen.has(member)) continue;
         seen.add(member);
