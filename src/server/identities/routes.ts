@@ -141,7 +141,7 @@ export const identityPlugin: FastifyPluginAsync<{ deps: CallerDeps & ShareNotice
     const { identity, notice } = await updateIdentity(sharing, caller, id, body);
     if (notice) {
       const locale = preferredLocale(request.headers["accept-language"]);
-      reply.raw.once("finish", () => {
+      reply.raw.once("close", () => {
         tellSharedPeople(deps, { ...notice, locale }).catch((error: unknown) => {
           request.log.error({ err: error }, "the people an identity was shared with could not be told");
         });
