@@ -66,10 +66,11 @@ async function sharedPerson(
   person: string,
   field: string,
 ): Promise<ShareTarget> {
+  const unknownPerson = () => new HttpError(400, "unknownPerson", "nobody has this username", { field });
   const identifier = normalizeIdentifier(person);
   if (typeof identifier === "string") {
     if (person.includes("@")) throw new HttpError(400, "invalidEmail", "invalid e-mail address", { field });
-    throw new HttpError(400, "unknownPerson", "nobody has this username", { field });
+    throw unknownPerson();
   }
   const reserved = await reserveAll(deps.limits, shareBuckets(sharer, identifier.key));
   if (isRefusal(reserved))
@@ -79,8 +80,7 @@ async function sharedPerson(
     );
   if (identifier.kind === "email") return { addressKey: identifier.key, person: identifier.display };
   const accountId = await findAccountByIdentifier(deps.db, identifier);
-  if (accountId === undefined)
-    throw new HttpError(400, "unknownPerson", "nobody has this username", { field });
+  if (accountId === undefined) throw unknownPerson();
   return { accountId, person: identifier.display };
 }
 
