@@ -170,7 +170,7 @@ describe.each(storeEngines)("invitations on $name", ({ url }) => {
         { kind: "membershipAdded", organizations: [{ id: organization.id, name: "Members wanted" }] },
       ],
     });
-    // The organization's admin sees the new member by name, linked as the organization sees it.
+    // The organization's admin sees the new member by name, as the organization sees it: by its ID there.
     expect(await latestActivity(owner)).toMatchObject({
       type: "organizationUpdate",
       organizations: [{ id: organization.id }],
@@ -179,7 +179,7 @@ describe.each(storeEngines)("invitations on $name", ({ url }) => {
           kind: "identitiesAdded",
           identities: [
             {
-              id: invitee.identityId,
+              id: membership?.id,
               name: "pavel",
               path: `/o/identity/${organization.id}/${membership?.id ?? ""}`,
             },

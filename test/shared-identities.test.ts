@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { activityPageSchema } from "../src/common/api/activity.ts";
 import { identitySchema, type Identity, type MemberChange } from "../src/common/api/identity.ts";
+import { rateLimits } from "../src/common/limits.ts";
 import { consoleApp, consoleSignUp, postJson, type ConsoleApi } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
 import { storeEngines } from "./support/postgres.ts";
@@ -48,8 +49,20 @@ describe.each(storeEngines)("shared identities on $name", ({ url }) => {
     expect(response.status).toBe(201);
     return read(api, ((await response.json()) as { id: string }).id);
   };
-  const latestActivity = async (api: ConsoleApi) =>
-    activityPageSchema.parse(await (await api("/api/activity")).json()).items[0];
+  const activityOf = async (api: ConsoleApi) =>
+    activityPageSchema.parse(await (await api("/api/activity")).json()).items;
+  const latestActivity = async (api: ConsoleApi) => (await activityOf(api))[0];
+  /** Waits until the person is told of a change of their access: that comes after the sharer's answer. */
+  const told = (api: ConsoleApi, identityId: string, role: "admin" | "user", count = 1) =>
+    expect
+      .poll(
+        async () =>
+          (await activityOf(api)).filter(
+            (entry) => entry.identities?.[0]?.id === identityId && entry.changes?.[0]?.role === role,
+          ).length,
+        { timeout: 20_000 },
+      )
+      .toBe(count);
   /** A new console flow of the person, signed in with their password, up to the identity step. */
   const identityStep = async (username: string) => {
     const driver = await FlowDriver.start(server.url, await consoleApp(server.url));
@@ -71,6 +84,7 @@ describe.each(storeEngines)("shared identities on $name", ({ url }) => {
     expect(afterShare.users).toEqual([
       { id: expect.any(String) as string, person: "Bojan", creator: false, isCurrent: false },
     ]);
+    await told(user.api, shared, "user");
 
     // The user's identity step lists it as used with the console before, and they can continue with it.
     const flow = await identityStep("bojan");
@@ -98,6 +112,7 @@ describe.each(storeEngines)("shared identities on $name", ({ url }) => {
     const shareId = afterShare.users?.[0]?.id ?? "";
     const promoted = await share(owner.api, afterShare, { admins: [{ id: shared }, { person: "bojan" }] });
     expect(promoted.status).toBe(200);
+    await told(user.api, shared, "admin");
     const afterPromotion = identitySchema.parse(await promoted.json());
     expect(afterPromotion.users).toEqual([]);
     expect(afterPromotion.admins?.map((admin) => admin.id)).toEqual([shared, shareId]);
@@ -163,12 +178,101 @@ describe.each(storeEngines)("shared identities on $name", ({ url }) => {
     });
   });
 
-  it("refuses an unknown person with nothing more than that", async () => {
+  it("answers the same whether an account has the address or not, and tells only an account that has it", async () => {
+    const known = "dora@example.com";
+    const unknown = "ema@example.com";
+    const dora = await FlowDriver.start(server.url, await consoleApp(server.url));
+    await dora.step("codeStart", { emailOrUsername: known });
+    await dora.step("codeComplete", { code: codeIn(await smtp.waitFor(known)) });
+
+    // Alike identities, each shared with one address: the answers differ in nothing but their IDs
+    // and the address named.
+    const sharedWith = async (address: string) => {
+      const identity = await createIdentity(owner.api, "ana-alike");
+      const response = await share(owner.api, identity, { users: [{ person: address }] });
+      const shareId = identitySchema.parse(JSON.parse(await response.clone().text())).users?.[0]?.id ?? "";
+      const text = (await response.text())
+        .replaceAll(identity.id, "identity")
+        .replaceAll(shareId, "share")
+        .replaceAll(address, "address");
+      return { identity, status: response.status, text };
+    };
+    const toNobody = await sharedWith(unknown);
+    const toDora = await sharedWith(known);
+    expect(toNobody.status).toBe(200);
+    expect(toDora).toMatchObject({ status: 200, text: toNobody.text });
+
+    // The account that has the address can use the identity, and is told by e-mail; both addresses
+    // named at once, the address nobody has first: by the time the other is told, it was passed over.
+    expect((await dora.identities()).map((listed) => listed.id)).toContain(toDora.identity.id);
+    const third = await createIdentity(owner.api, "ana-alike");
+    expect((await share(owner.api, third, { users: [{ person: unknown }, { person: known }] })).status).toBe(
+      200,
+    );
+    const notice = await smtp.waitFor(known, 3);
+    expect(notice.subject).toContain("An identity was shared with you");
+    expect(notice.text).not.toContain("ana-alike");
+    expect(smtp.messages.filter((message) => message.to.includes(unknown))).toEqual([]);
+
+    // Whoever signs up with the other address later has what was shared with it.
+    const ema = await FlowDriver.start(server.url, await consoleApp(server.url));
+    await ema.step("codeStart", { emailOrUsername: unknown });
+    await ema.step("codeComplete", { code: codeIn(await smtp.waitFor(unknown)) });
+    const emas = (await ema.identities()).map((listed) => listed.id);
+    expect(emas).toEqual(expect.arrayContaining([toNobody.identity.id, third.id]));
+    expect(emas).not.toContain(toDora.identity.id);
+  });
+
+  it("limits the people named, per sharing account and per person, under simultaneous requests", async () => {
+    const sharer = await consoleSignUp(server.url, "sonja");
+    const identities = async (count: number) => {
+      const created: Identity[] = [];
+      for (let index = 0; index < count; index++)
+        created.push(await createIdentity(sharer.api, "sonja-many"));
+      return created;
+    };
+    const statuses = (responses: Response[]) => responses.map((response) => response.status).sort();
+    const { sharesPerPerson, sharesPerAccount } = rateLimits;
+
+    // One address named by more requests at once than it may be: the rest are refused, unanswered.
+    const flooded = await Promise.all(
+      (await identities(sharesPerPerson.limit + 2)).map((identity) =>
+        share(sharer.api, identity, { users: [{ person: "flood@example.com" }] }),
+      ),
+    );
+    expect(statuses(flooded)).toEqual([
+      ...Array<number>(sharesPerPerson.limit).fill(200),
+      ...Array<number>(2).fill(429),
+    ]);
+    const refused = flooded.find((response) => response.status === 429);
+    expect(await refused?.json()).toMatchObject({ error: "tooManyRequests" });
+    expect(Number(refused?.headers.get("retry-after"))).toBeGreaterThan(0);
+    // The address is spared by every sharer, not only this one.
+    const another = await createIdentity(owner.api, "ana-flood");
+    expect((await share(owner.api, another, { users: [{ person: "flood@example.com" }] })).status).toBe(429);
+
+    // The sharer names different people at once until the account's own limit is reached.
+    const left = sharesPerAccount.limit - sharesPerPerson.limit;
+    const many = await Promise.all(
+      (await identities(left + 2)).map((identity, index) =>
+        share(sharer.api, identity, { users: [{ person: `many-${index}@example.com` }] }),
+      ),
+    );
+    expect(statuses(many)).toEqual([...Array<number>(left).fill(200), ...Array<number>(2).fill(429)]);
+  });
+
+  it("refuses an unknown username or a malformed address with nothing more than that", async () => {
     const identity = await createIdentity(owner.api, "ana-unknown");
-    for (const person of ["nobody-here", "nobody@example.com", "a b", "ab"]) {
+    for (const [person, error] of [
+      ["nobody-here", "unknownPerson"],
+      ["a b", "unknownPerson"],
+      ["ab", "unknownPerson"],
+      ["nobody@", "invalidEmail"],
+      ["no body@example.com", "invalidEmail"],
+    ] as const) {
       const response = await share(owner.api, identity, { users: [{ person }] });
       expect(response.status, person).toBe(400);
-      expect(await response.json()).toMatchObject({ error: "unknownPerson", field: "users.0.person" });
+      expect(await response.json()).toMatchObject({ error, field: "users.0.person" });
     }
     const self = await share(owner.api, identity, { admins: [{ id: identity.id }, { person: "ana" }] });
     expect(await self.json()).toMatchObject({ error: "alreadyShared", field: "admins.1.person" });

@@ -81,6 +81,12 @@ export const rateLimits = {
   codesPerAddress: { limit: 100, regainedOverMs: 60 * minuteMs },
   /** New accounts (and the password hashes made for them) per network address. */
   signUpsPerAddress: { limit: 100, regainedOverMs: 60 * minuteMs },
+  /**
+   * People an identity is shared with, named by username or e-mail address: per account that shares,
+   * and per person named (an address may be told by e-mail, so it is not to be flooded).
+   */
+  sharesPerAccount: { limit: 30, regainedOverMs: 60 * minuteMs },
+  sharesPerPerson: { limit: 10, regainedOverMs: 60 * minuteMs },
 } as const satisfies Record<string, RateLimit>;
 
 /** Password hashes computed at once by one server process; more wait in a queue of this length. */

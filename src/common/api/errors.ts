@@ -19,6 +19,10 @@ export const errorCodes = [
   "alreadyBlocked",
   "notBlocked",
   "blockSelf",
+  /** An admin lifting a block of their own identity or account. */
+  "unblockSelf",
+  /** An admin whom a block in the organization binds: no admin of it until the block is lifted. */
+  "adminBlocked",
   "unknownVariables",
   "duplicateVariable",
   "invalidRedirectUri",

@@ -1,7 +1,7 @@
 import type { Database } from "../store/database.ts";
 import type { Caller } from "./caller.ts";
-import { isAdmin } from "./documents.ts";
 import { accessibleIdentities } from "./identities.ts";
+import { isOrganizationAdmin, type OrganizationDocument } from "./organizations.ts";
 
 /**
  * Who may read whether an organization's identity is blocked: the organization's admins (with their
@@ -11,10 +11,10 @@ import { accessibleIdentities } from "./identities.ts";
 export async function blockStatusReader(
   db: Database,
   caller: Caller,
-  organizationAdmins: readonly string[],
+  organization: { id: string; document: Pick<OrganizationDocument, "admins"> },
   identityId: string,
 ): Promise<"admin" | "person" | undefined> {
-  if (isAdmin(caller, organizationAdmins)) return "admin";
+  if (await isOrganizationAdmin(db, caller, organization)) return "admin";
   if ((await accessibleIdentities(db, caller.accountId)).has(identityId)) return "person";
   return undefined;
 }

@@ -12,16 +12,24 @@ export function isAdmin(caller: Caller | undefined, admins: readonly string[]): 
   return caller?.identityId !== undefined && admins.includes(caller.identityId);
 }
 
+/** Of the listed documents, the IDs of those whose admins include the caller's console identity. */
+export function adminListed(
+  listed: readonly { id: string; document: { admins: string[] } }[],
+  caller: Caller | undefined,
+): Set<string> {
+  return new Set(listed.filter(({ document }) => isAdmin(caller, document.admins)).map(({ id }) => id));
+}
+
 /** Listed templates or organizations as everybody sees them, marking those the caller administers. */
 export function summaries(
-  listed: readonly { id: string; document: { name: string; description: string; admins: string[] } }[],
-  caller: Caller | undefined,
+  listed: readonly { id: string; document: { name: string; description: string } }[],
+  administered: ReadonlySet<string>,
 ): DocumentSummary[] {
   return listed.map(({ id, document }) => ({
     id,
     name: document.name,
     description: document.description,
-    canUpdate: isAdmin(caller, document.admins),
+    canUpdate: administered.has(id),
   }));
 }
 

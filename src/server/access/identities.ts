@@ -1,4 +1,5 @@
 import type { Caller } from "./caller.ts";
+import { accountOfShare } from "../store/accounts.ts";
 import type { Database } from "../store/database.ts";
 import {
   findIdentities,
@@ -72,16 +73,21 @@ export async function ownAdminIdentities(
 
 /**
  * The accounts that can reach an identity (accessibleIdentities the other way round): the creators
- * of the identity and of the identities among its admins and users, transitively, that do reach it.
+ * of the identity and of the identities among its admins and users, transitively, and the accounts
+ * they were shared with, that do reach it.
  */
 export async function accountsWithAccess(db: Database, identityId: string): Promise<string[]> {
   const seen = new Set<string>([identityId]);
-  const creators = new Set<string>();
+  const candidates = new Set<string>();
   let frontier = [identityId];
   while (frontier.length > 0) {
     const next: string[] = [];
     for (const identity of await findIdentities(db, frontier)) {
-      if (identity.creatorAccountId) creators.add(identity.creatorAccountId);
+      if (identity.creatorAccountId) candidates.add(identity.creatorAccountId);
+      for (const share of identity.document.shares ?? []) {
+        const accountId = await accountOfShare(db, share);
+        if (accountId) candidates.add(accountId);
+      }
       for (const member of [...identity.document.admins, ...identity.document.users]) {
         if (seen.has(member)) continue;
         seen.add(member);
@@ -91,7 +97,7 @@ export async function accountsWithAccess(db: Database, identityId: string): Prom
     frontier = next;
   }
   const reaching: string[] = [];
-  for (const accountId of creators)
+  for (const accountId of candidates)
     if ((await accessibleIdentities(db, accountId)).has(identityId)) reaching.push(accountId);
   return reaching.sort();
 }

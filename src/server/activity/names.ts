@@ -2,27 +2,27 @@ import type { Activity, ApplicationReference, Change, Reference } from "../../co
 import { displayName } from "../../common/api/identity.ts";
 import { pathFor } from "../../common/routes.ts";
 import type { Caller } from "../access/caller.ts";
-import { isAdmin } from "../access/documents.ts";
 import { accessibleIdentities } from "../access/identities.ts";
-import type { OrganizationDocument } from "../access/organizations.ts";
+import { administeredAmong, type OrganizationDocument } from "../access/organizations.ts";
 import type { Database } from "../store/database.ts";
 import { findDocuments } from "../store/documents.ts";
-import { findIdentities, membershipsAmong, membershipsIn, type IdentityRow } from "../store/identities.ts";
+import { findIdentities, membershipsAmong, type IdentityRow } from "../store/identities.ts";
 import type { TemplateDocument } from "../templates/templates.ts";
 
 // Activity is recorded with IDs; a reader sees names, as far as they may see them today:
 // - organizations and application templates: by name, which anybody may read, with a link;
 // - an organization's application: by name while it is active (its page is public), or to the
 //   organization's admins; linked while active;
-// - an identity: when the reader's account can use it (linked to its page), or, for the admins of an
-//   organization the entry is about, when it is a member there (linked to it as that organization sees
-//   it). Any other identity stays unnamed: naming it would tell the reader about another
-//   organization's people (design.md §1: organizations cannot correlate people).
+// - an identity: when the reader's account can use it, by its own ID (linked to its page); else, to the
+//   admins of an organization the entry is about, as that organization sees it: a member by the
+//   organization-scoped ID of its membership (linked to it there), an admin by the identity the
+//   organization lists. Any other identity is left out of the entry, ID and all: its own ID would let
+//   organizations that know the same person correlate them (design.md §1). Entries recorded before
+//   name members by their own IDs; they are read through the same rule.
 // Each kind is looked up once per page of entries, whatever the number of entries.
 //
 // An organization's admins reading its activity see it as the organization does: only this
-// organization and its applications, and people by the organization-scoped ID of their membership
-// (or, for its admins, by the identity it lists as admin). Anyone else is left out of the entry.
+// organization and its applications, and people as above, never through the reader's own account.
 
 /** The organization whose activity is read, by its admins. */
 export interface ScopeOrganization {
@@ -64,30 +64,37 @@ async function lookUp(
     await findDocuments<OrganizationDocument>(db, "organizations", ids.organizations),
   );
   const templates = byId(await findDocuments<TemplateDocument>(db, "application_templates", ids.templates));
-  const administered = [...organizations.values()]
-    .filter(({ document }) => isAdmin(caller, document.admins))
-    .map(({ id }) => id);
+  const administered = scopeOrganization
+    ? new Set([scopeOrganization.id])
+    : await administeredAmong(db, caller, [...organizations.values()]);
+  const adminsOf = (organizationId: string): readonly string[] =>
+    organizationId === scopeOrganization?.id
+      ? scopeOrganization.document.admins
+      : (organizations.get(organizationId)?.document.admins ?? []);
 
-  const scope = scopeOrganization && { id: scopeOrganization.id, admins: scopeOrganization.document.admins };
   // As the organization sees them, nobody is known through the reader's own account.
-  const usable = scope ? new Map<string, unknown>() : await accessibleIdentities(db, caller.accountId);
+  const usable = scopeOrganization
+    ? new Map<string, unknown>()
+    : await accessibleIdentities(db, caller.accountId);
   const others = ids.identities.filter((id) => !usable.has(id));
-  const memberships = scope
-    ? await membershipsIn(db, scope.id, others)
-    : await membershipsAmong(db, others, administered);
-  const admins = scope ? ids.identities.filter((id) => scope.admins.includes(id)) : [];
+  const memberships = await membershipsAmong(db, others, [...administered]);
+  // Admins are named as the organization lists them; in the reader's own activity, by ID only.
+  const named = scopeOrganization
+    ? others.filter((id) => scopeOrganization.document.admins.includes(id))
+    : [];
   const visible = [
     ...ids.identities.filter((id) => usable.has(id)),
     ...memberships.map((m) => m.identityId),
-    ...admins,
+    ...named,
   ];
   const identities = byId(await findIdentities(db, [...new Set(visible)]));
   return {
-    scope,
+    scope: scopeOrganization?.id,
     usable,
     organizations,
     templates,
-    administered: new Set(administered),
+    administered,
+    adminsOf,
     memberships,
     identities,
   };
@@ -128,47 +135,63 @@ function applicationName(found: Found, reference: ApplicationReference): Applica
 
 const nameOf = (identity: IdentityRow) => displayName({ id: identity.id, ...identity.document });
 
-/** An identity as the organization sees it: a member by its scoped ID, an admin as listed; else nobody. */
-function scopedIdentityName(
-  found: Found,
-  organizationId: string,
-  admins: readonly string[],
-  { id }: Reference,
-): Reference | undefined {
-  const identity = found.identities.get(id);
-  const membership = found.memberships.find((candidate) => candidate.identityId === id);
-  if (identity && membership) {
-    const path = pathFor("OrganizationIdentity", { id: organizationId, identityId: membership.id });
-    return { id: membership.id, name: nameOf(identity), path };
-  }
-  if (admins.includes(id)) return identity ? { id, name: nameOf(identity) } : { id };
-  return undefined;
-}
-
 /**
  * An identity named as the reader may see it; `organizationIds` are the organizations the entry is
- * about. Undefined when the reader reads as an organization that does not know it.
+ * about, and `listed` says that the entry names it among the admins or users an organization, template
+ * or identity lists, which their admins see by the identities' own IDs. Undefined when the reader may
+ * not see it.
  */
 function identityName(
   found: Found,
-  reference: Reference,
+  { id }: Reference,
   organizationIds: readonly string[],
+  listed: boolean,
 ): Reference | undefined {
-  if (found.scope) return scopedIdentityName(found, found.scope.id, found.scope.admins, reference);
-  const { id } = reference;
   const identity = found.identities.get(id);
-  if (!identity) return { id };
-  if (found.usable.has(id)) return { id, name: nameOf(identity), path: pathFor("IdentityGet", { id }) };
-  const membership = found.memberships.find(
-    (candidate) => candidate.identityId === id && organizationIds.includes(candidate.organizationId),
+  if (found.usable.has(id))
+    return identity ? { id, name: nameOf(identity), path: pathFor("IdentityGet", { id }) } : { id };
+  const seenBy = (found.scope ? [found.scope] : organizationIds).filter((organizationId) =>
+    found.administered.has(organizationId),
   );
-  if (!membership) return { id };
-  const path = pathFor("OrganizationIdentity", { id: membership.organizationId, identityId: membership.id });
-  return { id, name: nameOf(identity), path };
+  const membership = found.memberships.find(
+    (candidate) => candidate.identityId === id && seenBy.includes(candidate.organizationId),
+  );
+  if (identity && membership) {
+    const path = pathFor("OrganizationIdentity", {
+      id: membership.organizationId,
+      identityId: membership.id,
+    });
+    return { id: membership.id, name: nameOf(identity), path };
+  }
+  if (seenBy.some((organizationId) => found.adminsOf(organizationId).includes(id)))
+    return identity ? { id, name: nameOf(identity) } : { id };
+  // In the reader's own activity: as they listed it or found it listed, by ID only.
+  return listed && !found.scope ? { id } : undefined;
 }
 
+/**
+ * Types about organizations, templates and identities: their actors are their admins, and their
+ * permission changes name the admins and users they list.
+ */
+const documentTypes: readonly Activity["type"][] = [
+  "organizationCreate",
+  "organizationUpdate",
+  "applicationTemplateCreate",
+  "applicationTemplateUpdate",
+  "identityCreate",
+  "identityUpdate",
+];
+const namesListed = (entry: Activity, change?: Change) =>
+  documentTypes.includes(entry.type) &&
+  (change === undefined || change.kind === "permissionsAdded" || change.kind === "permissionsRemoved");
+
 /** Names the references of one entry or of one of its changes. */
-function named<T extends Activity | Change>(found: Found, part: T, organizationIds: readonly string[]): T {
+function named<T extends Activity | Change>(
+  found: Found,
+  part: T,
+  organizationIds: readonly string[],
+  listed: boolean,
+): T {
   return {
     ...part,
     ...(part.organizations && {
@@ -179,7 +202,7 @@ function named<T extends Activity | Change>(found: Found, part: T, organizationI
     }),
     ...(part.identities && {
       identities: part.identities.flatMap((reference) => {
-        const shown = identityName(found, reference, organizationIds);
+        const shown = identityName(found, reference, organizationIds, listed);
         return shown ? [shown] : [];
       }),
     }),
@@ -188,7 +211,7 @@ function named<T extends Activity | Change>(found: Found, part: T, organizationI
 
 /** Who did what the entry records, as the reader may see them. */
 function actorOf(found: Found, entry: Activity, organizationIds: readonly string[]) {
-  const actor = entry.actor && identityName(found, entry.actor, organizationIds);
+  const actor = entry.actor && identityName(found, entry.actor, organizationIds, namesListed(entry));
   return actor ? { actor } : {};
 }
 
@@ -233,13 +256,15 @@ export async function withNames(
   return entries.map((entry) => {
     const organizationIds = (entry.organizations ?? []).map(({ id }) => id);
     return {
-      ...named(found, entry, organizationIds),
+      ...named(found, entry, organizationIds, false),
       ...actorOf(found, entry, organizationIds),
       ...(entry.applicationTemplates && {
         applicationTemplates: entry.applicationTemplates.map((reference) => templateName(found, reference)),
       }),
       ...(entry.changes && {
-        changes: entry.changes.map((change) => named(found, change, organizationIds)),
+        changes: entry.changes.map((change) =>
+          named(found, change, organizationIds, namesListed(entry, change)),
+        ),
       }),
     };
   });

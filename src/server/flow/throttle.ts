@@ -189,3 +189,9 @@ export function codeSendBuckets(
 
 export const signUpBucket = (address: string): Bucket =>
   bucket(`sign-up:${addressKey(address)}`, rateLimits.signUpsPerAddress);
+
+/** Buckets for naming a person to share an identity with: the sharing account, and the person named. */
+export const shareBuckets = (accountId: string, personKey: string): Bucket[] => [
+  bucket(`share:${accountId}`, rateLimits.sharesPerAccount),
+  bucket(`share-to:${personKey}`, rateLimits.sharesPerPerson),
+];

@@ -20,7 +20,8 @@ import {
 import { accessibleIdentities } from "../access/identities.ts";
 import type { Caller } from "../access/caller.ts";
 import { applyMemberships, changeableMemberships } from "./memberships.ts";
-import { affectedAccounts, permissionChanges, sharedMembers } from "./sharing.ts";
+import type { ShareNotice } from "./share-notices.ts";
+import { changedShares, permissionChanges, sharedMembers, type SharingDeps } from "./sharing.ts";
 
 const profileFields = ["username", "email", "givenName", "fullName", "pictureUrl"] as const;
 
@@ -79,13 +80,15 @@ const staleIdentity = () =>
 /**
  * Changes an identity the caller administers, unless it changed since the version it saw. Its users
  * and admins are changed at the console only: a sign-in under way proves no one is managing the identity.
+ * Returns the identity as saved, and who to tell of changed shares once the caller has its answer.
  */
 export async function updateIdentity(
-  db: Database,
+  deps: SharingDeps,
   caller: Caller,
   id: string,
   update: IdentityUpdate,
-): Promise<IdentityRow> {
+): Promise<{ identity: IdentityRow; notice?: Omit<ShareNotice, "locale"> }> {
+  const { db } = deps;
   const { version, organizations, users, admins, ...fields } = update;
   const { accountId } = caller;
   const access = (await accessibleIdentities(db, accountId)).get(id);
@@ -102,7 +105,7 @@ export async function updateIdentity(
     users: identity.document.users,
     shares: identity.document.shares ?? [],
   };
-  const members = sharing ? await sharedMembers(db, identity, { users, admins }) : before;
+  const members = sharing ? await sharedMembers(deps, accountId, identity, { users, admins }) : before;
   // An update that sends none of the fields keeps them: the identity page saves its users, its admins
   // or its organizations on their own. (Sending none to clear them all would leave an empty identity.)
   const { admins: _admins, users: _users, shares: _shares, ...stored } = identity.document;
@@ -132,14 +135,8 @@ export async function updateIdentity(
       organizationsTold,
     );
   }
-  // A person whose access changed reads it in their own activity, told only about themselves.
-  for (const { accountId: affected, person } of affectedAccounts(before, members)) {
-    if (affected === accountId) continue;
-    const own = permissions.flatMap((change) =>
-      change.people?.includes(person) ? [{ ...change, identities: undefined, people: [person] }] : [],
-    );
-    if (own.length > 0)
-      await recordActivity(db, affected, { type: "identityUpdate", identities: [{ id }], changes: own });
-  }
-  return { ...identity, version: version + 1, document };
+  const saved = { ...identity, version: version + 1, document };
+  const changed = changedShares(before, members);
+  if (changed.length === 0) return { identity: saved };
+  return { identity: saved, notice: { identityId: id, sharer: accountId, permissions, changed } };
 }

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import {
   identityFieldsSchema,
   identitySearchQuerySchema,
@@ -8,13 +8,17 @@ import {
 import { apiPrefix, routes } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
 import { requireCaller, type Caller, type CallerDeps } from "../access/caller.ts";
+import { limitStore } from "../flow/throttle.ts";
 import { HttpError } from "../http/errors.ts";
+import { preferredLocale } from "../http/locale.ts";
+import { credentialsOf } from "../store/accounts.ts";
 import type { Database } from "../store/database.ts";
 import { blocksCovering } from "../store/blocks.ts";
 import { applicationsUsed, findIdentities, membershipsIn, type IdentityRow } from "../store/identities.ts";
 import { accessibleIdentities, reachableIdentities, type Access } from "../access/identities.ts";
 import { createIdentity, updateIdentity } from "./identities.ts";
 import { membershipViews } from "./memberships.ts";
+import { tellSharedPeople, type ShareNoticeDeps } from "./share-notices.ts";
 import { memberViews } from "./sharing.ts";
 import { searchIdentities } from "./search.ts";
 
@@ -68,8 +72,9 @@ async function withMemberships(db: Database, caller: Caller, identities: Identit
 }
 
 /** The identities console API: one's own identities, listed, searched, created, read and changed. */
-export const identityPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { deps }) => {
+export const identityPlugin: FastifyPluginAsync<{ deps: CallerDeps & ShareNoticeDeps }> = (app, { deps }) => {
   const { db } = deps;
+  const sharing = { db, limits: limitStore(deps) };
 
   app.get(apiPrefix + routes.IdentityList.path, async (request) => {
     const caller = await requireCaller(deps, request);
@@ -102,8 +107,22 @@ export const identityPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { 
     return {
       ...view(identity, level, caller),
       organizations: await membershipViews(db, identity.id),
-      ...(level === "admin" ? memberViews(identity, caller.accountId, (id) => access.has(id)) : {}),
+      ...(level === "admin" ? await withMembers(identity, caller, access) : {}),
     };
+  };
+  const withMembers = async (identity: IdentityRow, caller: Caller, access: Map<string, Access>) => {
+    const byAddress = (identity.document.shares ?? []).some((share) => share.addressKey !== undefined);
+    const addresses = new Set(
+      byAddress
+        ? (await credentialsOf(db, caller.accountId, "email")).map((credential) => credential.providerId)
+        : [],
+    );
+    return memberViews(
+      identity,
+      caller.accountId,
+      (id) => access.has(id),
+      (share) => share.accountId === caller.accountId || addresses.has(share.addressKey ?? null),
+    );
   };
 
   app.get(apiPrefix + routes.IdentityGet.path, async (request) => {
@@ -115,10 +134,19 @@ export const identityPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { 
     return full(identity, caller, access);
   });
 
-  const update = async (request: FastifyRequest) => {
+  const update = async (request: FastifyRequest, reply: FastifyReply) => {
     const caller = await requireCaller(deps, request);
     const { id } = request.params as { id: string };
-    const identity = await updateIdentity(db, caller, id, parseBody(identityUpdateSchema, request.body));
+    const body = parseBody(identityUpdateSchema, request.body);
+    const { identity, notice } = await updateIdentity(sharing, caller, id, body);
+    if (notice) {
+      const locale = preferredLocale(request.headers["accept-language"]);
+      reply.raw.once("close", () => {
+        tellSharedPeople(deps, { ...notice, locale }).catch((error: unknown) => {
+          request.log.error({ err: error }, "the people an identity was shared with could not be told");
+        });
+      });
+    }
     // Read again: the edit may have taken the caller's own admin rights (or all access) away.
     return full(identity, caller, await accessibleIdentities(db, caller.accountId));
   };

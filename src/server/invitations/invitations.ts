@@ -14,6 +14,7 @@ import { newId } from "../ids.ts";
 import { administeredOrganization } from "../access/organizations.ts";
 import { addAdmin, findOrganization } from "../organizations/organizations.ts";
 import { inTransaction, type Database } from "../store/database.ts";
+import { isBlocked } from "../store/blocks.ts";
 import { findIdentity } from "../store/identities.ts";
 import {
   deleteInvitation,
@@ -165,6 +166,10 @@ export async function accept(
   // Taking the invitation and what it grants are stored together: a failure keeps the invitation.
   const accepting = inTransaction(db, async (trx) => {
     const { organizationId, role, invitedByAccountId } = await claim(trx, identityId, invitationId);
+    // A block binds in every role: the blocked join or administer the organization no more than they
+    // sign in to it. The invitation stays, for when the block is lifted.
+    if (await isBlocked(trx, organizationId, identityId, accountId))
+      throw new HttpError(403, "identityBlocked", "the identity or account is blocked in this organization");
     const changed =
       role === "admin"
         ? await addAdmin(trx, organizationId, identityId)

@@ -118,22 +118,26 @@ export async function unblockIdentity(
 ): Promise<BlockPage> {
   const { editor } = await administeredOrganization(db, caller, organizationId);
   const membership = await memberOf(db, organizationId, scopedId);
+  const notBlocked = () =>
+    new HttpError(409, "notBlocked", "the identity is not blocked in this organization");
   const block = await findBlockInForce(db, organizationId, membership.identityId);
-  if (!block || !(await liftBlock(db, block.id, editor, Date.now())))
-    throw new HttpError(409, "notBlocked", "the identity is not blocked in this organization");
-
-  // Those who were blocked learn it is over: the accounts behind the identity then and now.
+  if (!block) throw notBlocked();
+  // The accounts behind the identity then and now: they are told it is over, and none of them may
+  // lift it, through whichever of their identities is an admin here.
   const accounts = new Set([
     ...(await accountsOfBlock(db, block.id)),
     ...(await accountsWithAccess(db, block.identityId)),
   ]);
+  if (accounts.has(caller.accountId))
+    throw new HttpError(403, "unblockSelf", "admins cannot lift a block of their own identity or account");
+  if (!(await liftBlock(db, block.id, editor, Date.now()))) throw notBlocked();
+
   const about = { identities: [{ id: block.identityId }], organizations: [{ id: organizationId }] };
   await recordActivity(db, caller.accountId, { type: "identityUnblocked", ...about }, [
     { organizationId, membershipId: block.membershipId },
   ]);
   for (const accountId of accounts)
-    if (accountId !== caller.accountId)
-      await recordActivity(db, accountId, { type: "identityUnblocked", ...about });
+    await recordActivity(db, accountId, { type: "identityUnblocked", ...about });
   return blockPage(db, caller, organizationId, scopedId);
 }
 
@@ -160,7 +164,7 @@ export async function blockStatus(
   const membership = await findMembershipById(db, scopedId);
   const notFound = new HttpError(404, "notFound", "no such identity in this organization");
   if (!organization || membership?.organizationId !== organizationId) throw notFound;
-  const reader = await blockStatusReader(db, caller, organization.document.admins, membership.identityId);
+  const reader = await blockStatusReader(db, caller, organization, membership.identityId);
   if (!reader) throw notFound;
   const block = await findBlockInForce(db, organizationId, membership.identityId);
   if (block) return statusOf(block, reader === "admin");

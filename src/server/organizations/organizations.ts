@@ -8,7 +8,7 @@ import { isSecureUri } from "../../common/uris.ts";
 import { recordActivity } from "../activity/activity.ts";
 import { adminChanges, fieldChanges, groupedChanges } from "../activity/changes.ts";
 import type { Caller } from "../access/caller.ts";
-import { actingIdentity, isAdmin } from "../access/documents.ts";
+import { actingIdentity } from "../access/documents.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
@@ -21,6 +21,7 @@ import { accessibleIdentities } from "../access/identities.ts";
 import {
   administeredOrganization,
   findOrganization,
+  isOrganizationAdmin,
   type OrganizationDocument,
 } from "../access/organizations.ts";
 import { interpolate } from "../templates/interpolate.ts";
@@ -35,13 +36,13 @@ const table = "organizations";
 
 export const listOrganizations = (db: Database) => listDocuments<OrganizationDocument>(db, table);
 
+/** The organization as a reader sees it; its admins (`canUpdate`) also see its admins and applications. */
 export function organizationView(
   id: string,
   version: number,
   document: OrganizationDocument,
-  caller?: Caller,
+  canUpdate: boolean,
 ): Organization {
-  const canUpdate = isAdmin(caller, document.admins);
   const base = {
     id,
     version,
@@ -251,7 +252,7 @@ export async function updateOrganization(
     );
   }
   return {
-    ...organizationView(id, update.version + 1, document, caller),
+    ...organizationView(id, update.version + 1, document, true),
     ...(secrets.length ? { secrets } : {}),
   };
 }
@@ -271,7 +272,7 @@ export async function organizationIdentity(
   if (!organization || membership?.organizationId !== organizationId) {
     throw new HttpError(404, "notFound", "no such identity in this organization");
   }
-  const callerIsAdmin = isAdmin(caller, organization.document.admins);
+  const callerIsAdmin = await isOrganizationAdmin(db, caller, organization);
   const canUse = (await accessibleIdentities(db, caller.accountId)).has(membership.identityId);
   const identity = (callerIsAdmin || canUse) && (await findIdentity(db, membership.identityId));
   if (!identity) throw new HttpError(404, "notFound", "no such identity in this organization");

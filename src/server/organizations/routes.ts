@@ -7,7 +7,8 @@ import {
 import { apiPrefix, routes } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
 import { optionalCaller, requireCaller, requireConsoleCaller, type CallerDeps } from "../access/caller.ts";
-import { isAdmin, summaries } from "../access/documents.ts";
+import { summaries } from "../access/documents.ts";
+import { administeredAmong, isOrganizationAdmin } from "../access/organizations.ts";
 import { HttpError } from "../http/errors.ts";
 import { ownAdminIdentities } from "../access/identities.ts";
 import { configuredClients, homepageOf } from "./clients.ts";
@@ -25,9 +26,10 @@ import {
 export const organizationPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { deps }) => {
   const { db } = deps;
 
-  app.get(apiPrefix + routes.OrganizationList.path, async (request) =>
-    summaries(await listOrganizations(db), await optionalCaller(deps, request)),
-  );
+  app.get(apiPrefix + routes.OrganizationList.path, async (request) => {
+    const listed = await listOrganizations(db);
+    return summaries(listed, await administeredAmong(db, await optionalCaller(deps, request), listed));
+  });
 
   app.post(apiPrefix + routes.OrganizationCreate.path, async (request, reply) => {
     const caller = await requireCaller(deps, request);
@@ -41,14 +43,21 @@ export const organizationPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app
     if (!stored) throw new HttpError(404, "notFound", "no such organization");
     const caller = await optionalCaller(deps, request);
     const ownAdmins = await ownAdminIdentities(db, caller, stored.document.admins);
-    const view = organizationView(id, stored.version, stored.document, caller);
+    const view = organizationView(
+      id,
+      stored.version,
+      stored.document,
+      await isOrganizationAdmin(db, caller, stored),
+    );
     return ownAdmins ? { ...view, ownAdminIdentities: ownAdmins } : view;
   });
 
   app.get(apiPrefix + routes.OrganizationApp.path, async (request) => {
     const { id, appId } = request.params as { id: string; appId: string };
     const organization = await findOrganization(db, id);
-    const admin = isAdmin(await optionalCaller(deps, request), organization?.document.admins ?? []);
+    const admin =
+      organization !== undefined &&
+      (await isOrganizationAdmin(db, await optionalCaller(deps, request), organization));
     const application = organization?.document.applications.find(
       (candidate) => candidate.id === appId && (candidate.active || admin),
     );

@@ -1,4 +1,5 @@
 import { inTransaction, type Database } from "./database.ts";
+import type { ShareTarget } from "./identities.ts";
 import { preparedQuery } from "./prepared.ts";
 import type { CredentialTable } from "./schema.ts";
 
@@ -51,6 +52,11 @@ export async function findAccountIdByCredential(
     .where("provider_id", "=", providerId)
     .executeTakeFirst();
   return row?.account_id;
+}
+
+/** The account a share is for: the one named by username, or the one that owns the e-mail address. */
+export async function accountOfShare(db: Database, share: ShareTarget): Promise<string | undefined> {
+  return share.accountId ?? findAccountIdByCredential(db, "email", share.addressKey);
 }
 
 /** The credential with this lookup key (a passkey's credential ID, say), with its account. */

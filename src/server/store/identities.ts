@@ -20,15 +20,21 @@ export interface IdentityDocument {
 
 export type IdentityRole = "admin" | "user";
 
-/** An account an identity is shared with, as its admins named it. */
-export interface IdentityShare {
-  /** The share's own ID: what the identity's admins see and send back, never the account's ID. */
-  id: string;
-  accountId: string;
-  role: IdentityRole;
+/**
+ * Whom an identity is shared with, as its admins named them: by username, an account; by e-mail
+ * address, the address, whose share is that of whichever account owns it (none may yet).
+ */
+export type ShareTarget = {
   /** The username or e-mail address the admin who shared it typed. */
   person: string;
-}
+} & ({ accountId: string; addressKey?: undefined } | { addressKey: string; accountId?: undefined });
+
+/** A person an identity is shared with, and how. */
+export type IdentityShare = ShareTarget & {
+  /** The share's own ID: what the identity's admins see and send back, never the account's ID. */
+  id: string;
+  role: IdentityRole;
+};
 
 export interface IdentityRow {
   id: string;
@@ -57,11 +63,14 @@ const memberRows = (identityId: string, document: IdentityDocument) => [
 ];
 
 const shareRows = (identityId: string, document: IdentityDocument) =>
-  (document.shares ?? []).map((share) => ({
-    identity_id: identityId,
-    account_id: share.accountId,
-    role: share.role,
-  }));
+  (document.shares ?? []).flatMap(({ accountId, role }) =>
+    accountId === undefined ? [] : [{ identity_id: identityId, account_id: accountId, role }],
+  );
+
+const addressShareRows = (identityId: string, document: IdentityDocument) =>
+  (document.shares ?? []).flatMap(({ addressKey, role }) =>
+    addressKey === undefined ? [] : [{ identity_id: identityId, address_key: addressKey, role }],
+  );
 
 /**
  * Replaces the lookup rows of the identity's members, shares and search words with those of its
@@ -71,12 +80,16 @@ async function storeLookups(trx: Database, id: string, document: IdentityDocumen
   if (replace) {
     await trx.deleteFrom("identity_members").where("identity_id", "=", id).execute();
     await trx.deleteFrom("identity_shares").where("identity_id", "=", id).execute();
+    await trx.deleteFrom("identity_address_shares").where("identity_id", "=", id).execute();
     await trx.deleteFrom("identity_search_words").where("identity_id", "=", id).execute();
   }
   const members = memberRows(id, document);
   if (members.length > 0) await trx.insertInto("identity_members").values(members).execute();
   const shares = shareRows(id, document);
   if (shares.length > 0) await trx.insertInto("identity_shares").values(shares).execute();
+  const addressShares = addressShareRows(id, document);
+  if (addressShares.length > 0)
+    await trx.insertInto("identity_address_shares").values(addressShares).execute();
   const words = searchWordsOf(document).map((word) => ({ word, identity_id: id }));
   if (words.length > 0) await trx.insertInto("identity_search_words").values(words).execute();
 }
@@ -169,7 +182,10 @@ export async function identitiesCreatedBy(db: Database, accountId: string): Prom
   return rows.map(toIdentity);
 }
 
-/** The identities shared with the account, each with the role it was given. */
+/**
+ * The identities shared with the account, each with the role it was given: with the account itself,
+ * or with one of its e-mail addresses (which it proved it owns).
+ */
 export async function identitiesSharedWith(
   db: Database,
   accountId: string,
@@ -178,6 +194,17 @@ export async function identitiesSharedWith(
     .selectFrom("identity_shares")
     .select(["identity_id", "role"])
     .where("account_id", "=", accountId)
+    .unionAll(
+      db
+        .selectFrom("identity_address_shares as share")
+        .innerJoin("credentials as credential", (join) =>
+          join
+            .onRef("credential.provider_id", "=", "share.address_key")
+            .on("credential.provider", "=", "email"),
+        )
+        .select(["share.identity_id", "share.role"])
+        .where("credential.account_id", "=", accountId),
+    )
     .execute();
   return rows.map((row) => ({ identityId: row.identity_id, role: row.role }));
 }

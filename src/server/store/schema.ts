@@ -92,6 +92,13 @@ export interface IdentityShareTable {
   role: "admin" | "user";
 }
 
+/** An identity shared with an e-mail address: it is the share of the account that owns the address. */
+export interface IdentityAddressShareTable {
+  identity_id: string;
+  address_key: string;
+  role: "admin" | "user";
+}
+
 export interface IdentityOrganizationTable {
   id: string;
   identity_id: string;
@@ -250,6 +257,7 @@ export interface Schema {
   identities: IdentityTable;
   identity_members: IdentityMemberTable;
   identity_shares: IdentityShareTable;
+  identity_address_shares: IdentityAddressShareTable;
   identity_search_words: IdentitySearchWordTable;
   identity_organizations: IdentityOrganizationTable;
   identity_applications: IdentityApplicationTable;

@@ -3,7 +3,7 @@ import { templateFieldsSchema, templateUpdateSchema } from "../../common/api/tem
 import { apiPrefix, routes } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
 import { optionalCaller, requireCaller, type CallerDeps } from "../access/caller.ts";
-import { summaries } from "../access/documents.ts";
+import { adminListed, summaries } from "../access/documents.ts";
 import { HttpError } from "../http/errors.ts";
 import { ownAdminIdentities } from "../access/identities.ts";
 import { createTemplate, findTemplate, listTemplates, templateView, updateTemplate } from "./templates.ts";
@@ -12,9 +12,10 @@ import { createTemplate, findTemplate, listTemplates, templateView, updateTempla
 export const templatePlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { deps }) => {
   const { db } = deps;
 
-  app.get(apiPrefix + routes.ApplicationTemplateList.path, async (request) =>
-    summaries(await listTemplates(db), await optionalCaller(deps, request)),
-  );
+  app.get(apiPrefix + routes.ApplicationTemplateList.path, async (request) => {
+    const listed = await listTemplates(db);
+    return summaries(listed, adminListed(listed, await optionalCaller(deps, request)));
+  });
 
   app.post(apiPrefix + routes.ApplicationTemplateCreate.path, async (request, reply) => {
     const caller = await requireCaller(deps, request);
