@@ -16,6 +16,11 @@ export interface StoreOptions {
   database: Config["database"];
   /** PostgreSQL schema to use instead of `public` (tests isolate themselves with one). */
   postgresSchema?: string;
+  /**
+   * Told when PostgreSQL ends a connection (a restart, an administrator): the pool has let it go and
+   * opens another when one is needed. Without it, such an end shows only as the next query's failure.
+   */
+  onConnectionLost?: (error: Error) => void;
 }
 
 /**
@@ -36,7 +41,11 @@ function timeQuery(event: LogEvent): void {
 }
 
 /** Opens the store; the PostgreSQL driver is loaded only when PostgreSQL is the store. */
-export async function openDatabase({ database, postgresSchema }: StoreOptions): Promise<Database> {
+export async function openDatabase({
+  database,
+  postgresSchema,
+  onConnectionLost = () => undefined,
+}: StoreOptions): Promise<Database> {
   if (database.kind === "sqlite") {
     ownerOnlyDatabaseFile(database.file);
     const store = openSqlite(database.file);
@@ -48,7 +57,10 @@ export async function openDatabase({ database, postgresSchema }: StoreOptions): 
     return db;
   }
   const { postgresDialect } = await import("./postgres.ts");
-  return new Kysely<Schema>({ dialect: postgresDialect(database.url, postgresSchema), log: timeQuery });
+  return new Kysely<Schema>({
+    dialect: postgresDialect({ url: database.url, schema: postgresSchema, onConnectionLost }),
+    log: timeQuery,
+  });
 }
 
 // The migrator's own tables live in the same schema as Vrata's; otherwise it may find another
