@@ -127,15 +127,16 @@ export function runPrimary({ config, prepare, failed, graceMs }: PrimaryOptions)
       // keeps the primary running even when no worker is left.
       failedStarts = served.has(worker) ? 0 : failedStarts + 1;
       const delayMs = replacementDelayMs(failedStarts);
-      log.warn(
-        `worker ${worker.process.pid} ended ${how}${served.has(worker) ? "" : " before it could serve"}; ` +
-          `a replacement starts ${delayMs === 0 ? "now" : `in ${delayMs / 1000} s`}`,
-      );
-      const replace = () => {
-        if (!stopping) cluster.fork(addedWorkerEnvironment(process.env));
-      };
-      if (delayMs === 0) replace();
-      else setTimeout(replace, delayMs);
+      const ended = `worker ${worker.process.pid} ended ${how}${served.has(worker) ? "" : " before it could serve"}`;
+      if (delayMs === 0) {
+        const replacement = cluster.fork(addedWorkerEnvironment(process.env));
+        log.warn(`${ended}; worker ${replacement.process.pid} replaces it`);
+      } else {
+        log.warn(`${ended}; a replacement starts in ${delayMs / 1000} s`);
+        setTimeout(() => {
+          if (!stopping) cluster.fork(addedWorkerEnvironment(process.env));
+        }, delayMs);
+      }
     }
   });
 
