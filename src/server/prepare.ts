@@ -7,7 +7,8 @@ import { ensureConsoleClient } from "./organizations/console.ts";
 import { deriveInstanceSecrets, type InstanceSecrets } from "./secrets/instance-secrets.ts";
 import { loadInstanceKey } from "./secrets/instance-key.ts";
 import { sealedSettingOrCreate } from "./secrets/sealed-settings.ts";
-import { migrate, openDatabase, type Database, type StoreOptions } from "./store/database.ts";
+import { openDatabase, type Database, type StoreOptions } from "./store/database.ts";
+import { migrate } from "./store/migrate.ts";
 import { storeLocation, waitForStore } from "./store/wait.ts";
 import type { PlainLog } from "./plain-log.ts";
 
@@ -48,10 +49,13 @@ export async function openInstance(
   config: Config,
   db: Database,
   secrets: InstanceSecrets,
-  postgresSchema: string | undefined,
-  keyPollMs?: number,
+  {
+    postgresSchema,
+    keyPollMs,
+    log,
+  }: { postgresSchema?: string | undefined; keyPollMs?: number | undefined; log: PlainLog },
 ) {
-  await migrate(db, postgresSchema);
+  await migrate(db, postgresSchema, log.info);
   const cookieSecret = await sealedSettingOrCreate(db, secrets.sealer, "cookieSecret", newSecret);
   const watch = await SigningKeyWatch.open({
     db,
@@ -80,7 +84,7 @@ export async function prepareInstance(config: Config, log: PlainLog): Promise<Tl
     onConnectionLost: (error) => log.warn(`a database connection ended: ${error.message}`),
   });
   try {
-    const { watch, tls } = await openInstance(config, db, secrets, undefined);
+    const { watch, tls } = await openInstance(config, db, secrets, { log });
     await watch.stop();
     return tls;
   } finally {

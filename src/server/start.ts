@@ -63,13 +63,11 @@ export async function startVrata(
   });
   let keyWatch: SigningKeyWatch | undefined;
   try {
-    const { cookieSecret, watch, consoleClient, tls } = await openInstance(
-      config,
-      db,
-      secrets,
-      storeOptions.postgresSchema,
+    const { cookieSecret, watch, consoleClient, tls } = await openInstance(config, db, secrets, {
+      postgresSchema: storeOptions.postgresSchema,
       keyPollMs,
-    );
+      log: startLog,
+    });
     keyWatch = watch;
     const jwtAccessTokens = new JwtAccessTokens({
       db,
