@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -8,68 +8,17 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { routes } from "../src/common/routes.ts";
-import { migrate, openDatabase, type Database } from "../src/server/store/database.ts";
+import { openDatabase, type Database } from "../src/server/store/database.ts";
+import { migrate } from "../src/server/store/migrate.ts";
 import { registerTestApp, type TestApp } from "./support/apps.ts";
 import { vrataCommand } from "./support/command.ts";
 import { signInToApp } from "./support/organization-admin.ts";
 import { createPostgresSchema, storeEngines } from "./support/postgres.ts";
 import { freePort } from "./support/ports.ts";
 import { trustCa } from "./support/server.ts";
+import { RunningCommand } from "./support/running-command.ts";
 
 // `vrata --workers 2`, run as an operator runs it: a primary process and two workers sharing one port.
-
-interface LogLine {
-  pid: number;
-  msg: string;
-  req?: { path: string };
-}
-
-/** The running command, what it has logged so far, and a wait for a line to come. */
-class RunningCommand {
-  readonly lines: LogLine[] = [];
-  readonly exited: Promise<number | null>;
-  #waiting: { match: (line: LogLine) => boolean; resolve: (line: LogLine) => void }[] = [];
-
-  readonly child: ChildProcess;
-
-  constructor(child: ChildProcess) {
-    this.child = child;
-    let rest = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      const text = rest + chunk.toString("utf8");
-      const complete = text.split("\n");
-      rest = complete.pop() ?? "";
-      for (const raw of complete) this.#add(JSON.parse(raw) as LogLine);
-    });
-    this.exited = new Promise((resolve) => child.on("exit", (code) => resolve(code)));
-  }
-
-  #add(line: LogLine) {
-    this.lines.push(line);
-    this.#waiting = this.#waiting.filter(({ match, resolve }) =>
-      match(line) ? (resolve(line), false) : true,
-    );
-  }
-
-  /** The first line, logged already or still to come, that `match` accepts. */
-  next(match: (line: LogLine) => boolean, after = 0): Promise<LogLine> {
-    const found = this.lines.slice(after).find(match);
-    return found ? Promise.resolve(found) : new Promise((resolve) => this.#waiting.push({ match, resolve }));
-  }
-
-  /** The workers that have said they are ready and have not ended since, by process ID. */
-  get workers(): number[] {
-    const ended = this.lines.map((line) => /^worker (\d+) ended/.exec(line.msg)?.[1]).map(Number);
-    return this.lines
-      .filter((line) => line.msg.startsWith("worker ready") && !ended.includes(line.pid))
-      .map((line) => line.pid);
-  }
-
-  /** Waits until `count` workers are ready. */
-  async workersReady(count: number): Promise<void> {
-    while (this.workers.length < count) await this.next(() => true, this.lines.length);
-  }
-}
 
 const alive = (pid: number) => {
   try {

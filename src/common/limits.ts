@@ -24,6 +24,11 @@ export const usernameOrEmailMaxLength = 254;
  * server apply at once; through another server sharing the database, within this time.
  */
 export const clientCacheMs = 1000;
+/**
+ * Opening a connection to PostgreSQL gives up after this long: a host that takes the connection but
+ * never answers costs a request (or a start's attempt) this much, not forever.
+ */
+export const databaseConnectTimeoutMs = 5_000;
 
 /** Longest text an identity search looks for, in UTF-16 units. */
 export const identitySearchMaxLength = 100;

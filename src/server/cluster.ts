@@ -1,7 +1,7 @@
 import cluster, { type Worker } from "node:cluster";
-import os from "node:os";
 import type { Config } from "./config.ts";
 import type { TlsMaterial } from "./http/tls.ts";
+import { plainLog } from "./plain-log.ts";
 
 // With --workers above 1, the `vrata` command's first process is the primary: it starts the workers
 // (which share one listening socket, node:cluster handing each new connection to the next one),
@@ -53,21 +53,9 @@ export function addedWorkerEnvironment(env: NodeJS.ProcessEnv): Record<string, s
   return chosen ? {} : { MALLOC_ARENA_MAX: "2" };
 }
 
-const levels = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
-
-/** Log lines shaped as the workers' (pino's JSON), so that one reader takes both. */
-function primaryLog(level: Config["logLevel"]) {
-  const write = (at: keyof typeof levels, msg: string) => {
-    if (levels[at] < levels[level]) return;
-    process.stdout.write(
-      `${JSON.stringify({ level: levels[at], time: Date.now(), pid: process.pid, hostname: os.hostname(), msg })}\n`,
-    );
-  };
-  return {
-    info: (msg: string) => write("info", msg),
-    warn: (msg: string) => write("warn", msg),
-    error: (msg: string) => write("error", msg),
-  };
+/** How long the primary waits before replacing a worker: at once after one that served, then 1, 2, 4 … 30 s. */
+export function replacementDelayMs(failedStarts: number): number {
+  return failedStarts === 0 ? 0 : Math.min(1000 * 2 ** (failedStarts - 1), 30_000);
 }
 
 export interface PrimaryOptions {
@@ -86,10 +74,12 @@ export interface PrimaryOptions {
  * only once it is prepared.
  */
 export function runPrimary({ config, prepare, failed, graceMs }: PrimaryOptions): void {
-  const log = primaryLog(config.logLevel);
+  const log = plainLog(config.logLevel);
   /** Workers that have served: one ending after that is replaced; one ending before it shows a start that fails. */
   const served = new WeakSet<Worker>();
   let announced = false;
+  /** Replacements in a row that ended before they served. */
+  let failedStarts = 0;
   let stopping = false;
   let exitCode = 0;
   let tls: TlsMaterial | undefined;
@@ -128,12 +118,25 @@ export function runPrimary({ config, prepare, failed, graceMs }: PrimaryOptions)
     if (stopping) {
       if (code !== 0) exitCode = 1;
       if (running().length === 0) process.exit(exitCode);
-    } else if (!served.has(worker)) {
+    } else if (!announced) {
       log.error(`worker ${worker.process.pid} ended ${how} before it could serve: stopping`);
       stopAll(code || 1);
     } else {
-      const replacement = cluster.fork(addedWorkerEnvironment(process.env));
-      log.warn(`worker ${worker.process.pid} ended ${how}; worker ${replacement.process.pid} replaces it`);
+      // Once the instance serves, a worker is always replaced: one that cannot start (the database is
+      // away, say) is tried again later and later, never given up on, while the others serve. The timer
+      // keeps the primary running even when no worker is left.
+      failedStarts = served.has(worker) ? 0 : failedStarts + 1;
+      const delayMs = replacementDelayMs(failedStarts);
+      const ended = `worker ${worker.process.pid} ended ${how}${served.has(worker) ? "" : " before it could serve"}`;
+      if (delayMs === 0) {
+        const replacement = cluster.fork(addedWorkerEnvironment(process.env));
+        log.warn(`${ended}; worker ${replacement.process.pid} replaces it`);
+      } else {
+        log.warn(`${ended}; a replacement starts in ${delayMs / 1000} s`);
+        setTimeout(() => {
+          if (!stopping) cluster.fork(addedWorkerEnvironment(process.env));
+        }, delayMs);
+      }
     }
   });
 

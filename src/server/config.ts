@@ -53,6 +53,14 @@ const optionTable = {
     help: "postgres://user:password@host/db for PostgreSQL (default: SQLite in the data folder)",
     schema: z.string().check(z.refine(isPostgresUrl, "must be a postgres:// or postgresql:// URL")),
   },
+  "database-wait": {
+    env: "VRATA_DATABASE_WAIT",
+    help: "seconds a start waits for a PostgreSQL that does not answer yet before it gives up",
+    schema: z.coerce
+      .number()
+      .check(z.int(), z.gte(0, "must be 0 or more"), z.lte(3600, "must be at most 3600 (an hour)")),
+    defaultValue: "60",
+  },
   "tls-cert": {
     env: "VRATA_TLS_CERT",
     help: "PEM certificate chain file (default: a generated local CA and localhost certificate)",
@@ -222,6 +230,8 @@ export interface Config {
   /** Issuer given explicitly rather than derived from the port. */
   issuerExplicit: boolean;
   database: { kind: "sqlite"; file: string } | { kind: "postgres"; url: string };
+  /** How long a start waits for a PostgreSQL store that does not answer yet. */
+  databaseWaitMs: number;
   tls: { kind: "generated" } | { kind: "files"; certFile: string; keyFile: string } | { kind: "proxy" };
   title: string;
   logLevel: z.infer<(typeof optionTable)["log-level"]["schema"]>;
@@ -599,6 +609,7 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv): Con
       database === undefined
         ? { kind: "sqlite", file: path.join(dataDir, "vrata.sqlite") }
         : { kind: "postgres", url: database },
+    databaseWaitMs: (setting("database-wait") as number) * 1000,
     tls: behindProxy
       ? { kind: "proxy" }
       : certFile !== undefined && keyFile !== undefined

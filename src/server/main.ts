@@ -86,8 +86,11 @@ if (clustered && cluster.isPrimary) {
     config,
     graceMs: shutdownGraceMs,
     prepare: async () => {
-      const { prepareInstance } = await import("./prepare.ts");
-      return prepareInstance(config);
+      const [{ prepareInstance }, { plainLog }] = await Promise.all([
+        import("./prepare.ts"),
+        import("./plain-log.ts"),
+      ]);
+      return prepareInstance(config, plainLog(config.logLevel));
     },
     failed: (error) => fail(describeStartFailure(error, config)),
   });

@@ -7,10 +7,39 @@ import { ensureConsoleClient } from "./organizations/console.ts";
 import { deriveInstanceSecrets, type InstanceSecrets } from "./secrets/instance-secrets.ts";
 import { loadInstanceKey } from "./secrets/instance-key.ts";
 import { sealedSettingOrCreate } from "./secrets/sealed-settings.ts";
-import { migrate, openDatabase, type Database } from "./store/database.ts";
+import { openDatabase, type Database, type StoreOptions } from "./store/database.ts";
+import { migrate } from "./store/migrate.ts";
+import { storeLocation, waitForStore } from "./store/wait.ts";
+import type { PlainLog } from "./plain-log.ts";
 
 // What an instance needs before it serves, made once: the primary process of several workers runs
 // it before starting them, and loads only what it takes (not the web server or the OIDC engine).
+
+/**
+ * Opens the store and waits for it to answer: a PostgreSQL that is still starting, or restarting while
+ * Vrata starts, is asked again (each attempt logged) for up to --database-wait before the start fails
+ * with one line naming the host and the cause.
+ */
+export async function openStore(
+  config: Pick<Config, "database" | "databaseWaitMs">,
+  log: PlainLog,
+  options: Partial<StoreOptions> = {},
+): Promise<Database> {
+  const db = await openDatabase({ database: config.database, ...options });
+  if (config.database.kind === "postgres") {
+    try {
+      await waitForStore(db, {
+        location: storeLocation(config.database.url),
+        timeoutMs: config.databaseWaitMs,
+        onRetry: log.warn,
+      });
+    } catch (error) {
+      await db.destroy();
+      throw error;
+    }
+  }
+  return db;
+}
 
 /**
  * Brings the store up to date and opens the instance's secret, signing keys, built-in console client
@@ -20,10 +49,13 @@ export async function openInstance(
   config: Config,
   db: Database,
   secrets: InstanceSecrets,
-  postgresSchema: string | undefined,
-  keyPollMs?: number,
+  {
+    postgresSchema,
+    keyPollMs,
+    log,
+  }: { postgresSchema?: string | undefined; keyPollMs?: number | undefined; log: PlainLog },
 ) {
-  await migrate(db, postgresSchema);
+  await migrate(db, postgresSchema, log.info);
   const cookieSecret = await sealedSettingOrCreate(db, secrets.sealer, "cookieSecret", newSecret);
   const watch = await SigningKeyWatch.open({
     db,
@@ -46,11 +78,13 @@ export async function openInstance(
  * instance's secret, signing keys, console client and generated TLS certificate when they are missing.
  * Returns the TLS material the workers will serve with.
  */
-export async function prepareInstance(config: Config): Promise<TlsMaterial | undefined> {
+export async function prepareInstance(config: Config, log: PlainLog): Promise<TlsMaterial | undefined> {
   const secrets = deriveInstanceSecrets(await loadInstanceKey(config.secretKey));
-  const db = await openDatabase({ database: config.database });
+  const db = await openStore(config, log, {
+    onConnectionLost: (error) => log.warn(`a database connection ended: ${error.message}`),
+  });
   try {
-    const { watch, tls } = await openInstance(config, db, secrets, undefined);
+    const { watch, tls } = await openInstance(config, db, secrets, { log });
     await watch.stop();
     return tls;
   } finally {

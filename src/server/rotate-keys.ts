@@ -4,7 +4,8 @@ import { rotateSigningKeys, rotationSchedule } from "./oidc/key-rotation.ts";
 import { loadSigningKeys } from "./oidc/keys.ts";
 import { deriveInstanceSecrets } from "./secrets/instance-secrets.ts";
 import { loadInstanceKey } from "./secrets/instance-key.ts";
-import { openDatabase, pendingMigrations } from "./store/database.ts";
+import { openDatabase } from "./store/database.ts";
+import { storeVersion } from "./store/migrate.ts";
 
 /** A rotation that cannot start; its message is one line for the person who asked for it. */
 class RotationRefused extends Error {
@@ -27,7 +28,7 @@ export async function rotateKeysNow(config: Config): Promise<string> {
   const { sealer } = deriveInstanceSecrets(await loadInstanceKey(source));
   const db = await openDatabase({ database });
   try {
-    if ((await pendingMigrations(db)).length > 0) {
+    if ((await storeVersion(db)).pending.length > 0) {
       throw new RotationRefused("the store is not up to date: start this version of Vrata on it first");
     }
     const now = Date.now();

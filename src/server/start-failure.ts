@@ -1,5 +1,6 @@
 import type { Config } from "./config.ts";
 import { FolderError } from "./folders.ts";
+import { StoreUnreachable } from "./store/errors.ts";
 
 type Failure = Error & { code?: string; path?: string; address?: string; port?: number; hostname?: string };
 
@@ -22,6 +23,7 @@ const refusedByPostgres = /^(08|28|3D)/;
  * change where one is at fault.
  */
 export function describeStartFailure(error: unknown, config: Pick<Config, "port" | "database">): string {
+  if (error instanceof StoreUnreachable) return `--database: ${error.message}`;
   const cause = rootCause(error);
   if (!cause) return String(error);
   if (cause instanceof FolderError) return `--data: ${cause.message}`;

@@ -10,8 +10,9 @@ import { Engine } from "./oidc/engine.ts";
 import { SigningKeyWatch } from "./oidc/key-watch.ts";
 import { createProvider } from "./oidc/provider.ts";
 import { JwtAccessTokens } from "./oidc/jwt-access-tokens.ts";
-import { openDatabase, type Database, type StoreOptions } from "./store/database.ts";
-import { collectStartGarbage, openInstance } from "./prepare.ts";
+import type { Database, StoreOptions } from "./store/database.ts";
+import { collectStartGarbage, openInstance, openStore } from "./prepare.ts";
+import { plainLog } from "./plain-log.ts";
 import { startExpiryCleanup } from "./store/cleanup.ts";
 import { deriveInstanceSecrets } from "./secrets/instance-secrets.ts";
 import { loadInstanceKey } from "./secrets/instance-key.ts";
@@ -53,16 +54,20 @@ export async function startVrata(
   keyPollMs?: number,
 ): Promise<RunningVrata> {
   const secrets = deriveInstanceSecrets(await loadInstanceKey(config.secretKey));
-  const db = await openDatabase({ database: config.database, ...storeOptions });
+  const startLog = plainLog(config.logLevel);
+  // Until the server's logger exists, what happens to the store's connections is said plainly.
+  let connectionLost = (error: Error) => startLog.warn(`a database connection ended: ${error.message}`);
+  const db = await openStore(config, startLog, {
+    ...storeOptions,
+    onConnectionLost: (error) => connectionLost(error),
+  });
   let keyWatch: SigningKeyWatch | undefined;
   try {
-    const { cookieSecret, watch, consoleClient, tls } = await openInstance(
-      config,
-      db,
-      secrets,
-      storeOptions.postgresSchema,
+    const { cookieSecret, watch, consoleClient, tls } = await openInstance(config, db, secrets, {
+      postgresSchema: storeOptions.postgresSchema,
       keyPollMs,
-    );
+      log: startLog,
+    });
     keyWatch = watch;
     const jwtAccessTokens = new JwtAccessTokens({
       db,
@@ -104,6 +109,8 @@ export async function startVrata(
       renderIndex: vite ? vite.renderIndex : await builtIndex(),
       ...(vite ? { devMiddleware: vite.register } : {}),
     });
+    connectionLost = (error) =>
+      app.log.warn({ err: error }, "a database connection ended; the next query opens another");
     const stopCleanup = startExpiryCleanup(db, app.log);
     watch.follow((keys) => engine.useKeys(keys), app.log);
     // Taken before listening so that no request waits for it.

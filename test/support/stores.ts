@@ -2,7 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { Migrator } from "kysely/migration";
-import { migrate, openDatabase, type Database } from "../../src/server/store/database.ts";
+import { openDatabase, type Database } from "../../src/server/store/database.ts";
+import { migrate } from "../../src/server/store/migrate.ts";
 import { migrations } from "../../src/server/store/migrations/index.ts";
 import { createPostgresSchema, postgresUrl } from "./postgres.ts";
 

@@ -69,6 +69,8 @@ export const errorCodes = [
   "payloadTooLarge",
   "unsupportedMediaType",
   "notImplemented",
+  /** The database does not answer for a moment (a restart, a lost connection): try again shortly. */
+  "storeUnavailable",
   "unexpected",
 ] as const;
 

@@ -2,6 +2,7 @@ import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance } from "fastify";
 import type { ErrorBody, ErrorCode } from "../../common/api/errors.ts";
 import { asksForPage, sendWebPage, type RenderIndex } from "./web-page.ts";
+import { connectionFailureReason, isConnectionFailure } from "../store/errors.ts";
 
 /** Which field of the request an error is about, and what it names there. */
 export type ErrorDetails = Pick<ErrorBody, "field" | "values">;
@@ -40,7 +41,15 @@ const codeForStatus: Partial<Record<number, ErrorCode>> = {
   415: "unsupportedMediaType",
 };
 
+/** Seconds a client is asked to wait when the store does not answer: about what a database restart takes. */
+const storeRetryAfterSeconds = 5;
+
 function bodyFor(error: FastifyError | HttpError, requestId: string): { status: number; body: ErrorBody } {
+  if (isConnectionFailure(error))
+    return {
+      status: 503,
+      body: { error: "storeUnavailable", message: "The database does not answer; try again shortly." },
+    };
   if (error instanceof HttpError)
     return {
       status: error.statusCode,
@@ -62,7 +71,11 @@ export function registerErrorHandlers(app: FastifyInstance, renderIndex: RenderI
   app.setErrorHandler<FastifyError | HttpError>(async (error, request, reply) => {
     const { status, body } = bodyFor(error, request.id);
     if (error instanceof TooManyRequestsError) reply.header("retry-after", String(error.retryAfterSeconds));
-    if (status >= 500 && !(error instanceof HttpError)) request.log.error({ err: error }, "request failed");
+    if (body.error === "storeUnavailable") {
+      reply.header("retry-after", String(storeRetryAfterSeconds));
+      request.log.warn({ cause: connectionFailureReason(error) }, "the database does not answer");
+    } else if (status >= 500 && !(error instanceof HttpError))
+      request.log.error({ err: error }, "request failed");
     reply.status(status);
     if (asksForPage(request)) {
       const pageError = { error: body.error, ...(body.requestId ? { requestId: body.requestId } : {}) };

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeEngines, type TestStore } from "../../../test/support/stores.ts";
-import { migrate } from "../store/database.ts";
+import { migrate } from "../store/migrate.ts";
 import { deleteExpiredOidcModels } from "../store/oidc-models.ts";
 import { insertDocument } from "../store/documents.ts";
 import { syncOrganizationClients } from "../store/clients.ts";

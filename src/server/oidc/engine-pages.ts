@@ -8,6 +8,7 @@ import { withPageError, type RenderIndex } from "../http/web-page.ts";
 import { applicationOf } from "../organizations/applications.ts";
 import { isClientOfDisabledOrganization } from "../store/clients.ts";
 import type { Database } from "../store/database.ts";
+import { isConnectionFailure } from "../store/errors.ts";
 import { ownerOf } from "./client-extras.ts";
 
 // The engine writes two kinds of page: the auto-submitting form of `response_mode=form_post`, which
@@ -81,13 +82,15 @@ async function refusal(db: Database, error: string, clientId: unknown): Promise<
  * the request ID of a fault, the app's stored name and homepage), never the request's own text.
  */
 export function engineErrorPage(db: Database): NonNullable<Configuration["renderError"]> {
-  return async (ctx, out) => {
+  return async (ctx, out, error) => {
     const handOver = handedOverRequest(ctx.req);
     if (!handOver) throw new Error("the engine answered a request the OIDC plugin did not hand over");
     const locale = requestedLocale(ctx.query["ui_locales"]);
-    const app = await appToReturnTo(db, ctx.oidc.client);
+    // Without the store there is no app to name: the page says to try again.
+    const storeAway = isConnectionFailure(error);
+    const app = storeAway ? undefined : await appToReturnTo(db, ctx.oidc.client);
     const pageError: PageError = {
-      error: await refusal(db, out.error, ctx.query["client_id"]),
+      error: storeAway ? "storeUnavailable" : await refusal(db, out.error, ctx.query["client_id"]),
       ...(ctx.status >= 500 ? { requestId: handOver.request.id } : {}),
       ...(locale ? { locale } : {}),
       ...(app ? { app } : {}),

@@ -14,6 +14,15 @@ import {
   type RawRequest,
 } from "./engine-request.ts";
 import { withOpaqueTokenParameter } from "./token-parameter.ts";
+import { connectionFailureReason, isConnectionFailure } from "../store/errors.ts";
+
+/** What the engine's fault event gives of the request it was answering (a Koa context). */
+interface EngineFault {
+  req: object;
+  type: string;
+  body: unknown;
+  set: (name: string, value: string) => void;
+}
 
 interface EngineRoute {
   methods: HTTPMethods[];
@@ -109,9 +118,17 @@ export const oidcPlugin: FastifyPluginAsync<{
   const current = await engine.prepare(async (provider) => {
     // The engine answers its own faults with a 500 page naming the request's ID; they are Vrata's to
     // log, under that ID.
-    provider.on("server_error", (ctx: { req: object }, error: unknown) => {
+    provider.on("server_error", (ctx: EngineFault, error: unknown) => {
       const log = handedOverRequest(ctx.req)?.request.log ?? app.log;
-      log.error({ err: error }, "the OIDC engine failed");
+      if (!isConnectionFailure(error)) {
+        log.error({ err: error }, "the OIDC engine failed");
+        return;
+      }
+      // The engine has answered 503 (the error's status); a client is told to come back, in its words.
+      log.warn({ cause: connectionFailureReason(error) }, "the database does not answer");
+      ctx.set("retry-after", "5");
+      if (ctx.type.includes("json"))
+        ctx.body = { error: "temporarily_unavailable", error_description: "the database does not answer" };
     });
     const documents = new Map<string, StaticDocument>();
     for (const path of precomputedPaths) documents.set(path, await precompute(provider, path));

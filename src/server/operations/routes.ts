@@ -3,7 +3,8 @@ import type { FastifyPluginCallback } from "fastify";
 import fp from "fastify-plugin";
 import { apiPrefix, routes, type RouteName } from "../../common/routes.ts";
 import { HttpError } from "../http/errors.ts";
-import { pendingMigrations, type Database } from "../store/database.ts";
+import type { Database } from "../store/database.ts";
+import { storeVersion, type StoreVersion } from "../store/migrate.ts";
 import { instanceMetrics } from "./cluster-metrics.ts";
 import { httpRequests, registry } from "./metrics.ts";
 
@@ -48,13 +49,16 @@ const operations: FastifyPluginCallback<OperationsOptions> = (app, options, done
   for (const url of both("HealthReady")) {
     app.get(url, async (request, reply) => {
       reply.header("cache-control", "no-store");
-      let pending: string[];
+      let version: StoreVersion;
       try {
-        pending = await pendingMigrations(options.db, options.postgresSchema);
+        version = await storeVersion(options.db, options.postgresSchema);
       } catch (error) {
         request.log.warn({ err: error }, "the store does not answer the readiness check");
         return reply.code(503).send({ status: "unavailable", database: "unreachable" });
       }
+      const { pending, newer } = version;
+      // An instance older than the store serves, but a load balancer should send people to the new ones.
+      if (newer.length > 0) return reply.code(503).send({ status: "outdated", database: "reachable", newer });
       if (pending.length > 0) {
         return reply.code(503).send({ status: "migrating", database: "reachable", pending });
       }

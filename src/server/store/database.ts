@@ -1,10 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { Kysely, SqliteDialect, type LogEvent } from "kysely";
-import { Migrator } from "kysely/migration";
 import type { Config } from "../config.ts";
 import { statementOf, storeQueries } from "../operations/metrics.ts";
-import { migrations } from "./migrations/index.ts";
 import type { Schema } from "./schema.ts";
 import { runDirectly } from "./prepared.ts";
 import { openSqlite } from "./sqlite.ts";
@@ -16,6 +14,11 @@ export interface StoreOptions {
   database: Config["database"];
   /** PostgreSQL schema to use instead of `public` (tests isolate themselves with one). */
   postgresSchema?: string;
+  /**
+   * Told when PostgreSQL ends a connection (a restart, an administrator): the pool has let it go and
+   * opens another when one is needed. Without it, such an end shows only as the next query's failure.
+   */
+  onConnectionLost?: (error: Error) => void;
 }
 
 /**
@@ -36,7 +39,11 @@ function timeQuery(event: LogEvent): void {
 }
 
 /** Opens the store; the PostgreSQL driver is loaded only when PostgreSQL is the store. */
-export async function openDatabase({ database, postgresSchema }: StoreOptions): Promise<Database> {
+export async function openDatabase({
+  database,
+  postgresSchema,
+  onConnectionLost = () => undefined,
+}: StoreOptions): Promise<Database> {
   if (database.kind === "sqlite") {
     ownerOnlyDatabaseFile(database.file);
     const store = openSqlite(database.file);
@@ -48,31 +55,10 @@ export async function openDatabase({ database, postgresSchema }: StoreOptions): 
     return db;
   }
   const { postgresDialect } = await import("./postgres.ts");
-  return new Kysely<Schema>({ dialect: postgresDialect(database.url, postgresSchema), log: timeQuery });
-}
-
-// The migrator's own tables live in the same schema as Vrata's; otherwise it may find another
-// schema's bookkeeping and take this one for migrated.
-const migratorOf = (db: Database, postgresSchema?: string) =>
-  new Migrator({
-    db,
-    provider: migrations,
-    ...(postgresSchema ? { migrationTableSchema: postgresSchema } : {}),
+  return new Kysely<Schema>({
+    dialect: postgresDialect({ url: database.url, schema: postgresSchema, onConnectionLost }),
+    log: timeQuery,
   });
-
-/** Brings the schema up to date. Safe to run from several instances at once (the migrator locks). */
-export async function migrate(db: Database, postgresSchema?: string): Promise<void> {
-  const { error, results } = await migratorOf(db, postgresSchema).migrateToLatest();
-  const failed = results?.find((result) => result.status === "Error");
-  if (error !== undefined || failed) {
-    throw new Error(`database migration ${failed?.migrationName ?? ""} failed`, { cause: error });
-  }
-}
-
-/** The migrations this version has that the store has not run yet (another instance may be running them). */
-export async function pendingMigrations(db: Database, postgresSchema?: string): Promise<string[]> {
-  const known = await migratorOf(db, postgresSchema).getMigrations();
-  return known.filter((migration) => migration.executedAt === undefined).map(({ name }) => name);
 }
 
 /** Runs `work` in the caller's transaction when `db` is one, else in a transaction of its own. */
