@@ -1,5 +1,6 @@
 import Provider, { type Configuration } from "oidc-provider";
 import type { JWK } from "jose";
+import { defaultRefreshTokenLifespanSeconds } from "../../common/api/template.ts";
 import { routes } from "../../common/routes.ts";
 import type { Database } from "../store/database.ts";
 import type { InstanceSecrets } from "../secrets/instance-secrets.ts";
@@ -123,7 +124,9 @@ export function createProvider({
       AuthorizationCode: minute,
       ClientCredentials: (_ctx, _token, client) => lifespan(client, "access", hour),
       IdToken: (_ctx, _token, client) => lifespan(client, "id", hour),
-      RefreshToken: (_ctx, _token, client) => lifespan(client, "refresh", year),
+      // Each refresh gives a new refresh token (rotation) with the whole lifespan again; none outlasts
+      // its grant, which each sign-in to the app renews for a year.
+      RefreshToken: (_ctx, _token, client) => lifespan(client, "refresh", defaultRefreshTokenLifespanSeconds),
       Interaction: hour,
       Session: 14 * day,
       Grant: year,
