@@ -231,14 +231,71 @@ describe.each(storeEngines)("sign-out and pushed request settings of templates o
       "update",
     );
 
-    // Loopback http is allowed for developers' apps.
+    // Loopback http is allowed for developers' apps where browsers go; Vrata itself calls no internal
+    // address (--backchannel-logout-private is not given to this server).
     await createTemplate(owner.api, {
       name: "Local",
-      ...backendWith({
-        postLogoutRedirectUriTemplates: ["http://127.0.0.1:3000/bye"],
-        backchannelLogoutUriTemplate: "http://localhost:3000/logout",
-      }),
+      ...backendWith({ postLogoutRedirectUriTemplates: ["http://127.0.0.1:3000/bye"] }),
     });
+  });
+
+  it("refuse a back-channel logout URI on an internal address, however it is spelled", async () => {
+    const backchannelField = "clientsBackend.0.backchannelLogoutUriTemplate";
+    const hosts = [
+      "127.0.0.1",
+      "2130706433",
+      "0x7f000001",
+      "0x7f.0.0.1",
+      "0177.0.0.1",
+      "017700000001",
+      "127.1",
+      "127.0.0.1.",
+      "0.0.0.0",
+      "0",
+      "10.1.2.3",
+      "172.16.0.1",
+      "192.168.1.1",
+      "100.64.0.1",
+      "169.254.169.254",
+      "224.0.0.1",
+      "[::]",
+      "[::1]",
+      "[::ffff:127.0.0.1]",
+      "[::ffff:7f00:1]",
+      "[0:0:0:0:0:ffff:127.0.0.1]",
+      "[::127.0.0.1]",
+      "[64:ff9b::127.0.0.1]",
+      "[fd00::1]",
+      "[fe80::1]",
+      "[ff02::1]",
+      "localhost",
+      "LocalHost.",
+      "app.localhost",
+    ];
+    for (const scheme of ["https", "http"]) {
+      for (const host of hosts) {
+        const uri = `${scheme}://${host}:8443/logout`;
+        await expectRefused(
+          await postJson(owner.api, "/api/a/create", {
+            name: "Internal",
+            clientsBackend: [
+              { redirectUriTemplates: ["https://app.example/callback"], backchannelLogoutUriTemplate: uri },
+            ],
+          }),
+          { error: "internalBackchannelLogoutUri", field: backchannelField },
+          uri,
+        );
+      }
+    }
+    // A name is checked when Vrata calls it, and an address on the internet is one Vrata may call.
+    for (const uri of ["https://logout.app.example/logout", "https://93.184.216.34/logout"]) {
+      await createTemplate(owner.api, {
+        name: "External",
+        clientsBackend: [
+          { redirectUriTemplates: ["https://app.example/callback"], backchannelLogoutUriTemplate: uri },
+        ],
+      });
+    }
   });
 
   it("refuse an organization's values that make a sign-out URI insecure", async () => {
@@ -281,6 +338,13 @@ describe.each(storeEngines)("sign-out and pushed request settings of templates o
       { error: "invalidBackchannelLogoutUri" },
       "back-channel",
     );
+    for (const internal of ["https://0x7f000001", "https://[::ffff:a9fe:a9fe]", "http://localhost:3000"]) {
+      await expectRefused(
+        await adding("https://values.example", internal),
+        { error: "internalBackchannelLogoutUri" },
+        internal,
+      );
+    }
     expect((await adding("https://values.example", "https://server.values.example")).status).toBe(200);
   });
 

@@ -6,6 +6,7 @@ import type { Database } from "../store/database.ts";
 import type { InstanceSecrets } from "../secrets/instance-secrets.ts";
 import { findAccountFor } from "./accounts.ts";
 import { adapterFactory } from "./adapter.ts";
+import { appFetch, type AppAddresses } from "./app-fetch.ts";
 import { enforceClientSecrets } from "./client-secrets.ts";
 import { keepEngineClients } from "./clients.ts";
 import { acceptClientScopes, engineScopeConfiguration } from "./client-scopes.ts";
@@ -26,18 +27,9 @@ export interface ProviderOptions {
   cookieSecret: string;
   /** Trust X-Forwarded-* from a TLS-terminating proxy in front. */
   behindProxy: boolean;
-  /** The engine's calls to apps (back-channel logout) may reach loopback and private addresses. */
-  reachPrivateAddresses?: boolean;
+  /** Where the engine's calls to apps (back-channel logout) may go. */
+  appAddresses: AppAddresses;
 }
-
-/**
- * The engine refuses to call special-use addresses (loopback, private networks) by giving fetch a
- * dispatcher that checks each connection; without that dispatcher, fetch reaches them.
- */
-const fetchReachingPrivateAddresses: NonNullable<Configuration["fetch"]> = (url, options) => {
-  const { dispatcher: _checked, ...rest } = options as RequestInit & { dispatcher?: unknown };
-  return fetch(url, rest);
-};
 
 const minute = 60;
 const hour = 60 * minute;
@@ -64,7 +56,7 @@ export function createProvider({
   secrets,
   cookieSecret,
   behindProxy,
-  reachPrivateAddresses = false,
+  appAddresses,
 }: ProviderOptions): Provider {
   const configuration: Configuration = {
     adapter: adapterFactory(db, jwtAccessTokens, secrets),
@@ -132,7 +124,7 @@ export function createProvider({
       Grant: year,
     },
     renderError: engineErrorPage(db),
-    ...(reachPrivateAddresses ? { fetch: fetchReachingPrivateAddresses } : {}),
+    fetch: appFetch(appAddresses),
     findAccount: findAccountFor(db),
     // A service client's tokens are about its application: that is their subject (reference §5.3).
     extraTokenClaims: (ctx, token) =>
