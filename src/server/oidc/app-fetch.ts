@@ -50,13 +50,15 @@ function unlessAborted<T>(work: Promise<T>, signal: AbortSignal | null | undefin
 }
 
 /** The addresses a call to `hostname` may connect to, once checked; refused when any is internal. */
-async function checkedAddresses(
+export async function checkedAddresses(
   hostname: string,
   { reachInternal, resolveHost }: AppAddresses,
   signal: AbortSignal | null | undefined,
 ): Promise<readonly ResolvedAddress[]> {
   const family = isIP(hostname);
-  const addresses = family ? [{ address: hostname, family }] : await unlessAborted(resolveHost(hostname), signal);
+  const addresses = family
+    ? [{ address: hostname, family }]
+    : await unlessAborted(resolveHost(hostname), signal);
   if (addresses.length === 0) throw new Error(`${hostname} resolves to no address`);
   const refused = reachInternal ? undefined : addresses.find(({ address }) => isInternalAddress(address));
   if (refused) {
@@ -73,7 +75,10 @@ function pinnedLookup(addresses: readonly ResolvedAddress[]): LookupFunction {
     const usable = addresses.filter(({ family }) => !options.family || family === options.family);
     const [first] = usable;
     if (!first) {
-      callback(Object.assign(new Error("no checked address of the family asked for"), { code: "ENOTFOUND" }), "");
+      callback(
+        Object.assign(new Error("no checked address of the family asked for"), { code: "ENOTFOUND" }),
+        "",
+      );
     } else if (options.all) {
       callback(null, [...usable]);
     } else {
@@ -102,7 +107,7 @@ async function send(url: URL, addresses: readonly ResolvedAddress[], init: Reque
   const body = init.body == null ? undefined : Buffer.from(await new Response(init.body).arrayBuffer());
   const headers = Object.fromEntries(new Headers(init.headers));
   if (body) headers["content-length"] = String(body.length);
-  return new Promise((resolve, reject) => {
+  const answer = await new Promise<http.IncomingMessage>((resolve, reject) => {
     const request = (url.protocol === "https:" ? https : http).request(
       url,
       {
@@ -113,18 +118,17 @@ async function send(url: URL, addresses: readonly ResolvedAddress[], init: Reque
         agent: false,
         ...(init.signal ? { signal: init.signal } : {}),
       },
-      (answer) => {
-        try {
-          resolve(asResponse(answer));
-        } catch (error) {
-          answer.destroy();
-          reject(error as Error);
-        }
-      },
+      resolve,
     );
     request.on("error", reject);
     request.end(body);
   });
+  try {
+    return asResponse(answer);
+  } catch (error) {
+    answer.destroy();
+    throw error;
+  }
 }
 
 /**
