@@ -3,15 +3,13 @@ import { decodeJwt } from "jose";
 import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { activityPageSchema } from "../src/common/api/activity.ts";
-import { organizationSchema } from "../src/common/api/organization.ts";
-import { templateSchema } from "../src/common/api/template.ts";
 import { createCa, createServerCertificate } from "../src/server/http/tls-generate.ts";
 import { systemResolver, type ResolveHost, type ResolvedAddress } from "../src/server/oidc/app-fetch.ts";
 import { CookieJar } from "./support/browser.ts";
-import { consoleSignUp, postJson, type ConsoleApi } from "./support/console.ts";
+import { consoleSignUp, type ConsoleApi } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
 import { LogoutReceiver } from "./support/logout-receiver.ts";
-import { clientByDescription, signInThrough } from "./support/organization-admin.ts";
+import { organizationWithApp, signInThrough } from "./support/organization-admin.ts";
 import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -39,8 +37,6 @@ class Answers {
     return Promise.resolve(answer.map((address): ResolvedAddress => ({ address, family: 4 })));
   };
 }
-
-const uriBase = "https://addresses.example";
 
 describe.each(storeEngines)("back-channel logout addresses on $name", ({ url }) => {
   const answers = new Answers();
@@ -75,45 +71,15 @@ describe.each(storeEngines)("back-channel logout addresses on $name", ({ url }) 
 
   /** An organization whose app's backend client is told of logouts at `backchannel`. */
   async function appTold(name: string, backchannel: string) {
-    const created = await postJson(owner.api, "/api/a/create", {
-      name,
-      variables: [{ name: "uriBase" }, { name: "backchannel" }],
+    const clients = {
       clientsBackend: [
-        {
-          description: "backend",
-          redirectUriTemplates: ["{uriBase}/callback"],
-          backchannelLogoutUriTemplate: "{backchannel}",
-        },
+        { redirectUriTemplates: ["{uriBase}/callback"], backchannelLogoutUriTemplate: "{backchannel}" },
       ],
-    });
-    const { id: templateId } = (await created.json()) as { id: string };
-    const template = templateSchema.parse(await (await owner.api(`/api/a/${templateId}`)).json());
-    const { id } = (await (await postJson(owner.api, "/api/o/create", { name })).json()) as { id: string };
-    const added = await postJson(owner.api, `/api/o/update/${id}`, {
-      version: 1,
-      name,
-      admins: [],
-      applications: [
-        {
-          templateId,
-          active: true,
-          values: [
-            { name: "uriBase", value: uriBase },
-            { name: "backchannel", value: backchannel },
-          ],
-        },
-      ],
-    });
-    expect(added.status, await added.clone().text()).toBe(200);
-    const organization = organizationSchema.parse(await added.json());
-    const { clientId, secret } = clientByDescription(organization, template, "backend");
-    const app = {
-      organizationId: id,
-      applicationId: organization.applications?.[0]?.id ?? "",
-      clientId,
-      redirectUri: `${uriBase}/callback`,
     };
-    return { app, secret };
+    const { organization, app } = await organizationWithApp(owner, name, clients, { backchannel });
+    const clientId = organization.applications?.[0]?.clientsBackend[0]?.id ?? "";
+    const secret = organization.secrets?.find((made) => made.clientId === clientId)?.secret ?? "";
+    return { app: { ...app, clientId }, secret };
   }
 
   /** Signs a person in to the app through `server`, then out of Vrata: the app's session ends. */

@@ -9,6 +9,7 @@ import { insertDocument } from "../src/server/store/documents.ts";
 import type { TestApp } from "./support/apps.ts";
 import { consoleSignUp, postJson, type ConsoleApi } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
+import { internalHostSpellings } from "./support/internal-hosts.ts";
 import {
   organizationWithApp,
   readOrganization,
@@ -241,39 +242,8 @@ describe.each(storeEngines)("sign-out and pushed request settings of templates o
 
   it("refuse a back-channel logout URI on an internal address, however it is spelled", async () => {
     const backchannelField = "clientsBackend.0.backchannelLogoutUriTemplate";
-    const hosts = [
-      "127.0.0.1",
-      "2130706433",
-      "0x7f000001",
-      "0x7f.0.0.1",
-      "0177.0.0.1",
-      "017700000001",
-      "127.1",
-      "127.0.0.1.",
-      "0.0.0.0",
-      "0",
-      "10.1.2.3",
-      "172.16.0.1",
-      "192.168.1.1",
-      "100.64.0.1",
-      "169.254.169.254",
-      "224.0.0.1",
-      "[::]",
-      "[::1]",
-      "[::ffff:127.0.0.1]",
-      "[::ffff:7f00:1]",
-      "[0:0:0:0:0:ffff:127.0.0.1]",
-      "[::127.0.0.1]",
-      "[64:ff9b::127.0.0.1]",
-      "[fd00::1]",
-      "[fe80::1]",
-      "[ff02::1]",
-      "localhost",
-      "LocalHost.",
-      "app.localhost",
-    ];
     for (const scheme of ["https", "http"]) {
-      for (const host of hosts) {
+      for (const host of internalHostSpellings) {
         const uri = `${scheme}://${host}:8443/logout`;
         await expectRefused(
           await postJson(owner.api, "/api/a/create", {
