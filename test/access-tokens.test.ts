@@ -11,8 +11,14 @@ import http2 from "node:http2";
 import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { organizationSchema, type Organization } from "../src/common/api/organization.ts";
-import { templateSchema, type Template } from "../src/common/api/template.ts";
+import {
+  defaultRefreshTokenLifespanSeconds,
+  templateSchema,
+  type Template,
+} from "../src/common/api/template.ts";
 import { routes } from "../src/common/routes.ts";
+import { catalogs } from "../src/web/i18n/catalogs.ts";
+import { createTranslator } from "../src/web/i18n/translator.ts";
 import { consoleSignUp, postJson } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
 import { clientByDescription } from "./support/organization-admin.ts";
@@ -31,6 +37,8 @@ let keys: ReturnType<typeof createLocalJWKSet>;
 
 const uriBase = "https://tokens.example";
 const tokenTypes = ["hmac", "jwt"] as const;
+const day = 24 * 3600;
+const jwtClientRefreshLifespan = 3 * day;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -43,6 +51,8 @@ beforeAll(async () => {
       description: type,
       accessTokenType: type,
       accessTokenLifespan: 600,
+      // The HMAC client's refresh tokens last the default time, the JWT client's their own.
+      ...(type === "jwt" ? { refreshTokenLifespan: jwtClientRefreshLifespan } : {}),
       additionalScopes: ["offline_access"],
       redirectUriTemplates: [`{uriBase}/${type}`],
     })),
@@ -217,6 +227,45 @@ async function introspectOverHttp2(token: string): Promise<unknown> {
     session.close();
   }
 }
+
+describe("refresh tokens", () => {
+  /** How long a refresh token lasts from its issue, as introspection says. */
+  async function lifespanOf(refreshToken: string | undefined) {
+    const introspected = await introspect(refreshToken ?? "");
+    expect(introspected).toMatchObject({ active: true });
+    return { iat: introspected.iat ?? 0, lasts: (introspected.exp ?? 0) - (introspected.iat ?? 0) };
+  }
+
+  it("of a client without a refresh lifespan are said on the template page to last 14 days", () => {
+    for (const [language, fourteenDays] of [
+      ["en", "Empty: 14 days."],
+      ["sl", "Če pustite prazno: 14 dni."],
+    ] as const) {
+      const { t } = createTranslator(language, catalogs[language]);
+      const hint = t("templates.clients.refreshTokenLifespanHint", {
+        count: defaultRefreshTokenLifespanSeconds / day,
+      });
+      expect(hint).toContain(fourteenDays);
+    }
+  });
+
+  it.each([
+    ["without a refresh lifespan last 14 days, as the template page says", "hmac", 14 * day],
+    ["with a refresh lifespan last that long", "jwt", jwtClientRefreshLifespan],
+  ] as const)("of a client %s, and each use gives one that lasts as long again", async (_, type, lasts) => {
+    const { driver, callback } = await signIn(type, `rene-${type}`);
+    const tokens = await driver.exchange(callback);
+    const first = await lifespanOf(tokens.refresh_token);
+    expect(first.lasts).toBe(lasts);
+
+    const refreshed = await client.refreshTokenGrant(driver.config, tokens.refresh_token ?? "");
+    expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+    const second = await lifespanOf(refreshed.refresh_token);
+    expect(second.lasts).toBe(lasts);
+    expect(second.iat).toBeGreaterThanOrEqual(first.iat);
+    expect(await introspect(tokens.refresh_token ?? "")).toEqual({ active: false });
+  });
+});
 
 describe("introspection over HTTP/2", () => {
   it("reads the JWT from the body as over HTTP/1.1", async () => {

@@ -9,6 +9,7 @@ import { insertDocument } from "../src/server/store/documents.ts";
 import type { TestApp } from "./support/apps.ts";
 import { consoleSignUp, postJson, type ConsoleApi } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
+import { internalHostSpellings } from "./support/internal-hosts.ts";
 import {
   organizationWithApp,
   readOrganization,
@@ -231,14 +232,40 @@ describe.each(storeEngines)("sign-out and pushed request settings of templates o
       "update",
     );
 
-    // Loopback http is allowed for developers' apps.
+    // Loopback http is allowed for developers' apps where browsers go; Vrata itself calls no internal
+    // address (--backchannel-logout-private is not given to this server).
     await createTemplate(owner.api, {
       name: "Local",
-      ...backendWith({
-        postLogoutRedirectUriTemplates: ["http://127.0.0.1:3000/bye"],
-        backchannelLogoutUriTemplate: "http://localhost:3000/logout",
-      }),
+      ...backendWith({ postLogoutRedirectUriTemplates: ["http://127.0.0.1:3000/bye"] }),
     });
+  });
+
+  it("refuse a back-channel logout URI on an internal address, however it is spelled", async () => {
+    const backchannelField = "clientsBackend.0.backchannelLogoutUriTemplate";
+    for (const scheme of ["https", "http"]) {
+      for (const host of internalHostSpellings) {
+        const uri = `${scheme}://${host}:8443/logout`;
+        await expectRefused(
+          await postJson(owner.api, "/api/a/create", {
+            name: "Internal",
+            clientsBackend: [
+              { redirectUriTemplates: ["https://app.example/callback"], backchannelLogoutUriTemplate: uri },
+            ],
+          }),
+          { error: "internalBackchannelLogoutUri", field: backchannelField },
+          uri,
+        );
+      }
+    }
+    // A name is checked when Vrata calls it, and an address on the internet is one Vrata may call.
+    for (const uri of ["https://logout.app.example/logout", "https://93.184.216.34/logout"]) {
+      await createTemplate(owner.api, {
+        name: "External",
+        clientsBackend: [
+          { redirectUriTemplates: ["https://app.example/callback"], backchannelLogoutUriTemplate: uri },
+        ],
+      });
+    }
   });
 
   it("refuse an organization's values that make a sign-out URI insecure", async () => {
@@ -281,6 +308,13 @@ describe.each(storeEngines)("sign-out and pushed request settings of templates o
       { error: "invalidBackchannelLogoutUri" },
       "back-channel",
     );
+    for (const internal of ["https://0x7f000001", "https://[::ffff:a9fe:a9fe]", "http://localhost:3000"]) {
+      await expectRefused(
+        await adding("https://values.example", internal),
+        { error: "internalBackchannelLogoutUri" },
+        internal,
+      );
+    }
     expect((await adding("https://values.example", "https://server.values.example")).status).toBe(200);
   });
 

@@ -12,6 +12,7 @@ import { openDatabase, type Database } from "../src/server/store/database.ts";
 import { migrate } from "../src/server/store/migrate.ts";
 import { registerTestApp, type TestApp } from "./support/apps.ts";
 import { vrataCommand } from "./support/command.ts";
+import { consoleSignUp, postJson } from "./support/console.ts";
 import { signInToApp } from "./support/organization-admin.ts";
 import { createPostgresSchema, storeEngines } from "./support/postgres.ts";
 import { freePort } from "./support/ports.ts";
@@ -230,6 +231,28 @@ describe.each(storeEngines)("vrata --workers 2 on $name", ({ url }) => {
     };
     // Each scrape may reach either worker; every one counts the six requests of both.
     for (let scraped = 0; scraped < 4; scraped++) await expect.poll(scrape).toBe(6);
+  });
+
+  it("answers two accepts of one invitation at once with one acceptance and one refusal, never a 5xx", async () => {
+    const admin = await consoleSignUp(origin, "inviting");
+    const invited = await consoleSignUp(origin, "invited");
+    // The refusals of all rounds are compared at the end, so that a failure shows every round's.
+    const answers: string[][] = [];
+    for (let round = 0; round < 20; round++) {
+      const created = await postJson(admin.api, "/api/o/create", { name: `Raced ${round}` });
+      const { id } = (await created.json()) as { id: string };
+      const invitation = await postJson(admin.api, `/api/o/invite/${id}`, {
+        identityId: invited.identityId,
+        role: "member",
+      });
+      const { id: invitationId } = (await invitation.json()) as { id: string };
+      const accept = () => postJson(invited.api, `/api/i/accept/${invited.identityId}/${invitationId}`, {});
+      const both = await Promise.all([accept(), accept()]);
+      const outcome = async (answer: Response) =>
+        answer.ok ? "200" : `${answer.status} ${((await answer.json()) as { error: string }).error}`;
+      answers.push((await Promise.all(both.map(outcome))).sort());
+    }
+    expect(answers).toEqual(answers.map(() => ["200", "404 notFound"]));
   });
 
   it("stops the primary and every worker on SIGTERM, exiting with 0", async () => {

@@ -174,8 +174,9 @@ export async function buildApp({
   await app.register(identityPlugin, { deps });
   await app.register(accountPlugin, { deps });
   await app.register(activityPlugin, { deps });
-  await app.register(templatePlugin, { deps });
-  await app.register(organizationPlugin, { deps });
+  const reachInternal = config.backchannelLogoutPrivate;
+  await app.register(templatePlugin, { deps, reachInternal });
+  await app.register(organizationPlugin, { deps, reachInternal });
   await app.register(blockPlugin, { deps });
   await app.register(invitationPlugin, { deps });
   await app.register(pagesPlugin, {

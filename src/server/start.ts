@@ -8,6 +8,7 @@ import { builtIndex } from "./http/pages.ts";
 import type { TlsMaterial } from "./http/tls.ts";
 import { Engine } from "./oidc/engine.ts";
 import { SigningKeyWatch } from "./oidc/key-watch.ts";
+import { systemResolver, type ResolveHost } from "./oidc/app-fetch.ts";
 import { createProvider } from "./oidc/provider.ts";
 import { JwtAccessTokens } from "./oidc/jwt-access-tokens.ts";
 import type { Database, StoreOptions } from "./store/database.ts";
@@ -43,6 +44,14 @@ async function readMetricsToken(file: string): Promise<string> {
   return token;
 }
 
+/** What a running Vrata takes from its surroundings besides its configuration. */
+export interface Surroundings {
+  /** How often the signing keys are read for changes made elsewhere (tests read them more often). */
+  keyPollMs?: number;
+  /** How host names of apps are resolved: the system's resolver unless another is given. */
+  resolveHost?: ResolveHost;
+}
+
 /**
  * Reads the instance key, opens the store, brings it up to date, opens or creates the instance's
  * secret, keys and built-in console client, and starts serving.
@@ -50,8 +59,7 @@ async function readMetricsToken(file: string): Promise<string> {
 export async function startVrata(
   config: Config,
   storeOptions: Partial<StoreOptions> = {},
-  /** How often the signing keys are read for changes made elsewhere (tests read them more often). */
-  keyPollMs?: number,
+  { keyPollMs, resolveHost = systemResolver }: Surroundings = {},
 ): Promise<RunningVrata> {
   const secrets = deriveInstanceSecrets(await loadInstanceKey(config.secretKey));
   const startLog = plainLog(config.logLevel);
@@ -84,7 +92,7 @@ export async function startVrata(
         secrets,
         cookieSecret,
         behindProxy: config.tls.kind === "proxy",
-        reachPrivateAddresses: config.backchannelLogoutPrivate,
+        appAddresses: { reachInternal: config.backchannelLogoutPrivate, resolveHost },
       }),
     );
     const dev = config.dev ? await import("./http/dev.ts") : undefined;

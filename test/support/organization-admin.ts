@@ -10,7 +10,8 @@ const uriBase = "https://members.example";
 
 /**
  * An organization the owner creates at the console, with one app whose public client people sign in
- * to; `clients` replaces the template's clients (its first public client redirects to `{uriBase}/callback`).
+ * to; `clients` replaces the template's clients (its first public client redirects to `{uriBase}/callback`),
+ * and `values` gives the template variables besides `uriBase` and their values.
  */
 export async function organizationWithApp(
   owner: ConsoleUser,
@@ -18,11 +19,13 @@ export async function organizationWithApp(
   clients: Record<string, unknown> = {
     clientsPublic: [{ redirectUriTemplates: ["{uriBase}/callback"], additionalScopes: ["offline_access"] }],
   },
+  values: Record<string, string> = {},
 ): Promise<{ organization: Organization; app: TestApp }> {
+  const others = Object.entries(values).map(([variable, value]) => ({ name: variable, value }));
   const template = await postJson(owner.api, "/api/a/create", {
     name: `${name} app`,
     idScopes: ["openid", "profile"],
-    variables: [{ name: "uriBase" }],
+    variables: [{ name: "uriBase" }, ...others.map((other) => ({ name: other.name }))],
     ...clients,
   });
   const { id: templateId } = (await template.json()) as { id: string };
@@ -32,7 +35,7 @@ export async function organizationWithApp(
     version: 1,
     name,
     admins: [],
-    applications: [{ templateId, active: true, values: [{ name: "uriBase", value: uriBase }] }],
+    applications: [{ templateId, active: true, values: [{ name: "uriBase", value: uriBase }, ...others] }],
   });
   const organization = organizationSchema.parse(await updated.json());
   const application = organization.applications?.[0];

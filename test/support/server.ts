@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import tls from "node:tls";
 import { loadConfig } from "../../src/server/config.ts";
+import type { ResolveHost } from "../../src/server/oidc/app-fetch.ts";
 import { startVrata, type RunningVrata } from "../../src/server/start.ts";
 import { createPostgresSchema } from "./postgres.ts";
 import { freePort } from "./ports.ts";
@@ -45,6 +46,8 @@ export interface TestServerOptions {
   shareStoreOf?: TestServer;
   /** How often the server reads the signing keys for changes made elsewhere. */
   keyPollMs?: number;
+  /** How the server resolves the host names of apps, instead of the system's resolver. */
+  resolveHost?: ResolveHost;
 }
 
 /** A real Vrata on a free port, with its own temporary data folder and database. */
@@ -73,7 +76,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     const running = await startVrata(
       loadConfig(args, {}),
       postgres ? { postgresSchema: postgres.schema } : {},
-      options.keyPollMs,
+      {
+        ...(options.keyPollMs === undefined ? {} : { keyPollMs: options.keyPollMs }),
+        ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
+      },
     );
     if (running.tls?.caFile) trustCa(running.tls.caFile);
     return {

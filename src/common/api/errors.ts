@@ -28,6 +28,8 @@ export const errorCodes = [
   "invalidRedirectUri",
   "invalidPostLogoutRedirectUri",
   "invalidBackchannelLogoutUri",
+  /** A back-channel logout URI on loopback, a private network or another internal address. */
+  "internalBackchannelLogoutUri",
   "invalidHomepage",
   /** A name for an app's own scope that is malformed (letters, digits and `:._-/`, at most 100). */
   "invalidScopeName",

@@ -11,6 +11,12 @@ const scopeToken = typedText(200).check(z.minLength(1));
 /** The longest token lifespan a client may have, in seconds: ten years. */
 export const maxLifespanSeconds = 10 * 365 * 24 * 3600;
 const lifespan = z.int().check(z.positive(), z.lte(maxLifespanSeconds));
+/**
+ * How long a refresh token of a client without a refresh lifespan lasts unused: fourteen days. Each use
+ * gives the app a new one that lasts as long again, so an app in use stays signed in, while one left
+ * unused is signed out (RFC 9700 §4.14.2).
+ */
+export const defaultRefreshTokenLifespanSeconds = 14 * 24 * 3600;
 
 export const accessTokenTypes = ["hmac", "jwt"] as const;
 export type AccessTokenType = (typeof accessTokenTypes)[number];
@@ -25,7 +31,7 @@ const clientBase = {
   /** Seconds. */
   accessTokenLifespan: z._default(lifespan, 3600),
   idTokenLifespan: z._default(lifespan, 3600),
-  /** Seconds; refresh tokens never expire without it. */
+  /** Seconds a refresh token lasts unused; defaultRefreshTokenLifespanSeconds without it. */
   refreshTokenLifespan: z.optional(lifespan),
 };
 

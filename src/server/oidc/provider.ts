@@ -1,10 +1,12 @@
 import Provider, { type Configuration } from "oidc-provider";
 import type { JWK } from "jose";
+import { defaultRefreshTokenLifespanSeconds } from "../../common/api/template.ts";
 import { routes } from "../../common/routes.ts";
 import type { Database } from "../store/database.ts";
 import type { InstanceSecrets } from "../secrets/instance-secrets.ts";
 import { findAccountFor } from "./accounts.ts";
 import { adapterFactory } from "./adapter.ts";
+import { appFetch, type AppAddresses } from "./app-fetch.ts";
 import { enforceClientSecrets } from "./client-secrets.ts";
 import { keepEngineClients } from "./clients.ts";
 import { acceptClientScopes, engineScopeConfiguration } from "./client-scopes.ts";
@@ -25,18 +27,9 @@ export interface ProviderOptions {
   cookieSecret: string;
   /** Trust X-Forwarded-* from a TLS-terminating proxy in front. */
   behindProxy: boolean;
-  /** The engine's calls to apps (back-channel logout) may reach loopback and private addresses. */
-  reachPrivateAddresses?: boolean;
+  /** Where the engine's calls to apps (back-channel logout) may go. */
+  appAddresses: AppAddresses;
 }
-
-/**
- * The engine refuses to call special-use addresses (loopback, private networks) by giving fetch a
- * dispatcher that checks each connection; without that dispatcher, fetch reaches them.
- */
-const fetchReachingPrivateAddresses: NonNullable<Configuration["fetch"]> = (url, options) => {
-  const { dispatcher: _checked, ...rest } = options as RequestInit & { dispatcher?: unknown };
-  return fetch(url, rest);
-};
 
 const minute = 60;
 const hour = 60 * minute;
@@ -63,7 +56,7 @@ export function createProvider({
   secrets,
   cookieSecret,
   behindProxy,
-  reachPrivateAddresses = false,
+  appAddresses,
 }: ProviderOptions): Provider {
   const configuration: Configuration = {
     adapter: adapterFactory(db, jwtAccessTokens, secrets),
@@ -123,13 +116,15 @@ export function createProvider({
       AuthorizationCode: minute,
       ClientCredentials: (_ctx, _token, client) => lifespan(client, "access", hour),
       IdToken: (_ctx, _token, client) => lifespan(client, "id", hour),
-      RefreshToken: (_ctx, _token, client) => lifespan(client, "refresh", year),
+      // Each refresh gives a new refresh token (rotation) with the whole lifespan again; none outlasts
+      // its grant, which each sign-in to the app renews for a year.
+      RefreshToken: (_ctx, _token, client) => lifespan(client, "refresh", defaultRefreshTokenLifespanSeconds),
       Interaction: hour,
       Session: 14 * day,
       Grant: year,
     },
     renderError: engineErrorPage(db),
-    ...(reachPrivateAddresses ? { fetch: fetchReachingPrivateAddresses } : {}),
+    fetch: appFetch(appAddresses),
     findAccount: findAccountFor(db),
     // A service client's tokens are about its application: that is their subject (reference §5.3).
     extraTokenClaims: (ctx, token) =>

@@ -4,7 +4,6 @@ import type {
   OrganizationApplication,
   OrganizationUpdate,
 } from "../../common/api/organization.ts";
-import { isSecureUri } from "../../common/uris.ts";
 import { recordActivity } from "../activity/activity.ts";
 import { adminChanges, fieldChanges, groupedChanges } from "../activity/changes.ts";
 import type { Caller } from "../access/caller.ts";
@@ -26,7 +25,7 @@ import {
 } from "../access/organizations.ts";
 import { interpolate } from "../templates/interpolate.ts";
 import { findTemplate } from "../templates/templates.ts";
-import { uriTemplateFields } from "../templates/uri-fields.ts";
+import { uriProblem, uriTemplateFields } from "../templates/uri-fields.ts";
 import { clientsOf, syncClients } from "./clients.ts";
 import { hashClientSecret, newClientSecret } from "./secrets.ts";
 
@@ -83,8 +82,11 @@ async function membershipIdOf(db: Database, organizationId: string, identityId: 
   return (await membershipsIn(db, organizationId, [identityId]))[0]?.id;
 }
 
-/** Values must name exactly the template's variables, each with a value (reference §2.3). */
-function checkedValues(application: OrganizationApplication): void {
+/**
+ * Values must name exactly the template's variables, each with a value (reference §2.3), and make
+ * URIs without a problem (templates/uri-fields.ts).
+ */
+function checkedValues(application: OrganizationApplication, reachInternal: boolean): void {
   const expected = application.applicationTemplate.variables.map((variable) => variable.name).sort();
   const given = application.values.map((value) => value.name).sort();
   const missing = expected.filter((name) => !given.includes(name));
@@ -99,11 +101,10 @@ function checkedValues(application: OrganizationApplication): void {
     throw new HttpError(400, "invalidValues", `values: ${parts.join("; ")}`);
   }
   const values = new Map(application.values.map(({ name, value }) => [name, value]));
-  for (const { code, templates } of uriTemplateFields(application.applicationTemplate)) {
-    for (const uri of templates) {
-      if (!isSecureUri(interpolate(uri, values))) {
-        throw new HttpError(400, code, `${uri} gives no https:// URI with these values`);
-      }
+  for (const uris of uriTemplateFields(application.applicationTemplate)) {
+    for (const uri of uris.templates) {
+      const problem = uriProblem(uris, interpolate(uri, values), reachInternal);
+      if (problem) throw new HttpError(400, problem.code, `${uri} with these values ${problem.rule}`);
     }
   }
 }
@@ -189,6 +190,8 @@ export async function updateOrganization(
   caller: Caller,
   id: string,
   update: OrganizationUpdate,
+  /** Its apps' URIs that Vrata calls may name internal hosts (--backchannel-logout-private). */
+  reachInternal: boolean,
 ): Promise<Organization> {
   const { editor, stored } = await administeredOrganization(db, caller, id);
 
@@ -202,7 +205,7 @@ export async function updateOrganization(
     if (!existing) throw new HttpError(400, "badRequest", `no application ${change.id} in this organization`);
     applications.push({ ...existing, active: change.active, values: change.values });
   }
-  for (const application of applications) checkedValues(application);
+  for (const application of applications) checkedValues(application, reachInternal);
 
   const wasActive = stored.document.active !== false;
   const active = update.active ?? wasActive;

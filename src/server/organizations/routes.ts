@@ -23,7 +23,11 @@ import {
 } from "./organizations.ts";
 
 /** Organizations: public summaries, created by anyone signed in, managed by their admins. */
-export const organizationPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { deps }) => {
+export const organizationPlugin: FastifyPluginAsync<{
+  deps: CallerDeps;
+  /** Their apps' URIs that Vrata calls may name internal hosts (--backchannel-logout-private). */
+  reachInternal: boolean;
+}> = (app, { deps, reachInternal }) => {
   const { db } = deps;
 
   app.get(apiPrefix + routes.OrganizationList.path, async (request) => {
@@ -90,7 +94,7 @@ export const organizationPlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app
   const update = async (request: FastifyRequest) => {
     const caller = await requireCaller(deps, request);
     const body = parseBody(organizationUpdateSchema, request.body);
-    return updateOrganization(db, caller, (request.params as { id: string }).id, body);
+    return updateOrganization(db, caller, (request.params as { id: string }).id, body, reachInternal);
   };
   for (const url of [routes.OrganizationUpdate.path, apiPrefix + routes.OrganizationUpdate.path])
     app.post(url, update);

@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import { Kysely, SqliteDialect, type LogEvent } from "kysely";
+import { Kysely, type LogEvent } from "kysely";
 import type { Config } from "../config.ts";
 import { statementOf, storeQueries } from "../operations/metrics.ts";
 import type { Schema } from "./schema.ts";
 import { runDirectly } from "./prepared.ts";
-import { openSqlite } from "./sqlite.ts";
+import { openSqlite, WritingTransactionsDialect } from "./sqlite.ts";
 import { makeFolder } from "../folders.ts";
 
 export type Database = Kysely<Schema>;
@@ -48,7 +48,7 @@ export async function openDatabase({
     ownerOnlyDatabaseFile(database.file);
     const store = openSqlite(database.file);
     const db = new Kysely<Schema>({
-      dialect: new SqliteDialect({ database: store.database }),
+      dialect: new WritingTransactionsDialect(store.database),
       log: timeQuery,
     });
     runDirectly(db, store.runUnlessInTransaction);

@@ -1,9 +1,12 @@
+import { once } from "node:events";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { CompiledQuery, Kysely, SqliteDialect } from "kysely";
+import { Worker } from "node:worker_threads";
+import { CompiledQuery, Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openSqlite, type SqliteStore } from "./sqlite.ts";
+import { openDatabase } from "./database.ts";
+import { openSqlite, WritingTransactionsDialect, type SqliteStore } from "./sqlite.ts";
 
 describe("SQLite store", () => {
   let dir: string;
@@ -12,7 +15,7 @@ describe("SQLite store", () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-sqlite-"));
     store = openSqlite(path.join(dir, "direct.sqlite"));
-    db = new Kysely({ dialect: new SqliteDialect({ database: store.database }) });
+    db = new Kysely({ dialect: new WritingTransactionsDialect(store.database) });
     await db.executeQuery(CompiledQuery.raw("create table notes (id integer primary key, text text)"));
   });
   afterAll(async () => {
@@ -42,5 +45,35 @@ describe("SQLite store", () => {
       expect(store.runUnlessInTransaction(select)).toBeUndefined();
     });
     expect(store.runUnlessInTransaction(select)?.rows.at(-1)).toEqual({ id: 3, text: "inside" });
+  });
+});
+
+describe("SQLite transactions of two processes writing at once", () => {
+  it("both complete, each after the other's writes, never failing as locked", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-sqlite-"));
+    try {
+      const file = path.join(dir, "writers.sqlite");
+      const setup = await openDatabase({ database: { kind: "sqlite", file } });
+      await sql`create table counter (n integer primary key)`.execute(setup);
+      const transactions = 200;
+      const writers = [1, 2].map(
+        () =>
+          new Worker(new URL("../../../test/support/sqlite-writer.ts", import.meta.url), {
+            workerData: { file, transactions },
+          }),
+      );
+      await Promise.all(writers.map((writer) => once(writer, "message")));
+      const outcomes = writers.map((writer) =>
+        once(writer, "message").then(([outcome]) => outcome as unknown),
+      );
+      for (const writer of writers) writer.postMessage("go");
+      expect(await Promise.all(outcomes)).toEqual(["done", "done"]);
+      // No transaction wrote from a stale read: the numbers run from 1 without a gap.
+      const { rows } = await sql<{ n: number }>`select n from counter order by n`.execute(setup);
+      expect(rows.map(({ n }) => n)).toEqual(Array.from({ length: 2 * transactions }, (_, i) => i + 1));
+      await setup.destroy();
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

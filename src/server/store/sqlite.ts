@@ -1,5 +1,14 @@
 import { DatabaseSync, type SQLInputValue, type StatementSync } from "node:sqlite";
-import type { CompiledQuery, QueryResult, SqliteDatabase, SqliteStatement } from "kysely";
+import {
+  CompiledQuery,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type QueryResult,
+  type SqliteDatabase,
+  type SqliteStatement,
+} from "kysely";
 
 const maxPreparedStatements = 500;
 
@@ -15,6 +24,33 @@ export interface SqliteStore {
    * Kysely wraps around every query, which cost more than SQLite takes to find a row by its key.
    */
   runUnlessInTransaction: DirectRunner;
+}
+
+/**
+ * Kysely's SQLite driver begins transactions deferred, as readers: one that reads and then writes fails
+ * at once with "database is locked" when another process wrote in between, whatever busy_timeout
+ * says, since its snapshot is stale. Vrata's transactions are all for writing, so they begin as
+ * writers: a second one waits for the first to end (up to busy_timeout) and then reads what it wrote.
+ * Queries outside transactions are unaffected, and readers never wait for writers (WAL).
+ */
+class WritingTransactionsDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+}
+
+/** Kysely's SQLite dialect whose transactions begin as writers. */
+export class WritingTransactionsDialect extends SqliteDialect {
+  readonly #database: SqliteDatabase;
+
+  constructor(database: SqliteDatabase) {
+    super({ database });
+    this.#database = database;
+  }
+
+  override createDriver(): Driver {
+    return new WritingTransactionsDriver({ database: this.#database });
+  }
 }
 
 /**

@@ -9,7 +9,11 @@ import { ownAdminIdentities } from "../access/identities.ts";
 import { createTemplate, findTemplate, listTemplates, templateView, updateTemplate } from "./templates.ts";
 
 /** Application templates: public to read, created by anyone signed in, changed by their admins. */
-export const templatePlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { deps }) => {
+export const templatePlugin: FastifyPluginAsync<{
+  deps: CallerDeps;
+  /** URIs that Vrata calls may name internal hosts (--backchannel-logout-private). */
+  reachInternal: boolean;
+}> = (app, { deps, reachInternal }) => {
   const { db } = deps;
 
   app.get(apiPrefix + routes.ApplicationTemplateList.path, async (request) => {
@@ -20,7 +24,7 @@ export const templatePlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { 
   app.post(apiPrefix + routes.ApplicationTemplateCreate.path, async (request, reply) => {
     const caller = await requireCaller(deps, request);
     const fields = parseBody(templateFieldsSchema, request.body);
-    return reply.status(201).send({ id: await createTemplate(db, caller, fields) });
+    return reply.status(201).send({ id: await createTemplate(db, caller, fields, reachInternal) });
   });
 
   app.get(apiPrefix + routes.ApplicationTemplateGet.path, async (request) => {
@@ -36,7 +40,8 @@ export const templatePlugin: FastifyPluginAsync<{ deps: CallerDeps }> = (app, { 
   const update = async (request: FastifyRequest) => {
     const caller = await requireCaller(deps, request);
     const { version, ...fields } = parseBody(templateUpdateSchema, request.body);
-    return updateTemplate(db, caller, (request.params as { id: string }).id, version, fields);
+    const { id } = request.params as { id: string };
+    return updateTemplate(db, caller, id, version, fields, reachInternal);
   };
   for (const url of [
     routes.ApplicationTemplateUpdate.path,

@@ -49,11 +49,17 @@ export function templateView(
   return { ...document, admins: canUpdate ? document.admins : [], id, version, canUpdate };
 }
 
-export async function createTemplate(db: Database, caller: Caller, fields: TemplateFields): Promise<string> {
+export async function createTemplate(
+  db: Database,
+  caller: Caller,
+  fields: TemplateFields,
+  /** URIs that Vrata calls may name internal hosts (--backchannel-logout-private). */
+  reachInternal: boolean,
+): Promise<string> {
   const editor = actingIdentity(caller);
   const id = newId();
   const document = withClientIds(
-    validTemplate({ ...fields, admins: await checkedAdmins(db, fields.admins, editor) }),
+    validTemplate({ ...fields, admins: await checkedAdmins(db, fields.admins, editor) }, reachInternal),
   );
   await insertDocument(db, table, id, document, Date.now());
   await recordActivity(db, caller.accountId, {
@@ -93,6 +99,7 @@ export async function updateTemplate(
   id: string,
   version: number,
   fields: TemplateFields,
+  reachInternal: boolean,
 ): Promise<Template> {
   const editor = actingIdentity(caller);
   const stored = await findTemplate(db, id);
@@ -100,7 +107,7 @@ export async function updateTemplate(
   if (!stored.document.admins.includes(editor))
     throw new HttpError(403, "forbidden", "only admins can change it");
   const document = withClientIds(
-    validTemplate({ ...fields, admins: await checkedAdmins(db, fields.admins, editor) }),
+    validTemplate({ ...fields, admins: await checkedAdmins(db, fields.admins, editor) }, reachInternal),
     stored.document,
   );
   if (!(await replaceDocument(db, table, id, version, document, Date.now()))) {

@@ -1,4 +1,6 @@
 import type { PublicClient, TemplateFields } from "../../common/api/template.ts";
+import { isSecureUri } from "../../common/uris.ts";
+import { namesInternalHost } from "../oidc/internal-addresses.ts";
 
 export type UriErrorCode =
   "invalidHomepage" | "invalidRedirectUri" | "invalidPostLogoutRedirectUri" | "invalidBackchannelLogoutUri";
@@ -10,6 +12,35 @@ export interface UriTemplateField {
   /** The error code of a URI it gives that is not secure. */
   readonly code: UriErrorCode;
   readonly templates: readonly string[];
+  /** Vrata itself calls the URIs it gives (back-channel logout), rather than sending browsers there. */
+  readonly calledByVrata?: true;
+}
+
+/** What is wrong with a URI a field gives, filled in. */
+export interface UriProblem {
+  readonly code: UriErrorCode | "internalBackchannelLogoutUri";
+  /** What the URI must be, for the message. */
+  readonly rule: string;
+}
+
+/**
+ * A URI's problem, if it has one: it is not secure, or Vrata would call it on an internal host
+ * (loopback, a private network, localhost) while such calls are not allowed (`reachInternal`); Vrata
+ * checks the addresses a name resolves to when it calls.
+ */
+export function uriProblem(
+  field: Pick<UriTemplateField, "code" | "calledByVrata">,
+  uri: string,
+  reachInternal: boolean,
+): UriProblem | undefined {
+  if (field.calledByVrata && !reachInternal && URL.canParse(uri) && namesInternalHost(new URL(uri))) {
+    return {
+      code: "internalBackchannelLogoutUri",
+      rule: "must not name an internal address, which Vrata does not call (--backchannel-logout-private)",
+    };
+  }
+  if (!isSecureUri(uri)) return { code: field.code, rule: "must be an https:// URI without a fragment" };
+  return undefined;
 }
 
 /** The URI fields every client that signs people in has, at the client's path `at`. */
@@ -40,6 +71,7 @@ export function uriTemplateFields(
                 field: `${at}.backchannelLogoutUriTemplate`,
                 code: "invalidBackchannelLogoutUri" as const,
                 templates: [backchannel],
+                calledByVrata: true as const,
               },
             ]
           : []),

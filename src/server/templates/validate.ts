@@ -1,27 +1,21 @@
 import type { TemplateFields } from "../../common/api/template.ts";
 import { templateScopeProblems } from "../../common/scopes.ts";
-import { isSecureUri } from "../../common/uris.ts";
 import { HttpError } from "../http/errors.ts";
 import { checkVariables, interpolate } from "./interpolate.ts";
-import { uriTemplateFields, type UriErrorCode } from "./uri-fields.ts";
+import { uriProblem, uriTemplateFields, type UriTemplateField } from "./uri-fields.ts";
 
 /** What a variable stands for while a template is checked on its own (reference §9.1). */
 const sampleValue = "https://sub.example.com:8080/foo";
 
 const unique = <T>(values: readonly T[]) => [...new Set(values)];
 
-/** URI templates given in one field must use known variables only and give secure URIs. */
-function checkUris(
-  templates: readonly string[],
-  values: ReadonlyMap<string, string>,
-  code: UriErrorCode,
-  field: string,
-) {
+/** URI templates given in one field must use known variables only and give URIs without a problem. */
+function checkUris(uris: UriTemplateField, values: ReadonlyMap<string, string>, reachInternal: boolean) {
+  const { field, templates } = uris;
   checkVariables(templates, values, field);
   for (const template of templates) {
-    if (!isSecureUri(interpolate(template, values))) {
-      throw new HttpError(400, code, `${template} must give an https:// URI without a fragment`, { field });
-    }
+    const problem = uriProblem(uris, interpolate(template, values), reachInternal);
+    if (problem) throw new HttpError(400, problem.code, `${template} ${problem.rule}`, { field });
   }
 }
 
@@ -46,9 +40,10 @@ function checkScopes(fields: TemplateFields): void {
 /**
  * Checks a template's rules that its schema cannot express and tidies it: scopes and URIs without
  * duplicates, scopes the engine accepts, unique variable names, URI templates that interpolate to
- * secure URIs.
+ * secure URIs, and ones Vrata calls that name no internal host unless it may call such hosts
+ * (`reachInternal`).
  */
-export function validTemplate(fields: TemplateFields): TemplateFields {
+export function validTemplate(fields: TemplateFields, reachInternal: boolean): TemplateFields {
   checkScopes(fields);
   const names = fields.variables.map((variable) => variable.name);
   const duplicateAt = names.findIndex((name, index) => names.indexOf(name) !== index);
@@ -61,8 +56,8 @@ export function validTemplate(fields: TemplateFields): TemplateFields {
   const samples = new Map(names.map((name) => [name, sampleValue]));
 
   const homepageTemplate = fields.homepageTemplate || (names.includes("uriBase") ? "{uriBase}" : "");
-  for (const { field, code, templates } of uriTemplateFields({ ...fields, homepageTemplate })) {
-    checkUris(templates, samples, code, field);
+  for (const uris of uriTemplateFields({ ...fields, homepageTemplate })) {
+    checkUris(uris, samples, reachInternal);
   }
   const tidyClient = <C extends { additionalScopes: string[] }>(client: C): C => ({
     ...client,

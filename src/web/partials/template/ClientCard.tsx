@@ -1,12 +1,17 @@
 import { useId, useState } from "react";
 import { useTranslation } from "../../i18n/index.ts";
-import { accessTokenTypes, tokenEndpointAuthMethods } from "../../../common/api/template.ts";
+import {
+  accessTokenTypes,
+  defaultRefreshTokenLifespanSeconds,
+  tokenEndpointAuthMethods,
+} from "../../../common/api/template.ts";
 import { Button } from "../../components/Button.tsx";
 import { CopyButton } from "../../components/CopyButton.tsx";
 import { CheckboxField, TextAreaField, TextField } from "../../components/Field.tsx";
 import { Identifier } from "../../components/Identifier.tsx";
 import { ChoiceField } from "./ChoiceField.tsx";
 import type { FieldErrors } from "./fieldErrors.ts";
+import { secondsPer } from "./lifespan.ts";
 import { LifespanField } from "./LifespanField.tsx";
 import { useLifespanText } from "./lifespanText.ts";
 import {
@@ -242,7 +247,12 @@ export function ClientCard({
           {usesPersonTokens(kind) && (
             <>
               {lifespan("idTokenLifespan")}
-              {lifespan("refreshTokenLifespan", t("templates.clients.refreshTokenLifespanHint"))}
+              {lifespan(
+                "refreshTokenLifespan",
+                t("templates.clients.refreshTokenLifespanHint", {
+                  count: defaultRefreshTokenLifespanSeconds / secondsPer.days,
+                }),
+              )}
             </>
           )}
         </div>

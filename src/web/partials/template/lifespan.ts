@@ -5,7 +5,7 @@ import { maxLifespanSeconds } from "../../../common/api/template.ts";
 export const lifespanUnits = ["minutes", "hours", "days"] as const;
 export type LifespanUnit = (typeof lifespanUnits)[number];
 
-const secondsPer: Record<LifespanUnit, number> = { minutes: 60, hours: 3600, days: 86400 };
+export const secondsPer: Record<LifespanUnit, number> = { minutes: 60, hours: 3600, days: 86400 };
 
 /** A lifespan as its field edits it: the number as typed and its unit. */
 export interface LifespanInput {
