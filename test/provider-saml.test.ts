@@ -5,8 +5,10 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import Fastify from "fastify";
+import { DOMParser } from "@xmldom/xmldom";
 import * as samlify from "samlify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { samlMetadata, samlResponseXml, type XmlLimits } from "../src/common/limits.ts";
 import { registerErrorHandlers } from "../src/server/http/errors.ts";
 import { SamlError, type SamlErrorCode } from "../src/server/providers/saml/errors.ts";
 import { IdpMetadataError, parseIdpMetadata } from "../src/server/providers/saml/idp-metadata.ts";
@@ -29,7 +31,7 @@ import {
   type SamlStart,
   type SamlUpstream,
 } from "../src/server/providers/saml/upstream.ts";
-import { parseXml } from "../src/server/providers/saml/xml.ts";
+import { checkXmlShape, MalformedXml, parseXml } from "../src/server/providers/saml/xml.ts";
 import { deriveInstanceSecrets } from "../src/server/secrets/instance-secrets.ts";
 import { WrongSecretKey } from "../src/server/secrets/sealing.ts";
 import { registerTestApp, type TestApp } from "./support/apps.ts";
@@ -41,7 +43,7 @@ import { storeEngines, type TestStore } from "./support/stores.ts";
 // with keys of its own. samlify insists on a schema validator before it reads any message; the
 // schemas need Java or a WebAssembly build that is not installed here, so the tests give it a
 // well-formedness check only (this is the IdP's side: Vrata's own parsing is what is under test).
-samlify.setSchemaValidator({ validate: (xml: string) => Promise.resolve(parseXml(xml)) });
+samlify.setSchemaValidator({ validate: (xml: string) => Promise.resolve(parseXml(xml, samlMetadata)) });
 
 const issuer = "https://vrata.test";
 const idpEntityId = "https://idp.test/metadata";
@@ -146,6 +148,70 @@ function responseValues(requestId: string, acsUrl: string, audience: string): Re
   };
 }
 
+/** The response with `count` more elements side by side in its assertion's attribute statement. */
+function withSiblings(samlResponse: string, count: number): string {
+  const xml = Buffer.from(samlResponse, "base64").toString();
+  const statement = "<saml:AttributeStatement>";
+  expect(xml).toContain(statement);
+  return Buffer.from(xml.replace(statement, statement + "<saml:AttributeValue/>".repeat(count))).toString(
+    "base64",
+  );
+}
+
+/** How many XML documents Vrata and the SAML libraries parse (all use xmldom) while `run` runs. */
+async function parsesDuring<T>(run: () => Promise<T>): Promise<{ result: T; parses: number }> {
+  const parse = vi.spyOn(DOMParser.prototype, "parseFromString");
+  try {
+    const result = await run();
+    return { result, parses: parse.mock.calls.length };
+  } finally {
+    parse.mockRestore();
+  }
+}
+
+describe("XML held to its limits before it is parsed", () => {
+  const limits: XmlLimits = { maxBytes: 1000, maxElements: 10, maxDepth: 3, maxSiblings: 4 };
+  const refusal = (text: string) => {
+    try {
+      checkXmlShape(text, limits);
+    } catch (error) {
+      expect(error).toBeInstanceOf(MalformedXml);
+      return (error as Error).message;
+    }
+    return "accepted";
+  };
+
+  it("counts elements, depth, children and bytes up to each limit, and refuses one more", () => {
+    expect(refusal("<a><b/><b/><b/><b/></a>")).toBe("accepted");
+    expect(refusal("<a><b/><b/><b/><b/><b/></a>")).toMatch(/more than 4 children/);
+    expect(refusal("<a><b><c/></b><b><c>x</c></b></a>")).toBe("accepted");
+    expect(refusal("<a><b><c><d/></c></b></a>")).toMatch(/more than 3 elements deep/);
+    const ten = "<a><b><c/><c/></b><b><c/><c/></b><b><c/><c/></b></a>";
+    expect(refusal(ten)).toBe("accepted");
+    expect(refusal(ten.replace("<c/>", "<c/><c/>"))).toMatch(/more than 10 elements/);
+    expect(refusal(`<a>${"x".repeat(993)}</a>`)).toBe("accepted");
+    // Bytes, not characters: é takes two.
+    expect(refusal(`<a>${"é".repeat(497)}</a>`)).toMatch(/larger than 1000 bytes/);
+    expect(parseXml(ten, limits).documentElement.localName).toBe("a");
+    expect(() => parseXml(ten.replace("<c/>", "<c/><c/>"), limits)).toThrow(MalformedXml);
+  });
+
+  it("counts comments, processing instructions and CDATA as children, and nothing inside them or in quotes", () => {
+    expect(refusal("<a><!--1--><?p x?><![CDATA[y]]><b/><b/></a>")).toMatch(/more than 4 children/);
+    const hidden = `<?xml version="1.0"?><a x="1>2" y='/>'><!--<b><b><b><b>--><![CDATA[<b><b><b>]]></a>`;
+    expect(refusal(hidden)).toBe("accepted");
+    expect(parseXml(hidden, limits).documentElement.childNodes.length).toBe(2);
+  });
+
+  it("refuses a document type declaration and markup that does not end", () => {
+    expect(refusal('<!DOCTYPE a [<!ENTITY e "x">]><a>&e;</a>')).toMatch(/document type declaration/);
+    expect(refusal("<a><!ENTITY e 'x'></a>")).toMatch(/document type declaration/);
+    expect(refusal('<a><b x="1>')).toMatch(/ends inside a tag/);
+    expect(refusal("<a><!-- b")).toMatch(/ends inside a tag/);
+    expect(refusal("</a>")).toMatch(/closes no element/);
+  });
+});
+
 describe("SAML upstream against a samlify IdP", () => {
   let store: TestStore;
   let credentials: SamlSpCredentials;
@@ -225,6 +291,8 @@ describe("SAML upstream against a samlify IdP", () => {
       unsigned?: boolean;
       to?: SamlUpstream;
       spOverride?: Sp;
+      /** Changes the response's template before it is filled in and signed. */
+      edit?: (template: string) => string;
     } = {},
   ) {
     const target = options.to ?? upstream;
@@ -233,7 +301,8 @@ describe("SAML upstream against a samlify IdP", () => {
     const values = responseValues(request.id, target.acsUrl, target.entityId);
     options.change?.(values);
     const signer = options.by ?? idp;
-    const template = signer.entitySetting.loginResponseTemplate?.context ?? "";
+    const edit = options.edit ?? ((template: string) => template);
+    const template = edit(signer.entitySetting.loginResponseTemplate?.context ?? "");
     let samlResponse: string;
     if (options.unsigned) {
       samlResponse = Buffer.from(SamlLib.replaceTagsByValue(template, values)).toString("base64");
@@ -246,7 +315,7 @@ describe("SAML upstream against a samlify IdP", () => {
         {
           customTagReplacement: (context) => ({
             id: values.ID ?? "",
-            context: SamlLib.replaceTagsByValue(context, values),
+            context: SamlLib.replaceTagsByValue(edit(context), values),
           }),
         },
       );
@@ -467,6 +536,8 @@ describe("SAML upstream against a samlify IdP", () => {
       base64(
         '<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status></samlp:Response>',
       ),
+      // Whitespace then a stray character: a pattern that backtracks takes minutes over this.
+      `A${" ".repeat(100_000)}!`,
     ];
     for (const input of inputs) {
       const code = await refusal(complete(start, input));
@@ -491,6 +562,55 @@ describe("SAML upstream against a samlify IdP", () => {
     }
   });
 
+  it("refuses a response of thousands of sibling elements before parsing it", async () => {
+    const { start, samlResponse } = await signIn();
+    for (const count of [2000, 4000, 8000]) {
+      expect(count).toBeGreaterThan(samlResponseXml.maxSiblings);
+      const { result, parses } = await parsesDuring(() =>
+        refusal(complete(start, withSiblings(samlResponse, count))),
+      );
+      expect(result).toBe("samlResponseMalformed");
+      expect(parses).toBe(0);
+    }
+    const deep = Buffer.from(
+      Buffer.from(samlResponse, "base64")
+        .toString()
+        .replace(
+          "</saml:Issuer>",
+          `</saml:Issuer>${"<saml:Advice>".repeat(40)}${"</saml:Advice>".repeat(40)}`,
+        ),
+    ).toString("base64");
+    expect(await refusal(complete(start, deep))).toBe("samlResponseMalformed");
+  });
+
+  it("accepts a real response with several certificates and hundreds of attribute values", async () => {
+    const groups = Array.from(
+      { length: 600 },
+      (_, index) => `<saml:AttributeValue xsi:type="xs:string">group-${index}</saml:AttributeValue>`,
+    ).join("");
+    const { start, samlResponse } = await signIn({
+      edit: (template) =>
+        template.replace(
+          "</saml:AttributeStatement>",
+          `<saml:Attribute Name="groups">${groups}</saml:Attribute></saml:AttributeStatement>`,
+        ),
+    });
+    // KeyInfo is outside what is signed: an IdP may send its whole chain there.
+    const certificate = /<ds:X509Certificate>[^<]+<\/ds:X509Certificate>/.exec(
+      Buffer.from(samlResponse, "base64").toString(),
+    )?.[0];
+    expect(certificate).toBeDefined();
+    const withChain = Buffer.from(
+      Buffer.from(samlResponse, "base64")
+        .toString()
+        .replace("</ds:X509Data>", `${(certificate ?? "").repeat(3)}</ds:X509Data>`),
+    ).toString("base64");
+    expect(Buffer.from(withChain, "base64").length).toBeGreaterThan(40_000);
+    const { result, parses } = await parsesDuring(() => complete(start, withChain));
+    expect(result.subject).toBe("ana-4c1d9");
+    expect(parses).toBeGreaterThan(0);
+  });
+
   it("publishes SP metadata that samlify reads, with the certificate, the ACS URL and both languages", () => {
     const xml = spMetadata(upstream);
     const meta = samlify.ServiceProvider({ metadata: xml }).entityMeta;
@@ -502,7 +622,7 @@ describe("SAML upstream against a samlify IdP", () => {
     expect(meta.isWantAssertionsSigned()).toBe(true);
     expect([meta.getNameIDFormat()].flat()).toEqual([nameIdFormats.persistent]);
 
-    const document = parseXml(xml);
+    const document = parseXml(xml, samlMetadata);
     const md = "urn:oasis:names:tc:SAML:2.0:metadata";
     const names = Array.from(document.getElementsByTagNameNS(md, "ServiceName")).map((element) => [
       element.getAttribute("xml:lang"),
@@ -766,6 +886,23 @@ describe("signing in through a SAML IdP", () => {
       RelayState: again.relayState,
     });
     expect((await again.driver.get()).completed).toEqual(["signin"]);
+  });
+
+  it("refuses a response of thousands of sibling elements unparsed, answering other requests meanwhile", async () => {
+    const hostile = await atIdp("eid-4242");
+    const form = { SAMLResponse: withSiblings(hostile.samlResponse, 8000), RelayState: hostile.relayState };
+    expect(new URLSearchParams(form).toString().length).toBeGreaterThan(200_000);
+    const { result, parses } = await parsesDuring(() =>
+      Promise.all([
+        post(hostile.driver, hostile.acsUrl, form),
+        ...Array.from({ length: 5 }, () => fetch(`${server.url}/health/live`)),
+      ]),
+    );
+    const [refused, ...others] = result;
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBeLessThan(500);
+    expect(others.map((other) => other.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(parses).toBe(0);
   });
 
   it("refuses a replayed response and one posted with another flow's RelayState, without a 500", async () => {

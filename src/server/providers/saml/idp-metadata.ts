@@ -1,4 +1,5 @@
 import { X509Certificate } from "node:crypto";
+import { samlMetadata } from "../../../common/limits.ts";
 import { toPem } from "./pem.ts";
 import { bindings, namespaces } from "./saml-names.ts";
 import { childElements, parseXml } from "./xml.ts";
@@ -73,7 +74,7 @@ function expired(element: Element, now: number): boolean {
 export function parseIdpMetadata(xml: string, entityId?: string, now = Date.now()): IdpMetadata {
   let document: Document;
   try {
-    document = parseXml(xml);
+    document = parseXml(xml, samlMetadata);
   } catch (error) {
     throw new IdpMetadataError(`the IdP's metadata is not XML: ${(error as Error).message}`);
   }
