@@ -8,8 +8,9 @@ import Fastify from "fastify";
 import { DOMParser } from "@xmldom/xmldom";
 import * as samlify from "samlify";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { samlMetadata, samlResponseXml, type XmlLimits } from "../src/common/limits.ts";
+import { samlClockToleranceMs, samlMetadata, samlResponseXml, type XmlLimits } from "../src/common/limits.ts";
 import { registerErrorHandlers } from "../src/server/http/errors.ts";
+import { assertionUsesIn, type RecordAssertionUse } from "../src/server/providers/saml/assertion-uses.ts";
 import { SamlError, type SamlErrorCode } from "../src/server/providers/saml/errors.ts";
 import { IdpMetadataError, parseIdpMetadata } from "../src/server/providers/saml/idp-metadata.ts";
 import { samlMetadataPlugin } from "../src/server/providers/saml/routes.ts";
@@ -32,10 +33,11 @@ import {
   type SamlUpstream,
 } from "../src/server/providers/saml/upstream.ts";
 import { checkXmlShape, MalformedXml, parseXml } from "../src/server/providers/saml/xml.ts";
-import { deriveInstanceSecrets } from "../src/server/secrets/instance-secrets.ts";
+import { deriveInstanceSecrets, type InstanceSecrets } from "../src/server/secrets/instance-secrets.ts";
 import { WrongSecretKey } from "../src/server/secrets/sealing.ts";
 import { registerTestApp, type TestApp } from "./support/apps.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
+import { storeEngines as serverStores } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 import { storeEngines, type TestStore } from "./support/stores.ts";
 
@@ -158,6 +160,21 @@ function withSiblings(samlResponse: string, count: number): string {
   );
 }
 
+/**
+ * An IdP's template whose assertion's subject confirmation names no request: only the response around
+ * the assertion, which anyone can change when the assertion alone is signed, says which it answers.
+ */
+const withoutRequestInAssertion = (template: string) =>
+  template.replace(' InResponseTo="{InResponseTo}"/>', "/>");
+
+/** The response changed to answer the request `to` instead of `from`, as an attacker can. */
+function answeringAnother(samlResponse: string, from: string, to: string): string {
+  const xml = Buffer.from(samlResponse, "base64").toString();
+  const answering = (requestId: string) => `InResponseTo="${requestId}"`;
+  expect(xml.split(answering(from))).toHaveLength(2);
+  return Buffer.from(xml.replace(answering(from), answering(to))).toString("base64");
+}
+
 /** How many XML documents Vrata and the SAML libraries parse (all use xmldom) while `run` runs. */
 async function parsesDuring<T>(run: () => Promise<T>): Promise<{ result: T; parses: number }> {
   const parse = vi.spyOn(DOMParser.prototype, "parseFromString");
@@ -224,6 +241,8 @@ describe("SAML upstream against a samlify IdP", () => {
   let serveMetadata: () => { status: number; body: string };
   let upstream: SamlUpstream;
   let sp: Sp;
+  let secrets: InstanceSecrets;
+  let recordAssertionUse: RecordAssertionUse;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-saml-"));
 
   const settings = (extra: Partial<SamlProviderSettings> = {}): SamlProviderSettings =>
@@ -246,6 +265,7 @@ describe("SAML upstream against a samlify IdP", () => {
       issuer,
       credentials,
       serviceName: { en: "Vrata test", sl: "Vrata – preizkus" },
+      recordAssertionUse,
       log: silentLog,
       configDir: tmp,
     });
@@ -254,8 +274,9 @@ describe("SAML upstream against a samlify IdP", () => {
     const engine = storeEngines[0];
     if (!engine) throw new Error("no store engine");
     store = await engine.open();
-    const { sealer } = deriveInstanceSecrets(randomBytes(32));
-    credentials = await loadSamlSpCredentials(store.db, sealer, "Vrata test");
+    secrets = deriveInstanceSecrets(randomBytes(32));
+    credentials = await loadSamlSpCredentials(store.db, secrets.sealer, "Vrata test");
+    recordAssertionUse = assertionUsesIn(store.db, secrets.samlAssertions);
     [idpKeys, otherKeys] = await Promise.all([
       createSpCredentials("Test IdP"),
       createSpCredentials("Intruder"),
@@ -321,7 +342,7 @@ describe("SAML upstream against a samlify IdP", () => {
       );
       samlResponse = response.context;
     }
-    return { start, request, samlResponse };
+    return { start, request, values, samlResponse };
   }
 
   const complete = (start: SamlStart, samlResponse: unknown, target = upstream) =>
@@ -381,12 +402,15 @@ describe("SAML upstream against a samlify IdP", () => {
     });
   });
 
-  it("accepts a response signed as a whole when the assertion is not", async () => {
-    const unsignedAssertions = samlify.ServiceProvider({
+  /** Vrata as an IdP sees it, asking for the response to be signed as a whole and not its assertion. */
+  const signingWholeResponses = () =>
+    samlify.ServiceProvider({
       metadata: spMetadata(upstream).replace('WantAssertionsSigned="true"', 'WantAssertionsSigned="false"'),
       wantMessageSigned: true,
     });
-    const { start, samlResponse } = await signIn({ spOverride: unsignedAssertions });
+
+  it("accepts a response signed as a whole when the assertion is not", async () => {
+    const { start, samlResponse } = await signIn({ spOverride: signingWholeResponses() });
     expect(Buffer.from(samlResponse, "base64").toString()).not.toMatch(
       /<saml:Assertion[^>]*>.*<ds:Signature/,
     );
@@ -422,6 +446,24 @@ describe("SAML upstream against a samlify IdP", () => {
     ["an assertion issued by another entity", "Issuer", "https://other-idp.example", "samlIssuerMismatch"],
     ["a response to another request", "InResponseTo", "_0123456789abcdef", "samlInResponseToMismatch"],
     [
+      "a response sent to another address",
+      "Destination",
+      `${issuer}/auth/provider/other`,
+      "samlDestinationMismatch",
+    ],
+    [
+      "an assertion confirmed for another recipient",
+      "SubjectRecipient",
+      `${issuer}/auth/provider/other`,
+      "samlRecipientMismatch",
+    ],
+    [
+      "an assertion confirmed for a recipient written otherwise",
+      "SubjectRecipient",
+      `${issuer}/auth/provider/eid/`,
+      "samlRecipientMismatch",
+    ],
+    [
       "an IdP's error status, even with an assertion",
       "StatusCode",
       "urn:oasis:names:tc:SAML:2.0:status:Responder",
@@ -434,6 +476,86 @@ describe("SAML upstream against a samlify IdP", () => {
       },
     });
     expect(await refusal(complete(start, samlResponse))).toBe(code);
+  });
+
+  it("requires a signed response to name Vrata's assertion consumer service as its Destination", async () => {
+    const withoutDestination = (template: string) => template.replace(' Destination="{Destination}"', "");
+    const signedWhole = await signIn({ spOverride: signingWholeResponses(), edit: withoutDestination });
+    expect(Buffer.from(signedWhole.samlResponse, "base64").toString()).not.toContain("Destination=");
+    expect(await refusal(complete(signedWhole.start, signedWhole.samlResponse))).toBe(
+      "samlDestinationMismatch",
+    );
+    const elsewhere = await signIn({
+      spOverride: signingWholeResponses(),
+      change: (values) => {
+        values.Destination = "https://other.example/acs";
+      },
+    });
+    expect(await refusal(complete(elsewhere.start, elsewhere.samlResponse))).toBe("samlDestinationMismatch");
+    // A response whose assertion alone is signed may go without: the assertion names its recipient.
+    const assertionSigned = await signIn({ edit: withoutDestination });
+    expect((await complete(assertionSigned.start, assertionSigned.samlResponse)).subject).toBe("ana-4c1d9");
+  });
+
+  it("requires every subject confirmation to be for Vrata's assertion consumer service and to end", async () => {
+    // node-saml goes by the first confirmation within its time, and refuses one without an end only
+    // when it reads that one.
+    const endless = `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData Recipient="{SubjectRecipient}"/></saml:SubjectConfirmation>`;
+    const otherConfirmation = `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:sender-vouches"><saml:SubjectConfirmationData NotOnOrAfter="{SubjectConfirmationDataNotOnOrAfter}" Recipient="https://other.example/acs"/></saml:SubjectConfirmation>`;
+    const cases: [string, (template: string) => string, SamlErrorCode][] = [
+      [
+        "no Recipient",
+        (template) => template.replace(' Recipient="{SubjectRecipient}"', ""),
+        "samlRecipientMismatch",
+      ],
+      [
+        "another confirmation without an end",
+        (template) => template.replace("</saml:Subject>", `${endless}</saml:Subject>`),
+        "samlResponseInvalid",
+      ],
+      [
+        "another confirmation for another recipient",
+        (template) => template.replace("</saml:Subject>", `${otherConfirmation}</saml:Subject>`),
+        "samlRecipientMismatch",
+      ],
+      [
+        "no bearer",
+        (template) => template.replace(":cm:bearer", ":cm:sender-vouches"),
+        "samlRecipientMismatch",
+      ],
+    ];
+    const template = idp.entitySetting.loginResponseTemplate?.context ?? "";
+    for (const [name, edit, code] of cases) {
+      expect(edit(template), name).not.toBe(template);
+      const { start, samlResponse } = await signIn({ edit });
+      expect(await refusal(complete(start, samlResponse)), name).toBe(code);
+    }
+  });
+
+  it("accepts an assertion once, also when only the unsigned response around it names the request", async () => {
+    const first = await signIn({ edit: withoutRequestInAssertion });
+    expect((await complete(first.start, first.samlResponse)).subject).toBe("ana-4c1d9");
+    expect(await refusal(complete(first.start, first.samlResponse))).toBe("samlAssertionReplayed");
+
+    const other = await samlStart(upstream);
+    const moved = answeringAnother(first.samlResponse, first.start.requestId, other.requestId);
+    expect(await refusal(complete(other, moved))).toBe("samlAssertionReplayed");
+
+    // Kept under a keyed hash of the IdP and the ID, until its confirmation ends (with the tolerance).
+    const rows = await store.db.selectFrom("saml_assertions").selectAll().execute();
+    expect(rows).toContainEqual({
+      id: secrets.samlAssertions(`${idpEntityId}\n${first.values.AssertionID ?? ""}`),
+      expires_at: Date.parse(first.values.SubjectConfirmationDataNotOnOrAfter ?? "") + samlClockToleranceMs,
+    });
+    expect(JSON.stringify(rows)).not.toContain(first.values.AssertionID);
+
+    // node-saml refuses a response that answers no request (one the IdP started itself).
+    const unsolicited = await signIn({
+      edit: (template) => template.replaceAll(' InResponseTo="{InResponseTo}"', ""),
+    });
+    expect(await refusal(complete(unsolicited.start, unsolicited.samlResponse))).toBe(
+      "samlInResponseToMismatch",
+    );
   });
 
   it("refuses an expired assertion and one not valid yet, beyond 30 s of clock tolerance", async () => {
@@ -679,6 +801,7 @@ describe("SAML upstream against a samlify IdP", () => {
       issuer,
       credentials,
       serviceName: { en: "Vrata", sl: "Vrata" },
+      recordAssertionUse,
       log: silentLog,
       retryMs: 20,
       refreshMs: 20,
@@ -795,7 +918,7 @@ describe.each(storeEngines)("SAML SP key on $name", ({ open }) => {
   });
 });
 
-describe("signing in through a SAML IdP", () => {
+describe.each(serverStores)("signing in through a SAML IdP on $name", ({ url }) => {
   let server: TestServer;
   let app: TestApp;
   let idp: Idp;
@@ -818,7 +941,10 @@ describe("signing in through a SAML IdP", () => {
       },
     };
     fs.writeFileSync(path.join(tmp, "vrata.json"), JSON.stringify({ providers: [provider] }));
-    server = await startTestServer({ args: ["--config", path.join(tmp, "vrata.json")] });
+    server = await startTestServer({
+      args: ["--config", path.join(tmp, "vrata.json")],
+      ...(url ? { postgresUrl: url } : {}),
+    });
     app = await registerTestApp(server.db, "Signed in by eID");
     const metadata = await fetch(`${server.url}/samlMetadata/eid`);
     expect(metadata.headers.get("content-type")).toBe(samlMetadataMediaType);
@@ -829,8 +955,11 @@ describe("signing in through a SAML IdP", () => {
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  /** The flow sends the browser to the IdP; the IdP answers with a signed response for `nameId`. */
-  async function atIdp(nameId: string) {
+  /**
+   * The flow sends the browser to the IdP; the IdP answers with a signed response for `nameId`, made
+   * from its template changed by `edit`.
+   */
+  async function atIdp(nameId: string, edit = (template: string) => template) {
     const driver = await FlowDriver.start(server.url, app);
     const { status, flow } = await driver.step("providerStart", { provider: "eid" });
     expect(status).toBe(200);
@@ -852,11 +981,11 @@ describe("signing in through a SAML IdP", () => {
       {
         customTagReplacement: (context) => ({
           id: values.ID ?? "",
-          context: SamlLib.replaceTagsByValue(context, values),
+          context: SamlLib.replaceTagsByValue(edit(context), values),
         }),
       },
     );
-    return { driver, relayState, samlResponse: response.context, acsUrl };
+    return { driver, relayState, requestId: request.id, samlResponse: response.context, acsUrl };
   }
 
   /** The browser posts the IdP's form to Vrata, as the HTTP-POST binding does. */
@@ -903,6 +1032,37 @@ describe("signing in through a SAML IdP", () => {
     expect(refused.status).toBeLessThan(500);
     expect(others.map((other) => other.status)).toEqual([200, 200, 200, 200, 200]);
     expect(parses).toBe(0);
+  });
+
+  it("lets one of simultaneous posts of one assertion into two flows through, and no later one", async () => {
+    const [first, second, third] = await Promise.all([
+      atIdp("eid-5150", withoutRequestInAssertion),
+      atIdp("eid-5150"),
+      atIdp("eid-5150"),
+    ]);
+    const answers = await Promise.all(
+      [second, third].map((flow) =>
+        post(flow.driver, flow.acsUrl, {
+          SAMLResponse: answeringAnother(first.samlResponse, first.requestId, flow.requestId),
+          RelayState: flow.relayState,
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 303)).toHaveLength(1);
+    expect(statuses.filter((status) => status >= 400 && status < 500)).toHaveLength(1);
+    const completed = await Promise.all(
+      [second, third].map(async (flow) => (await flow.driver.get()).completed),
+    );
+    expect(completed.flat()).toEqual(["signup"]);
+
+    const late = await post(first.driver, first.acsUrl, {
+      SAMLResponse: first.samlResponse,
+      RelayState: first.relayState,
+    });
+    expect(late.status).toBeGreaterThanOrEqual(400);
+    expect(late.status).toBeLessThan(500);
+    expect((await first.driver.get()).completed).toEqual([]);
   });
 
   it("refuses a replayed response and one posted with another flow's RelayState, without a 500", async () => {

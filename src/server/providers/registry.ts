@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Context } from "../../common/api/context.ts";
 import type { ProviderSettings } from "../config.ts";
 import type { SamlProvider } from "./saml.ts";
+import type { RecordAssertionUse } from "./saml/assertion-uses.ts";
 import type { SamlSpCredentials } from "./saml/sp-credentials.ts";
 import type { Upstream } from "./upstream.ts";
 
@@ -50,9 +51,11 @@ export async function openProviders(
     title: string;
     log: FastifyBaseLogger;
     samlCredentials: () => Promise<SamlSpCredentials>;
+    /** Where SAML providers keep the assertions they accepted. */
+    samlAssertionUses: RecordAssertionUse;
   },
 ): Promise<ProviderRegistry> {
-  const { issuer, title, log } = options;
+  const { issuer, title, log, samlAssertionUses: recordAssertionUse } = options;
   const saml = settings.filter((entry) => entry.type === "saml");
   const credentials = saml.length > 0 ? await options.samlCredentials() : undefined;
   const upstreams = await Promise.all(
@@ -65,7 +68,7 @@ export async function openProviders(
       }
       if (!credentials) throw new Error("SAML providers need the service-provider key");
       const { SamlProvider } = await import("./saml.ts");
-      return SamlProvider.open(entry, { issuer, title, credentials, log });
+      return SamlProvider.open(entry, { issuer, title, credentials, recordAssertionUse, log });
     }),
   );
   return new ProviderRegistry(upstreams);

@@ -2,6 +2,8 @@ import { randomBytes, timingSafeEqual } from "node:crypto";
 import { SAML, SamlStatusError, ValidateInResponseTo, type CacheProvider } from "@node-saml/node-saml";
 import { samlClockToleranceMs, samlResponseXml } from "../../../common/limits.ts";
 import { pathFor } from "../../../common/routes.ts";
+import type { RecordAssertionUse } from "./assertion-uses.ts";
+import { checkDestination, confirmedAssertion } from "./confirmation.ts";
 import { SamlError, type SamlErrorCode } from "./errors.ts";
 import type { IdpMetadata } from "./idp-metadata.ts";
 import { identityFromProfile, type SamlIdentity } from "./identity.ts";
@@ -29,6 +31,7 @@ export interface SamlUpstream {
   readonly serviceName: LocalizedName;
   /** The IdP's metadata as last read, or undefined while none could be. */
   idp: () => IdpMetadata | undefined;
+  recordAssertionUse: RecordAssertionUse;
   /** Stops refreshing the IdP's metadata. */
   close: () => void;
 }
@@ -38,12 +41,14 @@ export interface SamlUpstreamOptions extends MetadataSourceOptions {
   issuer: string;
   credentials: SamlSpCredentials;
   serviceName: LocalizedName;
+  /** Where the assertions accepted are kept, so that each is accepted once. */
+  recordAssertionUse: RecordAssertionUse;
 }
 
 /** Reads the IdP's metadata (see `openIdpMetadataSource`) and sets Vrata's side of the IdP up. */
 export async function openSamlUpstream(
   settings: SamlProviderSettings,
-  { issuer, credentials, serviceName, ...sourceOptions }: SamlUpstreamOptions,
+  { issuer, credentials, serviceName, recordAssertionUse, ...sourceOptions }: SamlUpstreamOptions,
 ): Promise<SamlUpstream> {
   const source = await openIdpMetadataSource(settings, sourceOptions);
   return {
@@ -53,6 +58,7 @@ export async function openSamlUpstream(
     credentials,
     serviceName,
     idp: source.current,
+    recordAssertionUse,
     close: source.close,
   };
 }
@@ -144,9 +150,9 @@ const sameText = (a: string, b: string) => {
 
 /**
  * The posted response, checked to be one well-formed SAML Response with a success status before any
- * signature work.
+ * signature work, and its root element.
  */
-function checkedResponse(samlResponse: unknown): string {
+function checkedResponse(samlResponse: unknown): { samlResponse: string; root: Element } {
   // Whitespace goes first: a pattern allowing it both inside and at the end takes quadratic time.
   const base64 = typeof samlResponse === "string" ? samlResponse.replace(/\s+/g, "") : "";
   if (typeof samlResponse !== "string" || !/^[A-Za-z0-9+/]+={0,2}$/.test(base64)) {
@@ -176,7 +182,7 @@ function checkedResponse(samlResponse: unknown): string {
       `the IdP answered ${value ?? "no status"}${detail ? ` (${detail})` : ""}`,
     );
   }
-  return samlResponse;
+  return { samlResponse, root };
 }
 
 // node-saml says why it refused a response only in its messages; these are its words (5.x).
@@ -201,9 +207,10 @@ function refusal(error: unknown, inResponseToRefused: boolean): SamlError {
 /**
  * Checks a response the IdP posted and returns the person it names. Refused, with a `SamlError`
  * (and never another error): a RelayState or `InResponseTo` other than the flow's, no valid signature
- * by the IdP on the response or its assertion, another issuer or audience, an assertion outside its
- * time window (with the clock tolerance), a transient NameID when the NameID identifies people, or
- * no identifying value.
+ * by the IdP on the response or its assertion, another issuer or audience, another Destination or
+ * Recipient than Vrata's assertion consumer service, an assertion outside its time window (with the
+ * clock tolerance) or accepted before, a transient NameID when the NameID identifies people, or no
+ * identifying value.
  */
 export async function samlComplete(upstream: SamlUpstream, input: SamlCompleteInput): Promise<SamlIdentity> {
   const { expected } = input;
@@ -213,7 +220,8 @@ export async function samlComplete(upstream: SamlUpstream, input: SamlCompleteIn
     if (typeof input.relayState !== "string" || !sameText(input.relayState, expected.relayState)) {
       throw new SamlError("samlRelayStateMismatch", "the RelayState is not this sign-in's");
     }
-    const samlResponse = checkedResponse(input.samlResponse);
+    const { samlResponse, root } = checkedResponse(input.samlResponse);
+    checkDestination(root, upstream.acsUrl);
     const requests: CacheProvider = {
       ...noCache,
       getAsync: (requestId) => {
@@ -233,7 +241,12 @@ export async function samlComplete(upstream: SamlUpstream, input: SamlCompleteIn
         `the assertion was issued by ${String(issuer)}, not ${idp.entityId}`,
       );
     }
-    return identityFromProfile(upstream.settings, profile);
+    const assertion = confirmedAssertion(profile.getAssertionXml?.() ?? "", upstream.acsUrl);
+    const identity = identityFromProfile(upstream.settings, profile);
+    if (!(await upstream.recordAssertionUse(idp.entityId, assertion))) {
+      throw new SamlError("samlAssertionReplayed", "the assertion was accepted before");
+    }
+    return identity;
   } catch (error) {
     throw refusal(error, inResponseToRefused);
   }

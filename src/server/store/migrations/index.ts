@@ -13,6 +13,7 @@ import * as upstreamRequests from "./0011-upstream-requests.ts";
 import * as signingKeyRotation from "./0012-signing-key-rotation.ts";
 import * as activityCategories from "./0013-activity-categories.ts";
 import * as identitySearchWords from "./0014-identity-search-words.ts";
+import * as samlAssertions from "./0015-saml-assertions.ts";
 
 /** Forward-only migrations, applied in the order of their names. Never edit one that has shipped. */
 export const migrations: MigrationProvider = {
@@ -32,5 +33,6 @@ export const migrations: MigrationProvider = {
       "0012-signing-key-rotation": signingKeyRotation,
       "0013-activity-categories": activityCategories,
       "0014-identity-search-words": identitySearchWords,
+      "0015-saml-assertions": samlAssertions,
     }),
 };
