@@ -788,8 +788,12 @@ describe("SAML upstream against a samlify IdP", () => {
 
   it("reads IdP metadata from a file, and keeps the last good copy of a URL's", async () => {
     fs.writeFileSync(path.join(tmp, "idp.xml"), idpMetadataXml);
-    const fromFile = await open(settings({ metadataUrl: undefined, metadataFile: "idp.xml" }));
+    const { result: fromFile, parses } = await parsesDuring(() =>
+      open(settings({ metadataUrl: undefined, metadataFile: "idp.xml" })),
+    );
     expect(fromFile.idp()?.entityId).toBe(idpEntityId);
+    // Read in a thread of its own (a federation's takes seconds): this one parsed nothing.
+    expect(parses).toBe(0);
     fromFile.close();
     await expect(open(settings({ metadataUrl: undefined, metadataFile: "missing.xml" }))).rejects.toThrow(
       IdpMetadataError,
@@ -810,7 +814,8 @@ describe("SAML upstream against a samlify IdP", () => {
       expect(late.idp()).toBeUndefined();
       expect(await refusal(samlStart(late))).toBe("samlIdpUnavailable");
       serveMetadata = () => ({ status: 200, body: idpMetadataXml });
-      await expect.poll(() => late.idp()?.entityId).toBe(idpEntityId);
+      // Each reading starts a thread: on a busy machine that takes a while.
+      await expect.poll(() => late.idp()?.entityId, { timeout: 20_000 }).toBe(idpEntityId);
       // Down again, or broken: the last good copy stays.
       serveMetadata = () => ({ status: 200, body: "<oops" });
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -884,6 +889,17 @@ describe("SAML provider settings and metadata", () => {
       parseIdpMetadata(entity("https://a.example/idp", ' validUntil="2001-01-01T00:00:00Z"')),
     ).toThrow(/expired/);
     expect(() => parseIdpMetadata("<nope/>")).toThrow(IdpMetadataError);
+    const md = 'xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata"';
+    expect(() =>
+      parseIdpMetadata(
+        `<md:EntitiesDescriptor ${md}>${"<md:Extensions/>".repeat(100_001)}</md:EntitiesDescriptor>`,
+      ),
+    ).toThrow(/more than 100000 children/);
+    expect(() =>
+      parseIdpMetadata(
+        `<md:EntityDescriptor ${md}>${"<x>".repeat(64)}${"</x>".repeat(64)}</md:EntityDescriptor>`,
+      ),
+    ).toThrow(/more than 64 elements deep/);
     expect(() =>
       parseIdpMetadata(
         entity("https://a.example/idp").replace(/<ds:X509Certificate>[^<]*/, "<ds:X509Certificate>bad"),
