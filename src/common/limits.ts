@@ -126,6 +126,8 @@ export const samlMetadata = {
   maxElements: 1_000_000,
   maxDepth: 64,
   maxSiblings: 100_000,
+  /** The memory reading one may take, in MiB: more ends the thread reading it, not the process. */
+  maxHeapMb: 2048,
 } as const;
 /**
  * The largest SAML response read (decoded). A real one, signed, with a chain of certificates and a

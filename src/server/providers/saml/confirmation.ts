@@ -4,7 +4,7 @@ import { namespaces } from "./saml-names.ts";
 import { childElements, parseXml } from "./xml.ts";
 
 // What the Web Browser SSO profile asks of a response beyond what node-saml checks: that it was sent
-// to Vrata's assertion consumer service, and that each assertion is accepted once.
+// to Vrata's assertion consumer service, and how long its assertion is kept to be accepted once.
 
 const bearer = "urn:oasis:names:tc:SAML:2.0:cm:bearer";
 

@@ -117,9 +117,6 @@ export function parseIdpMetadata(xml: string, entityId?: string, now = Date.now(
   };
 }
 
-/** The most memory reading one metadata document may take: more ends the thread, not the process. */
-const threadHeapMb = 2048;
-
 /**
  * `parseIdpMetadata` in a thread of its own: a federation's metadata runs to megabytes, seconds of
  * parsing that would otherwise hold up every request of the process.
@@ -128,7 +125,7 @@ export function readIdpMetadataInThread(xml: string, entityId?: string): Promise
   return new Promise((resolve, reject) => {
     const thread = new Worker(new URL("./idp-metadata-thread.ts", import.meta.url), {
       workerData: { xml, entityId },
-      resourceLimits: { maxOldGenerationSizeMb: threadHeapMb },
+      resourceLimits: { maxOldGenerationSizeMb: samlMetadata.maxHeapMb },
     });
     thread.once("message", (answer: { metadata: IdpMetadata } | { refused: string }) => {
       if ("metadata" in answer) resolve(answer.metadata);

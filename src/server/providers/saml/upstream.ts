@@ -31,6 +31,7 @@ export interface SamlUpstream {
   readonly serviceName: LocalizedName;
   /** The IdP's metadata as last read, or undefined while none could be. */
   idp: () => IdpMetadata | undefined;
+  /** Keeps the assertions accepted, so that each is accepted once. */
   recordAssertionUse: RecordAssertionUse;
   /** Stops refreshing the IdP's metadata. */
   close: () => void;
