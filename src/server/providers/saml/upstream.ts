@@ -153,7 +153,7 @@ const sameText = (a: string, b: string) => {
  * The posted response, checked to be one well-formed SAML Response with a success status before any
  * signature work, and its root element.
  */
-function checkedResponse(samlResponse: unknown): { samlResponse: string; root: Element } {
+function checkedResponse(samlResponse: unknown): { samlResponse: string; response: Element } {
   // Whitespace goes first: a pattern allowing it both inside and at the end takes quadratic time.
   const base64 = typeof samlResponse === "string" ? samlResponse.replace(/\s+/g, "") : "";
   if (typeof samlResponse !== "string" || !/^[A-Za-z0-9+/]+={0,2}$/.test(base64)) {
@@ -183,7 +183,7 @@ function checkedResponse(samlResponse: unknown): { samlResponse: string; root: E
       `the IdP answered ${value ?? "no status"}${detail ? ` (${detail})` : ""}`,
     );
   }
-  return { samlResponse, root };
+  return { samlResponse, response: root };
 }
 
 // node-saml says why it refused a response only in its messages; these are its words (5.x).
@@ -221,8 +221,8 @@ export async function samlComplete(upstream: SamlUpstream, input: SamlCompleteIn
     if (typeof input.relayState !== "string" || !sameText(input.relayState, expected.relayState)) {
       throw new SamlError("samlRelayStateMismatch", "the RelayState is not this sign-in's");
     }
-    const { samlResponse, root } = checkedResponse(input.samlResponse);
-    checkDestination(root, upstream.acsUrl);
+    const { samlResponse, response } = checkedResponse(input.samlResponse);
+    checkDestination(response, upstream.acsUrl);
     const requests: CacheProvider = {
       ...noCache,
       getAsync: (requestId) => {
