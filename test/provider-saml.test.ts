@@ -6,11 +6,13 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import Fastify from "fastify";
-import { XMLSerializer } from "@xmldom/xmldom";
+import { DOMParser, XMLSerializer } from "@xmldom/xmldom";
 import * as samlify from "samlify";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { decrypt as decryptXml } from "xml-encryption";
+import { samlClockToleranceMs, samlMetadata, samlResponseXml, type XmlLimits } from "../src/common/limits.ts";
 import { registerErrorHandlers } from "../src/server/http/errors.ts";
+import { assertionUsesIn, type RecordAssertionUse } from "../src/server/providers/saml/assertion-uses.ts";
 import { SamlError, type SamlErrorCode } from "../src/server/providers/saml/errors.ts";
 import { IdpMetadataError, parseIdpMetadata } from "../src/server/providers/saml/idp-metadata.ts";
 import { samlMetadataPlugin } from "../src/server/providers/saml/routes.ts";
@@ -34,20 +36,20 @@ import {
   type SamlStart,
   type SamlUpstream,
 } from "../src/server/providers/saml/upstream.ts";
-import { childElements, parseXml } from "../src/server/providers/saml/xml.ts";
-import { deriveInstanceSecrets } from "../src/server/secrets/instance-secrets.ts";
+import { checkXmlShape, childElements, MalformedXml, parseXml } from "../src/server/providers/saml/xml.ts";
+import { deriveInstanceSecrets, type InstanceSecrets } from "../src/server/secrets/instance-secrets.ts";
 import { WrongSecretKey } from "../src/server/secrets/sealing.ts";
 import { registerTestApp, type TestApp } from "./support/apps.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
 import { storeEngines as serverStores } from "./support/postgres.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
 import { storeEngines, type TestStore } from "./support/stores.ts";
 
 // Issue 16: Vrata as a SAML service provider, against a real IdP on loopback: samlify in IdP mode,
 // with keys of its own. samlify insists on a schema validator before it reads any message; the
 // schemas need Java or a WebAssembly build that is not installed here, so the tests give it a
 // well-formedness check only (this is the IdP's side: Vrata's own parsing is what is under test).
-samlify.setSchemaValidator({ validate: (xml: string) => Promise.resolve(parseXml(xml)) });
+samlify.setSchemaValidator({ validate: (xml: string) => Promise.resolve(parseXml(xml, samlMetadata)) });
 
 const issuer = "https://vrata.test";
 const idpEntityId = "https://idp.test/metadata";
@@ -133,7 +135,7 @@ const encrypting = (data = xmlenc.aes128gcm, key = xmlenc.rsaOaep): IdpEncryptio
 /** SP metadata with the certificate of its encryption key swapped for `other`'s. */
 function encryptingTo(metadata: string, other: SamlKeyPair): string {
   const encryptionKey = Array.from(
-    parseXml(metadata).getElementsByTagNameNS(namespaces.metadata, "KeyDescriptor"),
+    parseXml(metadata, samlMetadata).getElementsByTagNameNS(namespaces.metadata, "KeyDescriptor"),
   ).find((key) => key.getAttribute("use") === "encryption");
   const certificate = encryptionKey?.getElementsByTagNameNS(namespaces.signature, "X509Certificate")[0];
   if (!certificate?.textContent) throw new Error("the metadata has no encryption certificate");
@@ -143,7 +145,7 @@ function encryptingTo(metadata: string, other: SamlKeyPair): string {
 /** The algorithms of the response's encryption, as the IdP wrote them. */
 const encryptionMethods = (samlResponse: string) =>
   Array.from(
-    parseXml(Buffer.from(samlResponse, "base64").toString()).getElementsByTagNameNS(
+    parseXml(Buffer.from(samlResponse, "base64").toString(), samlMetadata).getElementsByTagNameNS(
       "http://www.w3.org/2001/04/xmlenc#",
       "EncryptionMethod",
     ),
@@ -202,6 +204,85 @@ function responseValues(requestId: string, acsUrl: string, audience: string): Re
   };
 }
 
+/** The response with `count` more elements side by side in its assertion's attribute statement. */
+function withSiblings(samlResponse: string, count: number): string {
+  const xml = Buffer.from(samlResponse, "base64").toString();
+  const statement = "<saml:AttributeStatement>";
+  expect(xml).toContain(statement);
+  return Buffer.from(xml.replace(statement, statement + "<saml:AttributeValue/>".repeat(count))).toString(
+    "base64",
+  );
+}
+
+/**
+ * An IdP's template whose assertion's subject confirmation names no request: only the response around
+ * the assertion, which anyone can change when the assertion alone is signed, says which it answers.
+ */
+const withoutRequestInAssertion = (template: string) =>
+  template.replace(' InResponseTo="{InResponseTo}"/>', "/>");
+
+/** The response changed to answer the request `to` instead of `from`, as an attacker can. */
+function answeringAnother(samlResponse: string, from: string, to: string): string {
+  const xml = Buffer.from(samlResponse, "base64").toString();
+  const answering = (requestId: string) => `InResponseTo="${requestId}"`;
+  expect(xml.split(answering(from))).toHaveLength(2);
+  return Buffer.from(xml.replace(answering(from), answering(to))).toString("base64");
+}
+
+/** How many XML documents Vrata and the SAML libraries parse (all use xmldom) while `run` runs. */
+async function parsesDuring<T>(run: () => Promise<T>): Promise<{ result: T; parses: number }> {
+  const parse = vi.spyOn(DOMParser.prototype, "parseFromString");
+  try {
+    const result = await run();
+    return { result, parses: parse.mock.calls.length };
+  } finally {
+    parse.mockRestore();
+  }
+}
+
+describe("XML held to its limits before it is parsed", () => {
+  const limits: XmlLimits = { maxBytes: 1000, maxElements: 10, maxDepth: 3, maxSiblings: 4 };
+  const refusal = (text: string) => {
+    try {
+      checkXmlShape(text, limits);
+    } catch (error) {
+      expect(error).toBeInstanceOf(MalformedXml);
+      return (error as Error).message;
+    }
+    return "accepted";
+  };
+
+  it("counts elements, depth, children and bytes up to each limit, and refuses one more", () => {
+    expect(refusal("<a><b/><b/><b/><b/></a>")).toBe("accepted");
+    expect(refusal("<a><b/><b/><b/><b/><b/></a>")).toMatch(/more than 4 children/);
+    expect(refusal("<a><b><c/></b><b><c>x</c></b></a>")).toBe("accepted");
+    expect(refusal("<a><b><c><d/></c></b></a>")).toMatch(/more than 3 elements deep/);
+    const ten = "<a><b><c/><c/></b><b><c/><c/></b><b><c/><c/></b></a>";
+    expect(refusal(ten)).toBe("accepted");
+    expect(refusal(ten.replace("<c/>", "<c/><c/>"))).toMatch(/more than 10 elements/);
+    expect(refusal(`<a>${"x".repeat(993)}</a>`)).toBe("accepted");
+    // Bytes, not characters: é takes two.
+    expect(refusal(`<a>${"é".repeat(497)}</a>`)).toMatch(/larger than 1000 bytes/);
+    expect(parseXml(ten, limits).documentElement.localName).toBe("a");
+    expect(() => parseXml(ten.replace("<c/>", "<c/><c/>"), limits)).toThrow(MalformedXml);
+  });
+
+  it("counts comments, processing instructions and CDATA as children, and nothing inside them or in quotes", () => {
+    expect(refusal("<a><!--1--><?p x?><![CDATA[y]]><b/><b/></a>")).toMatch(/more than 4 children/);
+    const hidden = `<?xml version="1.0"?><a x="1>2" y='/>'><!--<b><b><b><b>--><![CDATA[<b><b><b>]]></a>`;
+    expect(refusal(hidden)).toBe("accepted");
+    expect(parseXml(hidden, limits).documentElement.childNodes.length).toBe(2);
+  });
+
+  it("refuses a document type declaration and markup that does not end", () => {
+    expect(refusal('<!DOCTYPE a [<!ENTITY e "x">]><a>&e;</a>')).toMatch(/document type declaration/);
+    expect(refusal("<a><!ENTITY e 'x'></a>")).toMatch(/document type declaration/);
+    expect(refusal('<a><b x="1>')).toMatch(/ends inside a tag/);
+    expect(refusal("<a><!-- b")).toMatch(/ends inside a tag/);
+    expect(refusal("</a>")).toMatch(/closes no element/);
+  });
+});
+
 describe("SAML upstream against a samlify IdP", () => {
   let store: TestStore;
   let credentials: SamlSpCredentials;
@@ -215,6 +296,8 @@ describe("SAML upstream against a samlify IdP", () => {
   let serveMetadata: () => { status: number; body: string };
   let upstream: SamlUpstream;
   let sp: Sp;
+  let secrets: InstanceSecrets;
+  let recordAssertionUse: RecordAssertionUse;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-saml-"));
 
   const settings = (extra: Partial<SamlProviderSettings> = {}): SamlProviderSettings =>
@@ -237,6 +320,7 @@ describe("SAML upstream against a samlify IdP", () => {
       issuer,
       credentials,
       serviceName: { en: "Vrata test", sl: "Vrata – preizkus" },
+      recordAssertionUse,
       log: silentLog,
       configDir: tmp,
     });
@@ -245,8 +329,9 @@ describe("SAML upstream against a samlify IdP", () => {
     const engine = storeEngines[0];
     if (!engine) throw new Error("no store engine");
     store = await engine.open();
-    const { sealer } = deriveInstanceSecrets(randomBytes(32));
-    credentials = await loadSamlSpCredentials(store.db, sealer, "Vrata test");
+    secrets = deriveInstanceSecrets(randomBytes(32));
+    credentials = await loadSamlSpCredentials(store.db, secrets.sealer, "Vrata test");
+    recordAssertionUse = assertionUsesIn(store.db, secrets.samlAssertions);
     [idpKeys, otherKeys] = await Promise.all([
       createSamlKeyPair("Test IdP", "signing"),
       createSamlKeyPair("Intruder", "encryption"),
@@ -285,6 +370,8 @@ describe("SAML upstream against a samlify IdP", () => {
       spOverride?: Sp;
       /** The IdP encrypts the assertion before it signs the response (with a response signature). */
       encryptThenSign?: boolean;
+      /** Changes the response's template before it is filled in and signed. */
+      edit?: (template: string) => string;
     } = {},
   ) {
     const target = options.to ?? upstream;
@@ -293,7 +380,8 @@ describe("SAML upstream against a samlify IdP", () => {
     const values = responseValues(request.id, target.acsUrl, target.entityId);
     options.change?.(values);
     const signer = options.by ?? idp;
-    const template = signer.entitySetting.loginResponseTemplate?.context ?? "";
+    const edit = options.edit ?? ((template: string) => template);
+    const template = edit(signer.entitySetting.loginResponseTemplate?.context ?? "");
     let samlResponse: string;
     if (options.unsigned) {
       samlResponse = Buffer.from(SamlLib.replaceTagsByValue(template, values)).toString("base64");
@@ -306,14 +394,14 @@ describe("SAML upstream against a samlify IdP", () => {
         {
           customTagReplacement: (context) => ({
             id: values.ID ?? "",
-            context: SamlLib.replaceTagsByValue(context, values),
+            context: SamlLib.replaceTagsByValue(edit(context), values),
           }),
           encryptThenSign: options.encryptThenSign ?? false,
         },
       );
       samlResponse = response.context;
     }
-    return { start, request, samlResponse };
+    return { start, request, values, samlResponse };
   }
 
   const complete = (start: SamlStart, samlResponse: unknown, target = upstream) =>
@@ -373,12 +461,15 @@ describe("SAML upstream against a samlify IdP", () => {
     });
   });
 
-  it("accepts a response signed as a whole when the assertion is not", async () => {
-    const unsignedAssertions = samlify.ServiceProvider({
+  /** Vrata as an IdP sees it, asking for the response to be signed as a whole and not its assertion. */
+  const signingWholeResponses = () =>
+    samlify.ServiceProvider({
       metadata: spMetadata(upstream).replace('WantAssertionsSigned="true"', 'WantAssertionsSigned="false"'),
       wantMessageSigned: true,
     });
-    const { start, samlResponse } = await signIn({ spOverride: unsignedAssertions });
+
+  it("accepts a response signed as a whole when the assertion is not", async () => {
+    const { start, samlResponse } = await signIn({ spOverride: signingWholeResponses() });
     expect(Buffer.from(samlResponse, "base64").toString()).not.toMatch(
       /<saml:Assertion[^>]*>.*<ds:Signature/,
     );
@@ -391,13 +482,13 @@ describe("SAML upstream against a samlify IdP", () => {
 
   /** The assertion inside the response, decrypted with Vrata's key (to see what the IdP encrypted). */
   async function decryptedAssertion(samlResponse: string): Promise<Element> {
-    const response = parseXml(Buffer.from(samlResponse, "base64").toString()).documentElement;
+    const response = parseXml(Buffer.from(samlResponse, "base64").toString(), samlMetadata).documentElement;
     const [encrypted] = childElements(response, namespaces.assertion, "EncryptedAssertion");
     if (!encrypted) throw new Error("the assertion is not encrypted");
     const plaintext = await promisify(decryptXml)(new XMLSerializer().serializeToString(encrypted), {
       key: credentials.encryption.privateKeyPem,
     });
-    return parseXml(plaintext).documentElement;
+    return parseXml(plaintext, samlMetadata).documentElement;
   }
 
   const signatureOf = (element: Element) => childElements(element, namespaces.signature, "Signature");
@@ -409,7 +500,7 @@ describe("SAML upstream against a samlify IdP", () => {
       const xml = Buffer.from(samlResponse, "base64").toString();
       expect(xml).not.toContain("ana-4c1d9");
       // Only the assertion inside is signed.
-      expect(signatureOf(parseXml(xml).documentElement)).toEqual([]);
+      expect(signatureOf(parseXml(xml, samlMetadata).documentElement)).toEqual([]);
       expect(signatureOf(await decryptedAssertion(samlResponse))).toHaveLength(1);
       expect(await complete(start, samlResponse)).toMatchObject({
         subject: "ana-4c1d9",
@@ -428,7 +519,7 @@ describe("SAML upstream against a samlify IdP", () => {
       spOverride: unsignedAssertions,
       encryptThenSign: true,
     });
-    const response = parseXml(Buffer.from(samlResponse, "base64").toString()).documentElement;
+    const response = parseXml(Buffer.from(samlResponse, "base64").toString(), samlMetadata).documentElement;
     expect(signatureOf(response)).toHaveLength(1);
     expect(signatureOf(await decryptedAssertion(samlResponse))).toEqual([]);
     expect((await complete(start, samlResponse)).subject).toBe("ana-4c1d9");
@@ -526,6 +617,24 @@ describe("SAML upstream against a samlify IdP", () => {
     ["an assertion issued by another entity", "Issuer", "https://other-idp.example", "samlIssuerMismatch"],
     ["a response to another request", "InResponseTo", "_0123456789abcdef", "samlInResponseToMismatch"],
     [
+      "a response sent to another address",
+      "Destination",
+      `${issuer}/auth/provider/other`,
+      "samlDestinationMismatch",
+    ],
+    [
+      "an assertion confirmed for another recipient",
+      "SubjectRecipient",
+      `${issuer}/auth/provider/other`,
+      "samlRecipientMismatch",
+    ],
+    [
+      "an assertion confirmed for a recipient written otherwise",
+      "SubjectRecipient",
+      `${issuer}/auth/provider/eid/`,
+      "samlRecipientMismatch",
+    ],
+    [
       "an IdP's error status, even with an assertion",
       "StatusCode",
       "urn:oasis:names:tc:SAML:2.0:status:Responder",
@@ -538,6 +647,86 @@ describe("SAML upstream against a samlify IdP", () => {
       },
     });
     expect(await refusal(complete(start, samlResponse))).toBe(code);
+  });
+
+  it("requires a signed response to name Vrata's assertion consumer service as its Destination", async () => {
+    const withoutDestination = (template: string) => template.replace(' Destination="{Destination}"', "");
+    const signedWhole = await signIn({ spOverride: signingWholeResponses(), edit: withoutDestination });
+    expect(Buffer.from(signedWhole.samlResponse, "base64").toString()).not.toContain("Destination=");
+    expect(await refusal(complete(signedWhole.start, signedWhole.samlResponse))).toBe(
+      "samlDestinationMismatch",
+    );
+    const elsewhere = await signIn({
+      spOverride: signingWholeResponses(),
+      change: (values) => {
+        values.Destination = "https://other.example/acs";
+      },
+    });
+    expect(await refusal(complete(elsewhere.start, elsewhere.samlResponse))).toBe("samlDestinationMismatch");
+    // A response whose assertion alone is signed may go without: the assertion names its recipient.
+    const assertionSigned = await signIn({ edit: withoutDestination });
+    expect((await complete(assertionSigned.start, assertionSigned.samlResponse)).subject).toBe("ana-4c1d9");
+  });
+
+  it("requires every subject confirmation to be for Vrata's assertion consumer service and to end", async () => {
+    // node-saml goes by the first confirmation within its time, and refuses one without an end only
+    // when it reads that one.
+    const endless = `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData Recipient="{SubjectRecipient}"/></saml:SubjectConfirmation>`;
+    const otherConfirmation = `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:sender-vouches"><saml:SubjectConfirmationData NotOnOrAfter="{SubjectConfirmationDataNotOnOrAfter}" Recipient="https://other.example/acs"/></saml:SubjectConfirmation>`;
+    const cases: [string, (template: string) => string, SamlErrorCode][] = [
+      [
+        "no Recipient",
+        (template) => template.replace(' Recipient="{SubjectRecipient}"', ""),
+        "samlRecipientMismatch",
+      ],
+      [
+        "another confirmation without an end",
+        (template) => template.replace("</saml:Subject>", `${endless}</saml:Subject>`),
+        "samlResponseInvalid",
+      ],
+      [
+        "another confirmation for another recipient",
+        (template) => template.replace("</saml:Subject>", `${otherConfirmation}</saml:Subject>`),
+        "samlRecipientMismatch",
+      ],
+      [
+        "no bearer",
+        (template) => template.replace(":cm:bearer", ":cm:sender-vouches"),
+        "samlRecipientMismatch",
+      ],
+    ];
+    const template = idp.entitySetting.loginResponseTemplate?.context ?? "";
+    for (const [name, edit, code] of cases) {
+      expect(edit(template), name).not.toBe(template);
+      const { start, samlResponse } = await signIn({ edit });
+      expect(await refusal(complete(start, samlResponse)), name).toBe(code);
+    }
+  });
+
+  it("accepts an assertion once, also when only the unsigned response around it names the request", async () => {
+    const first = await signIn({ edit: withoutRequestInAssertion });
+    expect((await complete(first.start, first.samlResponse)).subject).toBe("ana-4c1d9");
+    expect(await refusal(complete(first.start, first.samlResponse))).toBe("samlAssertionReplayed");
+
+    const other = await samlStart(upstream);
+    const moved = answeringAnother(first.samlResponse, first.start.requestId, other.requestId);
+    expect(await refusal(complete(other, moved))).toBe("samlAssertionReplayed");
+
+    // Kept under a keyed hash of the IdP and the ID, until its confirmation ends (with the tolerance).
+    const rows = await store.db.selectFrom("saml_assertions").selectAll().execute();
+    expect(rows).toContainEqual({
+      id: secrets.samlAssertions(`${idpEntityId}\n${first.values.AssertionID ?? ""}`),
+      expires_at: Date.parse(first.values.SubjectConfirmationDataNotOnOrAfter ?? "") + samlClockToleranceMs,
+    });
+    expect(JSON.stringify(rows)).not.toContain(first.values.AssertionID);
+
+    // node-saml refuses a response that answers no request (one the IdP started itself).
+    const unsolicited = await signIn({
+      edit: (template) => template.replaceAll(' InResponseTo="{InResponseTo}"', ""),
+    });
+    expect(await refusal(complete(unsolicited.start, unsolicited.samlResponse))).toBe(
+      "samlInResponseToMismatch",
+    );
   });
 
   it("refuses an expired assertion and one not valid yet, beyond 30 s of clock tolerance", async () => {
@@ -640,6 +829,8 @@ describe("SAML upstream against a samlify IdP", () => {
       base64(
         '<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"><samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status></samlp:Response>',
       ),
+      // Whitespace then a stray character: a pattern that backtracks takes minutes over this.
+      `A${" ".repeat(100_000)}!`,
     ];
     for (const input of inputs) {
       const code = await refusal(complete(start, input));
@@ -664,6 +855,55 @@ describe("SAML upstream against a samlify IdP", () => {
     }
   });
 
+  it("refuses a response of thousands of sibling elements before parsing it", async () => {
+    const { start, samlResponse } = await signIn();
+    for (const count of [2000, 4000, 8000]) {
+      expect(count).toBeGreaterThan(samlResponseXml.maxSiblings);
+      const { result, parses } = await parsesDuring(() =>
+        refusal(complete(start, withSiblings(samlResponse, count))),
+      );
+      expect(result).toBe("samlResponseMalformed");
+      expect(parses).toBe(0);
+    }
+    const deep = Buffer.from(
+      Buffer.from(samlResponse, "base64")
+        .toString()
+        .replace(
+          "</saml:Issuer>",
+          `</saml:Issuer>${"<saml:Advice>".repeat(40)}${"</saml:Advice>".repeat(40)}`,
+        ),
+    ).toString("base64");
+    expect(await refusal(complete(start, deep))).toBe("samlResponseMalformed");
+  });
+
+  it("accepts a real response with several certificates and hundreds of attribute values", async () => {
+    const groups = Array.from(
+      { length: 600 },
+      (_, index) => `<saml:AttributeValue xsi:type="xs:string">group-${index}</saml:AttributeValue>`,
+    ).join("");
+    const { start, samlResponse } = await signIn({
+      edit: (template) =>
+        template.replace(
+          "</saml:AttributeStatement>",
+          `<saml:Attribute Name="groups">${groups}</saml:Attribute></saml:AttributeStatement>`,
+        ),
+    });
+    // KeyInfo is outside what is signed: an IdP may send its whole chain there.
+    const certificate = /<ds:X509Certificate>[^<]+<\/ds:X509Certificate>/.exec(
+      Buffer.from(samlResponse, "base64").toString(),
+    )?.[0];
+    expect(certificate).toBeDefined();
+    const withChain = Buffer.from(
+      Buffer.from(samlResponse, "base64")
+        .toString()
+        .replace("</ds:X509Data>", `${(certificate ?? "").repeat(3)}</ds:X509Data>`),
+    ).toString("base64");
+    expect(Buffer.from(withChain, "base64").length).toBeGreaterThan(40_000);
+    const { result, parses } = await parsesDuring(() => complete(start, withChain));
+    expect(result.subject).toBe("ana-4c1d9");
+    expect(parses).toBeGreaterThan(0);
+  });
+
   it("publishes SP metadata that samlify reads, with both certificates, the ACS URL and both languages", () => {
     const xml = spMetadata(upstream);
     const meta = samlify.ServiceProvider({ metadata: xml }).entityMeta;
@@ -676,7 +916,7 @@ describe("SAML upstream against a samlify IdP", () => {
     expect(meta.isWantAssertionsSigned()).toBe(true);
     expect([meta.getNameIDFormat()].flat()).toEqual([nameIdFormats.persistent]);
 
-    const document = parseXml(xml);
+    const document = parseXml(xml, samlMetadata);
     const md = "urn:oasis:names:tc:SAML:2.0:metadata";
     const keys = Array.from(document.getElementsByTagNameNS(md, "KeyDescriptor")).map((key) => [
       key.getAttribute("use"),
@@ -732,8 +972,12 @@ describe("SAML upstream against a samlify IdP", () => {
 
   it("reads IdP metadata from a file, and keeps the last good copy of a URL's", async () => {
     fs.writeFileSync(path.join(tmp, "idp.xml"), idpMetadataXml);
-    const fromFile = await open(settings({ metadataUrl: undefined, metadataFile: "idp.xml" }));
+    const { result: fromFile, parses } = await parsesDuring(() =>
+      open(settings({ metadataUrl: undefined, metadataFile: "idp.xml" })),
+    );
     expect(fromFile.idp()?.entityId).toBe(idpEntityId);
+    // Read in a thread of its own (a federation's takes seconds): this one parsed nothing.
+    expect(parses).toBe(0);
     fromFile.close();
     await expect(open(settings({ metadataUrl: undefined, metadataFile: "missing.xml" }))).rejects.toThrow(
       IdpMetadataError,
@@ -745,6 +989,7 @@ describe("SAML upstream against a samlify IdP", () => {
       issuer,
       credentials,
       serviceName: { en: "Vrata", sl: "Vrata" },
+      recordAssertionUse,
       log: silentLog,
       retryMs: 20,
       refreshMs: 20,
@@ -753,7 +998,8 @@ describe("SAML upstream against a samlify IdP", () => {
       expect(late.idp()).toBeUndefined();
       expect(await refusal(samlStart(late))).toBe("samlIdpUnavailable");
       serveMetadata = () => ({ status: 200, body: idpMetadataXml });
-      await expect.poll(() => late.idp()?.entityId).toBe(idpEntityId);
+      // Each reading starts a thread: on a busy machine that takes a while.
+      await expect.poll(() => late.idp()?.entityId, { timeout: 20_000 }).toBe(idpEntityId);
       // Down again, or broken: the last good copy stays.
       serveMetadata = () => ({ status: 200, body: "<oops" });
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -827,6 +1073,17 @@ describe("SAML provider settings and metadata", () => {
       parseIdpMetadata(entity("https://a.example/idp", ' validUntil="2001-01-01T00:00:00Z"')),
     ).toThrow(/expired/);
     expect(() => parseIdpMetadata("<nope/>")).toThrow(IdpMetadataError);
+    const md = 'xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata"';
+    expect(() =>
+      parseIdpMetadata(
+        `<md:EntitiesDescriptor ${md}>${"<md:Extensions/>".repeat(100_001)}</md:EntitiesDescriptor>`,
+      ),
+    ).toThrow(/more than 100000 children/);
+    expect(() =>
+      parseIdpMetadata(
+        `<md:EntityDescriptor ${md}>${"<x>".repeat(64)}${"</x>".repeat(64)}</md:EntityDescriptor>`,
+      ),
+    ).toThrow(/more than 64 elements deep/);
     expect(() =>
       parseIdpMetadata(
         entity("https://a.example/idp").replace(/<ds:X509Certificate>[^<]*/, "<ds:X509Certificate>bad"),
@@ -953,9 +1210,18 @@ describe.each(serverStores)("signing in through a SAML IdP on $name", ({ url }) 
 
   /**
    * The flow sends the browser to the provider's IdP; the IdP answers with a signed response for
-   * `nameId`, made for `sp` (Vrata as its served metadata describes it, unless told).
+   * `nameId`, made for `sp` (Vrata as its served metadata describes it, unless told) from its template
+   * changed by `edit`.
    */
-  async function atIdp(nameId: string, key = "eid", sp = sps.get(key)) {
+  async function atIdp(
+    nameId: string,
+    {
+      key = "eid",
+      sp: given,
+      edit = (template: string) => template,
+    }: { key?: string; sp?: Sp; edit?: (template: string) => string } = {},
+  ) {
+    const sp = given ?? sps.get(key);
     if (!sp) throw new Error(`no SP metadata for ${key}`);
     const at = key === "eid" ? idp : eidas;
     const driver = await FlowDriver.start(server.url, app);
@@ -981,11 +1247,11 @@ describe.each(serverStores)("signing in through a SAML IdP on $name", ({ url }) 
       {
         customTagReplacement: (context) => ({
           id: values.ID ?? "",
-          context: SamlLib.replaceTagsByValue(context, values),
+          context: SamlLib.replaceTagsByValue(edit(context), values),
         }),
       },
     );
-    return { driver, relayState, samlResponse: response.context, acsUrl };
+    return { driver, relayState, requestId: request.id, samlResponse: response.context, acsUrl };
   }
 
   /** The browser posts the IdP's form to Vrata, as the HTTP-POST binding does. */
@@ -1015,6 +1281,54 @@ describe.each(serverStores)("signing in through a SAML IdP on $name", ({ url }) 
     expect((await again.driver.get()).completed).toEqual(["signin"]);
   });
 
+  it("refuses a response of thousands of sibling elements unparsed, answering other requests meanwhile", async () => {
+    const hostile = await atIdp("eid-4242");
+    const form = { SAMLResponse: withSiblings(hostile.samlResponse, 8000), RelayState: hostile.relayState };
+    expect(new URLSearchParams(form).toString().length).toBeGreaterThan(200_000);
+    const { result, parses } = await parsesDuring(() =>
+      Promise.all([
+        post(hostile.driver, hostile.acsUrl, form),
+        ...Array.from({ length: 5 }, () => fetch(`${server.url}/health/live`)),
+      ]),
+    );
+    const [refused, ...others] = result;
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.status).toBeLessThan(500);
+    expect(others.map((other) => other.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(parses).toBe(0);
+  });
+
+  it("lets one of simultaneous posts of one assertion into two flows through, and no later one", async () => {
+    const [first, second, third] = await Promise.all([
+      atIdp("eid-5150", { edit: withoutRequestInAssertion }),
+      atIdp("eid-5150"),
+      atIdp("eid-5150"),
+    ]);
+    const answers = await Promise.all(
+      [second, third].map((flow) =>
+        post(flow.driver, flow.acsUrl, {
+          SAMLResponse: answeringAnother(first.samlResponse, first.requestId, flow.requestId),
+          RelayState: flow.relayState,
+        }),
+      ),
+    );
+    const statuses = answers.map((answer) => answer.status);
+    expect(statuses.filter((status) => status === 303)).toHaveLength(1);
+    expect(statuses.filter((status) => status >= 400 && status < 500)).toHaveLength(1);
+    const completed = await Promise.all(
+      [second, third].map(async (flow) => (await flow.driver.get()).completed),
+    );
+    expect(completed.flat()).toEqual(["signup"]);
+
+    const late = await post(first.driver, first.acsUrl, {
+      SAMLResponse: first.samlResponse,
+      RelayState: first.relayState,
+    });
+    expect(late.status).toBeGreaterThanOrEqual(400);
+    expect(late.status).toBeLessThan(500);
+    expect((await first.driver.get()).completed).toEqual([]);
+  });
+
   it("refuses a replayed response and one posted with another flow's RelayState, without a 500", async () => {
     const first = await atIdp("eid-9001");
     const form = { SAMLResponse: first.samlResponse, RelayState: first.relayState };
@@ -1037,7 +1351,7 @@ describe.each(serverStores)("signing in through a SAML IdP on $name", ({ url }) 
   });
 
   it("takes an organization's app from an IdP's encrypted assertion to its ID token", async () => {
-    const signedIn = await atIdp("eidas-5120", "eidas");
+    const signedIn = await atIdp("eidas-5120", { key: "eidas" });
     expect(encryptionMethods(signedIn.samlResponse)).toEqual([xmlenc.aes256gcm, xmlenc.rsaOaep]);
     expect(Buffer.from(signedIn.samlResponse, "base64").toString()).not.toContain("eidas-5120");
     const answer = await bringBack(signedIn);
@@ -1064,7 +1378,7 @@ describe.each(serverStores)("signing in through a SAML IdP on $name", ({ url }) 
   it("refuses an assertion encrypted for another key, without a 500 and without signing in", async () => {
     const other = await createSamlKeyPair("Elsewhere", "encryption");
     const elsewhere = samlify.ServiceProvider({ metadata: encryptingTo(served.get("eidas") ?? "", other) });
-    const refused = await atIdp("eidas-5121", "eidas", elsewhere);
+    const refused = await atIdp("eidas-5121", { key: "eidas", sp: elsewhere });
     const answer = await bringBack(refused);
     expect(answer.status).toBeGreaterThanOrEqual(400);
     expect(answer.status).toBeLessThan(500);

@@ -109,6 +109,22 @@ export const accountPasskeyChallengeLifetimeMs = 5 * 60 * 1000;
 /** The notes of a block, for the organization's admins and for the blocked person. */
 export const blockNoteMaxLength = 2000;
 
+/**
+ * The most an XML document from outside may hold, checked in one pass before it is parsed: the SAML
+ * libraries' work grows faster than the document (with the square of an element's children), so a
+ * small document of many elements would otherwise keep a worker busy for seconds.
+ */
+export interface XmlLimits {
+  /** Size in bytes (UTF-8). */
+  maxBytes: number;
+  /** Elements, comments, processing instructions and CDATA sections in all. */
+  maxElements: number;
+  /** How deep elements nest (the root is 1 deep). */
+  maxDepth: number;
+  /** Children of one element (or of the document). */
+  maxSiblings: number;
+}
+
 /** Upstream SAML identity providers: their metadata, and the responses they send back. */
 export const samlMetadata = {
   /** How often an IdP's metadata is read again, and how soon after a failure while none is known. */
@@ -116,9 +132,25 @@ export const samlMetadata = {
   retryMs: minuteMs,
   /** How long fetching it may take. */
   timeoutMs: 30_000,
-  /** The largest metadata document read (a federation's lists every member). */
+  /** The largest metadata document read: a federation's lists every member, thousands of them. */
   maxBytes: 32 * 1024 * 1024,
+  maxElements: 1_000_000,
+  maxDepth: 64,
+  maxSiblings: 100_000,
+  /** The memory reading one may take, in MiB: more ends the thread reading it, not the process. */
+  maxHeapMb: 2048,
 } as const;
+/**
+ * The largest SAML response read (decoded). A real one, signed, with a chain of certificates and a
+ * few hundred attribute values, has some hundred elements, at most a few deep in structure and
+ * attribute values; checking one at these limits takes the SAML libraries a few hundred ms.
+ */
+export const samlResponseXml = {
+  maxBytes: 256 * 1024,
+  maxElements: 2000,
+  maxDepth: 32,
+  maxSiblings: 1000,
+} as const satisfies XmlLimits;
 /** How far the IdP's clock may be off when an assertion's NotBefore / NotOnOrAfter is checked. */
 export const samlClockToleranceMs = 30_000;
 /** The longest NameID or identifying attribute value accepted as a person's ID at an IdP. */

@@ -22,6 +22,7 @@ import { activityPlugin } from "./activity/routes.ts";
 import { flowPlugin } from "./flow/routes.ts";
 import { providerPlugin } from "./providers/routes.ts";
 import { openProviders } from "./providers/registry.ts";
+import { assertionUsesIn } from "./providers/saml/assertion-uses.ts";
 import type { CallerDeps } from "./access/caller.ts";
 import type { FlowDeps } from "./flow/deps.ts";
 import { identityPlugin } from "./identities/routes.ts";
@@ -129,6 +130,7 @@ export async function buildApp({
       const { loadUpstreamClientKey } = await import("./providers/client-key.ts");
       return loadUpstreamClientKey(db, secrets.sealer);
     },
+    samlAssertionUses: assertionUsesIn(db, secrets.samlAssertions),
   });
   app.addHook("onClose", () => providers.close());
   await app.register(securityHeadersPlugin, { issuer: config.issuer, dev: config.dev });

@@ -4,6 +4,7 @@ import type { Context } from "../../common/api/context.ts";
 import { ConfigError, type OidcProviderSettings, type ProviderSettings } from "../config.ts";
 import type { UpstreamClientKey } from "./client-key.ts";
 import type { SamlProvider } from "./saml.ts";
+import type { RecordAssertionUse } from "./saml/assertion-uses.ts";
 import type { SamlSpCredentials } from "./saml/sp-credentials.ts";
 import { UpstreamMisconfigured, type Upstream } from "./upstream.ts";
 
@@ -78,9 +79,11 @@ export async function openProviders(
     log: FastifyBaseLogger;
     samlCredentials: () => Promise<SamlSpCredentials>;
     clientKey: () => Promise<UpstreamClientKey>;
+    /** Where SAML providers keep the assertions they accepted. */
+    samlAssertionUses: RecordAssertionUse;
   },
 ): Promise<ProviderRegistry> {
-  const { issuer, title, log } = options;
+  const { issuer, title, log, samlAssertionUses: recordAssertionUse } = options;
   const saml = settings.filter((entry) => entry.type === "saml");
   const credentials = saml.length > 0 ? await options.samlCredentials() : undefined;
   const signsAssertions = settings.some(
@@ -92,7 +95,7 @@ export async function openProviders(
       if (entry.type === "oidc") return openOidc(entry, { issuer, log, clientKey });
       if (!credentials) throw new Error("SAML providers need the service-provider keys");
       const { SamlProvider } = await import("./saml.ts");
-      return SamlProvider.open(entry, { issuer, title, credentials, log });
+      return SamlProvider.open(entry, { issuer, title, credentials, recordAssertionUse, log });
     }),
   );
   const registry = new ProviderRegistry(

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger, FastifyRequest } from "fastify";
+import type { RecordAssertionUse } from "./saml/assertion-uses.ts";
 import { SamlError } from "./saml/errors.ts";
 import type { SamlProviderSettings } from "./saml/settings.ts";
 import type { SamlSpCredentials } from "./saml/sp-credentials.ts";
@@ -27,12 +28,19 @@ export class SamlProvider implements Upstream {
   /** Reads the IdP's metadata (a file now, a URL now and then again) and sets Vrata's side up. */
   static async open(
     settings: SamlProviderSettings,
-    options: { issuer: string; title: string; credentials: SamlSpCredentials; log: FastifyBaseLogger },
+    options: {
+      issuer: string;
+      title: string;
+      credentials: SamlSpCredentials;
+      recordAssertionUse: RecordAssertionUse;
+      log: FastifyBaseLogger;
+    },
   ): Promise<SamlProvider> {
     const saml = await openSamlUpstream(settings, {
       issuer: options.issuer,
       credentials: options.credentials,
       serviceName: { en: options.title, sl: options.title },
+      recordAssertionUse: options.recordAssertionUse,
       log: options.log,
     });
     return new SamlProvider(saml);

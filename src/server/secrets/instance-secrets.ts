@@ -18,6 +18,8 @@ export interface InstanceSecrets {
   limitKeys: KeyedHash;
   /** Stands for the states sent to third-party providers and the cookies that tie them to a browser. */
   upstreamStates: KeyedHash;
+  /** Stands for the SAML assertions already accepted (their IdP and ID). */
+  samlAssertions: KeyedHash;
 }
 
 const subkey = (instanceKey: Buffer, purpose: string) =>
@@ -32,5 +34,6 @@ export function deriveInstanceSecrets(instanceKey: Buffer): InstanceSecrets {
     knownDevices: keyedHash(subkey(instanceKey, "known devices v1")),
     limitKeys: keyedHash(subkey(instanceKey, "limit counters v1")),
     upstreamStates: keyedHash(subkey(instanceKey, "upstream states v1")),
+    samlAssertions: keyedHash(subkey(instanceKey, "saml assertions v1")),
   };
 }

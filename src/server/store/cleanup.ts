@@ -4,6 +4,7 @@ import { deleteExpiredFlows, deleteExpiredSessions } from "./flows.ts";
 import { deleteExpiredInvitations } from "./invitations.ts";
 import { deleteExpiredOidcModels } from "./oidc-models.ts";
 import { deleteExpiredPasskeyChallenges } from "./passkey-challenges.ts";
+import { deleteExpiredSamlAssertions } from "./saml-assertions.ts";
 import { deleteStaleCounters } from "./throttle.ts";
 import { deleteExpiredUpstreamRequests } from "./upstream-requests.ts";
 
@@ -20,12 +21,13 @@ async function removeExpired(db: Database, now: number): Promise<number> {
     deleteExpiredInvitations(db, now),
     deleteExpiredPasskeyChallenges(db, now),
     deleteExpiredUpstreamRequests(db, now),
+    deleteExpiredSamlAssertions(db, now),
   ]);
   return counts.reduce((sum, count) => sum + count, 0);
 }
 
 /** Deletes expired rows now and every ten minutes; returns the function that stops it. */
-export function startExpiryCleanup(db: Database, log: FastifyBaseLogger): () => void {
+export function startExpiryCleanup(db: Database, log: Pick<FastifyBaseLogger, "debug" | "warn">): () => void {
   const run = () => {
     removeExpired(db, Date.now()).then(
       (deleted) => deleted > 0 && log.debug({ deleted }, "expired rows removed"),

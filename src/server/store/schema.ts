@@ -237,6 +237,13 @@ export interface UpstreamRequestTable {
   expires_at: number;
 }
 
+/** A SAML assertion accepted once, kept until it expires so that it is not accepted again. */
+export interface SamlAssertionTable {
+  /** Keyed hash of the IdP's entity ID and the assertion's ID. */
+  id: string;
+  expires_at: number;
+}
+
 /** A versioned JSON document: application templates and organizations. */
 export interface DocumentTable {
   id: string;
@@ -273,4 +280,5 @@ export interface Schema {
   blocks: BlockTable;
   block_accounts: BlockAccountTable;
   upstream_requests: UpstreamRequestTable;
+  saml_assertions: SamlAssertionTable;
 }

@@ -1,6 +1,7 @@
 import { promisify } from "node:util";
 import { XMLSerializer } from "@xmldom/xmldom";
 import { decrypt as decryptXml } from "xml-encryption";
+import { samlResponseXml } from "../../../common/limits.ts";
 import { SamlError } from "./errors.ts";
 import { encryptionAlgorithms, namespaces } from "./saml-names.ts";
 import { MalformedXml, parseXml } from "./xml.ts";
@@ -47,7 +48,7 @@ export async function checkEncryptedAssertion(response: Element, decryptionKeyPe
   }
   let assertion: Element;
   try {
-    assertion = parseXml(plaintext).documentElement;
+    assertion = parseXml(plaintext, samlResponseXml).documentElement;
   } catch (error) {
     if (!(error instanceof MalformedXml)) throw error;
     throw notDecrypted(`holds no well-formed XML: ${error.message}`);

@@ -27,6 +27,12 @@ export const samlErrorCodes = [
   "samlInResponseToMismatch",
   /** The RelayState posted back is not the one this flow sent. */
   "samlRelayStateMismatch",
+  /** The response was sent to another address than Vrata's assertion consumer service, or, signed, names none. */
+  "samlDestinationMismatch",
+  /** The assertion is confirmed for another recipient than Vrata's assertion consumer service, or for none. */
+  "samlRecipientMismatch",
+  /** The assertion was accepted before: a response is used once. */
+  "samlAssertionReplayed",
   /** The NameID is transient: it would be a new person at every sign-in. */
   "samlTransientNameId",
   /** The NameID's format does not promise a stable identifier. */

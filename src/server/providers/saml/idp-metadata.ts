@@ -1,4 +1,6 @@
 import { X509Certificate } from "node:crypto";
+import { Worker } from "node:worker_threads";
+import { samlMetadata } from "../../../common/limits.ts";
 import { toPem } from "./pem.ts";
 import { bindings, namespaces } from "./saml-names.ts";
 import { childElements, parseXml } from "./xml.ts";
@@ -73,7 +75,7 @@ function expired(element: Element, now: number): boolean {
 export function parseIdpMetadata(xml: string, entityId?: string, now = Date.now()): IdpMetadata {
   let document: Document;
   try {
-    document = parseXml(xml);
+    document = parseXml(xml, samlMetadata);
   } catch (error) {
     throw new IdpMetadataError(`the IdP's metadata is not XML: ${(error as Error).message}`);
   }
@@ -113,4 +115,26 @@ export function parseIdpMetadata(xml: string, entityId?: string, now = Date.now(
     ssoRedirectUrl: ssoUrl(chosen.descriptor),
     signingCertificates: signingCertificates(chosen.descriptor),
   };
+}
+
+/**
+ * `parseIdpMetadata` in a thread of its own: a federation's metadata runs to megabytes, seconds of
+ * parsing that would otherwise hold up every request of the process.
+ */
+export function readIdpMetadataInThread(xml: string, entityId?: string): Promise<IdpMetadata> {
+  return new Promise((resolve, reject) => {
+    const thread = new Worker(new URL("./idp-metadata-thread.ts", import.meta.url), {
+      workerData: { xml, entityId },
+      resourceLimits: { maxOldGenerationSizeMb: samlMetadata.maxHeapMb },
+    });
+    thread.once("message", (answer: { metadata: IdpMetadata } | { refused: string }) => {
+      if ("metadata" in answer) resolve(answer.metadata);
+      else reject(new IdpMetadataError(answer.refused));
+    });
+    thread.once("error", reject);
+    // Once it has answered, the thread's end changes nothing.
+    thread.once("exit", (code) => {
+      reject(new IdpMetadataError(`reading the IdP's metadata ended early (${code})`));
+    });
+  });
 }

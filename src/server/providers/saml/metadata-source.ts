@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { samlMetadata } from "../../../common/limits.ts";
-import { IdpMetadataError, parseIdpMetadata, type IdpMetadata } from "./idp-metadata.ts";
+import { IdpMetadataError, readIdpMetadataInThread, type IdpMetadata } from "./idp-metadata.ts";
 import type { SamlProviderSettings } from "./settings.ts";
 
 /** What the metadata source reports to the operator (a pino logger fits). */
@@ -84,7 +84,7 @@ export async function openIdpMetadataSource(
     const text = metadataUrl
       ? await fetchText(metadataUrl, timeoutMs)
       : await readText(path.resolve(configDir, metadataFile ?? ""));
-    return parseIdpMetadata(text, idpEntityId);
+    return readIdpMetadataInThread(text, idpEntityId);
   };
 
   let current: IdpMetadata | undefined;

@@ -1,8 +1,10 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import { SAML, SamlStatusError, ValidateInResponseTo, type CacheProvider } from "@node-saml/node-saml";
-import { samlClockToleranceMs } from "../../../common/limits.ts";
+import { samlClockToleranceMs, samlResponseXml } from "../../../common/limits.ts";
 import { pathFor } from "../../../common/routes.ts";
 import { checkEncryptedAssertion } from "./encrypted-assertion.ts";
+import type { RecordAssertionUse } from "./assertion-uses.ts";
+import { checkDestination, confirmedAssertion } from "./confirmation.ts";
 import { SamlError, type SamlErrorCode } from "./errors.ts";
 import type { IdpMetadata } from "./idp-metadata.ts";
 import { identityFromProfile, type SamlIdentity } from "./identity.ts";
@@ -30,6 +32,8 @@ export interface SamlUpstream {
   readonly serviceName: LocalizedName;
   /** The IdP's metadata as last read, or undefined while none could be. */
   idp: () => IdpMetadata | undefined;
+  /** Keeps the assertions accepted, so that each is accepted once. */
+  recordAssertionUse: RecordAssertionUse;
   /** Stops refreshing the IdP's metadata. */
   close: () => void;
 }
@@ -39,12 +43,14 @@ export interface SamlUpstreamOptions extends MetadataSourceOptions {
   issuer: string;
   credentials: SamlSpCredentials;
   serviceName: LocalizedName;
+  /** Where the assertions accepted are kept, so that each is accepted once. */
+  recordAssertionUse: RecordAssertionUse;
 }
 
 /** Reads the IdP's metadata (see `openIdpMetadataSource`) and sets Vrata's side of the IdP up. */
 export async function openSamlUpstream(
   settings: SamlProviderSettings,
-  { issuer, credentials, serviceName, ...sourceOptions }: SamlUpstreamOptions,
+  { issuer, credentials, serviceName, recordAssertionUse, ...sourceOptions }: SamlUpstreamOptions,
 ): Promise<SamlUpstream> {
   const source = await openIdpMetadataSource(settings, sourceOptions);
   return {
@@ -54,6 +60,7 @@ export async function openSamlUpstream(
     credentials,
     serviceName,
     idp: source.current,
+    recordAssertionUse,
     close: source.close,
   };
 }
@@ -149,13 +156,15 @@ const sameText = (a: string, b: string) => {
  * signature work, and its root element.
  */
 function checkedResponse(samlResponse: unknown): { samlResponse: string; response: Element } {
-  if (typeof samlResponse !== "string" || !/^[A-Za-z0-9+/\s]+={0,2}\s*$/.test(samlResponse)) {
+  // Whitespace goes first: a pattern allowing it both inside and at the end takes quadratic time.
+  const base64 = typeof samlResponse === "string" ? samlResponse.replace(/\s+/g, "") : "";
+  if (typeof samlResponse !== "string" || !/^[A-Za-z0-9+/]+={0,2}$/.test(base64)) {
     throw new SamlError("samlResponseMalformed", "SAMLResponse is not base64");
   }
-  const xml = Buffer.from(samlResponse, "base64").toString("utf8");
+  const xml = Buffer.from(base64, "base64").toString("utf8");
   let root: Element;
   try {
-    root = parseXml(xml).documentElement;
+    root = parseXml(xml, samlResponseXml).documentElement;
   } catch (error) {
     if (error instanceof MalformedXml)
       throw new SamlError("samlResponseMalformed", `SAMLResponse: ${error.message}`);
@@ -201,8 +210,9 @@ function refusal(error: unknown, inResponseToRefused: boolean): SamlError {
 /**
  * Checks a response the IdP posted and returns the person it names. Refused, with a `SamlError`
  * (and never another error): a RelayState or `InResponseTo` other than the flow's, no valid signature
- * by the IdP on the response or its assertion, another issuer or audience, an assertion outside its
- * time window (with the clock tolerance), a transient NameID when the NameID identifies people, no
+ * by the IdP on the response or its assertion, another issuer or audience, another Destination or
+ * Recipient than Vrata's assertion consumer service, an assertion outside its time window (with the
+ * clock tolerance) or accepted before, a transient NameID when the NameID identifies people, no
  * identifying value, or an encrypted assertion that does not decrypt with Vrata's encryption key
  * with an algorithm it publishes.
  */
@@ -216,6 +226,7 @@ export async function samlComplete(upstream: SamlUpstream, input: SamlCompleteIn
       throw new SamlError("samlRelayStateMismatch", "the RelayState is not this sign-in's");
     }
     const { samlResponse, response } = checkedResponse(input.samlResponse);
+    checkDestination(response, upstream.acsUrl);
     encrypted = await checkEncryptedAssertion(response, upstream.credentials.encryption.privateKeyPem);
     const requests: CacheProvider = {
       ...noCache,
@@ -236,7 +247,12 @@ export async function samlComplete(upstream: SamlUpstream, input: SamlCompleteIn
         `the assertion was issued by ${String(issuer)}, not ${idp.entityId}`,
       );
     }
-    return identityFromProfile(upstream.settings, profile);
+    const assertion = confirmedAssertion(profile.getAssertionXml?.() ?? "", upstream.acsUrl);
+    const identity = identityFromProfile(upstream.settings, profile);
+    if (!(await upstream.recordAssertionUse(idp.entityId, assertion))) {
+      throw new SamlError("samlAssertionReplayed", "the assertion was accepted before");
+    }
+    return identity;
   } catch (error) {
     const refused = refusal(error, inResponseToRefused);
     // Whether an altered ciphertext still decrypted to an assertion must not show: answered apart

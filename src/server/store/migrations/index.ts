@@ -13,7 +13,8 @@ import * as upstreamRequests from "./0011-upstream-requests.ts";
 import * as signingKeyRotation from "./0012-signing-key-rotation.ts";
 import * as activityCategories from "./0013-activity-categories.ts";
 import * as identitySearchWords from "./0014-identity-search-words.ts";
-import * as identityAddressShares from "./0018-identity-address-shares.ts";
+import * as samlAssertions from "./0015-saml-assertions.ts";
+import * as identityAddressShares from "./0016-identity-address-shares.ts";
 
 /** Forward-only migrations, applied in the order of their names. Never edit one that has shipped. */
 export const migrations: MigrationProvider = {
@@ -33,6 +34,7 @@ export const migrations: MigrationProvider = {
       "0012-signing-key-rotation": signingKeyRotation,
       "0013-activity-categories": activityCategories,
       "0014-identity-search-words": identitySearchWords,
-      "0018-identity-address-shares": identityAddressShares,
+      "0015-saml-assertions": samlAssertions,
+      "0016-identity-address-shares": identityAddressShares,
     }),
 };
