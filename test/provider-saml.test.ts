@@ -32,119 +32,28 @@ import {
 import { parseXml } from "../src/server/providers/saml/xml.ts";
 import { deriveInstanceSecrets } from "../src/server/secrets/instance-secrets.ts";
 import { WrongSecretKey } from "../src/server/secrets/sealing.ts";
-import { registerTestApp, type TestApp } from "./support/apps.ts";
-import { FlowDriver } from "./support/flow-driver.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import {
+  attributeNames,
+  identityProvider,
+  idpEntityId,
+  idpReceives,
+  responseValues,
+  signedResponse,
+  unsignedResponse,
+  type Idp,
+  type ResponseValues,
+  type Sp,
+} from "./support/saml-idp.ts";
+import type { FlowDriver } from "./support/flow-driver.ts";
+import { atIdp, postForm, startSamlServer, type SamlServer } from "./support/saml-server.ts";
 import { storeEngines, type TestStore } from "./support/stores.ts";
 
 // Issue 16: Vrata as a SAML service provider, against a real IdP on loopback: samlify in IdP mode,
-// with keys of its own. samlify insists on a schema validator before it reads any message; the
-// schemas need Java or a WebAssembly build that is not installed here, so the tests give it a
-// well-formedness check only (this is the IdP's side: Vrata's own parsing is what is under test).
-samlify.setSchemaValidator({ validate: (xml: string) => Promise.resolve(parseXml(xml)) });
+// with keys of its own (test/support/saml-idp.ts).
 
 const issuer = "https://vrata.test";
-const idpEntityId = "https://idp.test/metadata";
-const { SamlLib } = samlify;
-
-const attributeNames = {
-  mail: "urn:oid:0.9.2342.19200300.100.1.3",
-  givenName: "urn:oid:2.5.4.42",
-  displayName: "urn:oid:2.16.840.1.113730.3.1.241",
-  uid: "urn:oid:0.9.2342.19200300.100.1.1",
-  employeeNumber: "urn:oid:2.16.840.1.113730.3.1.3",
-};
-
-const attributeTemplates = [
-  { name: attributeNames.mail, valueTag: "mail" },
-  { name: attributeNames.givenName, valueTag: "givenName" },
-  { name: attributeNames.displayName, valueTag: "displayName" },
-  { name: attributeNames.uid, valueTag: "uid" },
-  { name: attributeNames.employeeNumber, valueTag: "employeeNumber" },
-].map((attribute) => ({
-  ...attribute,
-  nameFormat: "urn:oasis:names:tc:SAML:2.0:attrname-format:uri",
-  valueXsiType: "xs:string",
-}));
-
-const person = {
-  attrMail: "  ana.novak@example.si ",
-  attrGivenName: "Ana",
-  attrDisplayName: "Ana Novak",
-  attrUid: "anovak",
-  attrEmployeeNumber: "E-1042",
-};
 
 const silentLog = { info: () => undefined, warn: () => undefined };
-
-/** An IdP: samlify with its own key, answering at `ssoUrl`. */
-function identityProvider(keys: SamlSpCredentials, ssoUrl: string, entityID = idpEntityId) {
-  return samlify.IdentityProvider({
-    entityID,
-    privateKey: keys.privateKeyPem,
-    signingCert: keys.certificatePem,
-    wantAuthnRequestsSigned: true,
-    nameIDFormat: [nameIdFormats.persistent],
-    singleSignOnService: [{ Binding: samlify.Constants.namespace.binding.redirect, Location: ssoUrl }],
-    loginResponseTemplate: {
-      context: SamlLib.defaultLoginResponseTemplate.context,
-      attributes: attributeTemplates,
-    },
-  });
-}
-
-type Idp = ReturnType<typeof identityProvider>;
-type Sp = ReturnType<typeof samlify.ServiceProvider>;
-
-const text = (value: unknown) => (typeof value === "string" ? value : "");
-
-/** What the IdP makes of the browser arriving at `start.url`: it checks the request's signature. */
-async function idpReceives(idp: Idp, sp: Sp, start: SamlStart) {
-  const url = new URL(start.url);
-  const query = Object.fromEntries(url.searchParams);
-  // The signed octets are the query as sent, without the signature.
-  const octetString = url.search
-    .slice(1)
-    .split("&")
-    .filter((part) => !part.startsWith("Signature="))
-    .join("&");
-  const { extract } = await idp.parseLoginRequest(sp, "redirect", { query, octetString, body: {} });
-  return {
-    info: { extract },
-    id: text(extract.request?.id),
-    issuer: text(extract.issuer),
-    acsUrl: text(extract.request?.assertionConsumerServiceUrl),
-    nameIdFormat: text(extract.nameIDPolicy?.format),
-  };
-}
-
-type ResponseValues = Record<string, string>;
-
-/** The values samlify fills its response template with, as it would for `requestId`. */
-function responseValues(requestId: string, acsUrl: string, audience: string): ResponseValues {
-  const now = Date.now();
-  const later = new Date(now + 5 * 60_000).toISOString();
-  return {
-    ID: `_${randomBytes(16).toString("hex")}`,
-    AssertionID: `_${randomBytes(16).toString("hex")}`,
-    Destination: acsUrl,
-    Audience: audience,
-    EntityID: audience,
-    SubjectRecipient: acsUrl,
-    Issuer: idpEntityId,
-    IssueInstant: new Date(now).toISOString(),
-    AssertionConsumerServiceURL: acsUrl,
-    StatusCode: "urn:oasis:names:tc:SAML:2.0:status:Success",
-    ConditionsNotBefore: new Date(now).toISOString(),
-    ConditionsNotOnOrAfter: later,
-    SubjectConfirmationDataNotOnOrAfter: later,
-    NameIDFormat: nameIdFormats.persistent,
-    NameID: "ana-4c1d9",
-    InResponseTo: requestId,
-    AuthnStatement: "",
-    ...person,
-  };
-}
 
 describe("SAML upstream against a samlify IdP", () => {
   let store: TestStore;
@@ -232,26 +141,9 @@ describe("SAML upstream against a samlify IdP", () => {
     const request = await idpReceives(idp, options.spOverride ?? sp, start);
     const values = responseValues(request.id, target.acsUrl, target.entityId);
     options.change?.(values);
-    const signer = options.by ?? idp;
-    const template = signer.entitySetting.loginResponseTemplate?.context ?? "";
-    let samlResponse: string;
-    if (options.unsigned) {
-      samlResponse = Buffer.from(SamlLib.replaceTagsByValue(template, values)).toString("base64");
-    } else {
-      const response = await signer.createLoginResponse(
-        options.spOverride ?? sp,
-        request.info,
-        "post",
-        {},
-        {
-          customTagReplacement: (context) => ({
-            id: values.ID ?? "",
-            context: SamlLib.replaceTagsByValue(context, values),
-          }),
-        },
-      );
-      samlResponse = response.context;
-    }
+    const samlResponse = options.unsigned
+      ? unsignedResponse(idp, values)
+      : await signedResponse(options.by ?? idp, options.spOverride ?? sp, request, values);
     return { start, request, samlResponse };
   }
 
@@ -676,80 +568,32 @@ describe.each(storeEngines)("SAML SP key on $name", ({ open }) => {
 });
 
 describe("signing in through a SAML IdP", () => {
-  let server: TestServer;
-  let app: TestApp;
-  let idp: Idp;
-  let sp: Sp;
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-saml-flow-"));
+  let saml: SamlServer;
 
   beforeAll(async () => {
-    const idpKeys = await createSpCredentials("Test IdP");
-    idp = identityProvider(idpKeys, "https://idp.test/sso");
-    fs.writeFileSync(path.join(tmp, "idp.xml"), idp.getMetadata());
-    const provider = {
-      key: "eid",
-      type: "saml",
-      name: { en: "National eID", sl: "Nacionalna e-identiteta" },
-      metadataFile: "idp.xml",
-      attributes: {
-        email: attributeNames.mail,
-        username: attributeNames.uid,
-        fullName: attributeNames.displayName,
-      },
-    };
-    fs.writeFileSync(path.join(tmp, "vrata.json"), JSON.stringify({ providers: [provider] }));
-    server = await startTestServer({ args: ["--config", path.join(tmp, "vrata.json")] });
-    app = await registerTestApp(server.db, "Signed in by eID");
-    const metadata = await fetch(`${server.url}/samlMetadata/eid`);
-    expect(metadata.headers.get("content-type")).toBe(samlMetadataMediaType);
-    sp = samlify.ServiceProvider({ metadata: await metadata.text() });
+    saml = await startSamlServer();
+    expect(saml.metadataType).toBe(samlMetadataMediaType);
   });
-  afterAll(async () => {
-    await server.dispose();
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
+  afterAll(() => saml.dispose());
 
   /** The flow sends the browser to the IdP; the IdP answers with a signed response for `nameId`. */
-  async function atIdp(nameId: string) {
-    const driver = await FlowDriver.start(server.url, app);
-    const { status, flow } = await driver.step("providerStart", { provider: "eid" });
-    expect(status).toBe(200);
-    const location = flow.thirdPartyProvider?.location ?? "";
-    expect(location.startsWith("https://idp.test/sso?SAMLRequest=")).toBe(true);
-    const relayState = new URL(location).searchParams.get("RelayState") ?? "";
-    const request = await idpReceives(idp, sp, { url: location, requestId: "", relayState });
-    const acsUrl = `${server.issuer}/auth/provider/eid`;
-    expect(request.acsUrl).toBe(acsUrl);
+  async function answered(nameId: string) {
+    const { driver, request } = await atIdp(saml);
     const values: ResponseValues = {
-      ...responseValues(request.id, acsUrl, `${server.issuer}/samlMetadata/eid`),
+      ...responseValues(request.id, saml.acsUrl, `${saml.server.issuer}/samlMetadata/eid`),
       NameID: nameId,
     };
-    const response = await idp.createLoginResponse(
-      sp,
-      request.info,
-      "post",
-      {},
-      {
-        customTagReplacement: (context) => ({
-          id: values.ID ?? "",
-          context: SamlLib.replaceTagsByValue(context, values),
-        }),
-      },
-    );
-    return { driver, relayState, samlResponse: response.context, acsUrl };
+    const samlResponse = await signedResponse(saml.idp, saml.sp, request, values);
+    return { driver, relayState: request.relayState, samlResponse };
   }
 
   /** The browser posts the IdP's form to Vrata, as the HTTP-POST binding does. */
-  const post = (driver: FlowDriver, acsUrl: string, form: Record<string, string>) =>
-    driver.fetch(acsUrl, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html" },
-      body: new URLSearchParams(form).toString(),
-    });
+  const post = (driver: FlowDriver, form: Record<string, string>) =>
+    postForm(driver.fetch, saml.acsUrl, form);
 
   it("signs up with the persistent NameID and the mapped attributes, then signs the same account in", async () => {
-    const first = await atIdp("eid-7731");
-    const answer = await post(first.driver, first.acsUrl, {
+    const first = await answered("eid-7731");
+    const answer = await post(first.driver, {
       SAMLResponse: first.samlResponse,
       RelayState: first.relayState,
     });
@@ -760,8 +604,8 @@ describe("signing in through a SAML IdP", () => {
       expect.objectContaining({ username: "anovak", fullName: "Ana Novak", email: "ana.novak@example.si" }),
     ]);
 
-    const again = await atIdp("eid-7731");
-    await post(again.driver, again.acsUrl, {
+    const again = await answered("eid-7731");
+    await post(again.driver, {
       SAMLResponse: again.samlResponse,
       RelayState: again.relayState,
     });
@@ -769,22 +613,22 @@ describe("signing in through a SAML IdP", () => {
   });
 
   it("refuses a replayed response and one posted with another flow's RelayState, without a 500", async () => {
-    const first = await atIdp("eid-9001");
+    const first = await answered("eid-9001");
     const form = { SAMLResponse: first.samlResponse, RelayState: first.relayState };
-    expect((await post(first.driver, first.acsUrl, form)).status).toBe(303);
-    const replay = await post(first.driver, first.acsUrl, form);
+    expect((await post(first.driver, form)).status).toBe(303);
+    const replay = await post(first.driver, form);
     expect(replay.status).toBeGreaterThanOrEqual(400);
     expect(replay.status).toBeLessThan(500);
 
-    const second = await atIdp("eid-9002");
-    const crossed = await post(second.driver, second.acsUrl, {
+    const second = await answered("eid-9002");
+    const crossed = await post(second.driver, {
       SAMLResponse: first.samlResponse,
       RelayState: second.relayState,
     });
     expect(crossed.status).toBeGreaterThanOrEqual(400);
     expect(crossed.status).toBeLessThan(500);
     expect((await second.driver.get()).completed).not.toContain("signup");
-    const garbage = await post(second.driver, second.acsUrl, { SAMLResponse: "%%%", RelayState: "x" });
+    const garbage = await post(second.driver, { SAMLResponse: "%%%", RelayState: "x" });
     expect(garbage.status).toBeGreaterThanOrEqual(400);
     expect(garbage.status).toBeLessThan(500);
   });

@@ -1,0 +1,141 @@
+import { randomBytes } from "node:crypto";
+import * as samlify from "samlify";
+import { nameIdFormats, statusSuccess } from "../../src/server/providers/saml/saml-names.ts";
+import type { SamlSpCredentials } from "../../src/server/providers/saml/sp-credentials.ts";
+import { parseXml } from "../../src/server/providers/saml/xml.ts";
+
+// A SAML IdP for the tests: samlify in IdP mode, with keys of its own. samlify insists on a schema
+// validator before it reads any message; the schemas need Java or a WebAssembly build that is not
+// installed here, so the IdP gets a well-formedness check only (this is the IdP's side: Vrata's own
+// parsing is what is under test).
+samlify.setSchemaValidator({ validate: (xml: string) => Promise.resolve(parseXml(xml)) });
+
+export const idpEntityId = "https://idp.test/metadata";
+const { SamlLib } = samlify;
+
+export const attributeNames = {
+  mail: "urn:oid:0.9.2342.19200300.100.1.3",
+  givenName: "urn:oid:2.5.4.42",
+  displayName: "urn:oid:2.16.840.1.113730.3.1.241",
+  uid: "urn:oid:0.9.2342.19200300.100.1.1",
+  employeeNumber: "urn:oid:2.16.840.1.113730.3.1.3",
+};
+
+const attributeTemplates = [
+  { name: attributeNames.mail, valueTag: "mail" },
+  { name: attributeNames.givenName, valueTag: "givenName" },
+  { name: attributeNames.displayName, valueTag: "displayName" },
+  { name: attributeNames.uid, valueTag: "uid" },
+  { name: attributeNames.employeeNumber, valueTag: "employeeNumber" },
+].map((attribute) => ({
+  ...attribute,
+  nameFormat: "urn:oasis:names:tc:SAML:2.0:attrname-format:uri",
+  valueXsiType: "xs:string",
+}));
+
+const person = {
+  attrMail: "  ana.novak@example.si ",
+  attrGivenName: "Ana",
+  attrDisplayName: "Ana Novak",
+  attrUid: "anovak",
+  attrEmployeeNumber: "E-1042",
+};
+
+/** An IdP: samlify with its own key, answering at `ssoUrl`. */
+export function identityProvider(keys: SamlSpCredentials, ssoUrl: string, entityID = idpEntityId) {
+  return samlify.IdentityProvider({
+    entityID,
+    privateKey: keys.privateKeyPem,
+    signingCert: keys.certificatePem,
+    wantAuthnRequestsSigned: true,
+    nameIDFormat: [nameIdFormats.persistent],
+    singleSignOnService: [{ Binding: samlify.Constants.namespace.binding.redirect, Location: ssoUrl }],
+    loginResponseTemplate: {
+      context: SamlLib.defaultLoginResponseTemplate.context,
+      attributes: attributeTemplates,
+    },
+  });
+}
+
+export type Idp = ReturnType<typeof identityProvider>;
+export type Sp = ReturnType<typeof samlify.ServiceProvider>;
+
+const text = (value: unknown) => (typeof value === "string" ? value : "");
+
+/** What the IdP makes of the browser arriving at `url`: it checks the request's signature. */
+export async function idpReceives(idp: Idp, sp: Sp, { url: address }: { url: string }) {
+  const url = new URL(address);
+  const query = Object.fromEntries(url.searchParams);
+  // The signed octets are the query as sent, without the signature.
+  const octetString = url.search
+    .slice(1)
+    .split("&")
+    .filter((part) => !part.startsWith("Signature="))
+    .join("&");
+  const { extract } = await idp.parseLoginRequest(sp, "redirect", { query, octetString, body: {} });
+  return {
+    info: { extract },
+    id: text(extract.request?.id),
+    issuer: text(extract.issuer),
+    acsUrl: text(extract.request?.assertionConsumerServiceUrl),
+    nameIdFormat: text(extract.nameIDPolicy?.format),
+    relayState: url.searchParams.get("RelayState") ?? "",
+  };
+}
+
+export type ReceivedRequest = Awaited<ReturnType<typeof idpReceives>>;
+export type ResponseValues = Record<string, string>;
+
+/** The values samlify fills its response template with, as it would for `requestId`. */
+export function responseValues(requestId: string, acsUrl: string, audience: string): ResponseValues {
+  const now = Date.now();
+  const later = new Date(now + 5 * 60_000).toISOString();
+  return {
+    ID: `_${randomBytes(16).toString("hex")}`,
+    AssertionID: `_${randomBytes(16).toString("hex")}`,
+    Destination: acsUrl,
+    Audience: audience,
+    EntityID: audience,
+    SubjectRecipient: acsUrl,
+    Issuer: idpEntityId,
+    IssueInstant: new Date(now).toISOString(),
+    AssertionConsumerServiceURL: acsUrl,
+    StatusCode: statusSuccess,
+    ConditionsNotBefore: new Date(now).toISOString(),
+    ConditionsNotOnOrAfter: later,
+    SubjectConfirmationDataNotOnOrAfter: later,
+    NameIDFormat: nameIdFormats.persistent,
+    NameID: "ana-4c1d9",
+    InResponseTo: requestId,
+    AuthnStatement: "",
+    ...person,
+  };
+}
+
+/** The IdP's signed response (base64, as posted) to the request it received, filled with `values`. */
+export async function signedResponse(
+  signer: Idp,
+  sp: Sp,
+  request: Pick<ReceivedRequest, "info">,
+  values: ResponseValues,
+): Promise<string> {
+  const response = await signer.createLoginResponse(
+    sp,
+    request.info,
+    "post",
+    {},
+    {
+      customTagReplacement: (context) => ({
+        id: values.ID ?? "",
+        context: SamlLib.replaceTagsByValue(context, values),
+      }),
+    },
+  );
+  return response.context;
+}
+
+/** The same response unsigned: only the template filled in. */
+export function unsignedResponse(idp: Idp, values: ResponseValues): string {
+  const template = idp.entitySetting.loginResponseTemplate?.context ?? "";
+  return Buffer.from(SamlLib.replaceTagsByValue(template, values)).toString("base64");
+}
