@@ -139,3 +139,53 @@ export function unsignedResponse(idp: Idp, values: ResponseValues): string {
   const template = idp.entitySetting.loginResponseTemplate?.context ?? "";
   return Buffer.from(SamlLib.replaceTagsByValue(template, values)).toString("base64");
 }
+
+const samlStatus = (name: string) => `urn:oasis:names:tc:SAML:2.0:status:${name}`;
+
+/** An error an IdP answers a request with: its top-level status code and, if any, the second-level one. */
+export interface IdpError {
+  status: "Responder" | "Requester";
+  detail?: string;
+  message?: string;
+}
+
+/**
+ * The IdP's answer without an assertion, with an error status (base64, as posted), as IdPs send
+ * when the person cancels or cannot be signed in; signed as a whole by `signer` when given (most
+ * IdPs do not sign errors).
+ */
+export function errorResponse(
+  idp: Idp,
+  error: IdpError,
+  {
+    inResponseTo,
+    acsUrl,
+    signer,
+    issuer = idp.entityMeta.getEntityID(),
+  }: { inResponseTo?: string; acsUrl: string; signer?: SamlSpCredentials; issuer?: string },
+): string {
+  const attribute = (name: string, value: string | undefined) => (value ? ` ${name}="${value}"` : "");
+  const detail = error.detail ? `<samlp:StatusCode Value="${samlStatus(error.detail)}"/>` : "";
+  const message = error.message ? `<samlp:StatusMessage>${error.message}</samlp:StatusMessage>` : "";
+  const xml =
+    `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion"` +
+    ` ID="_${randomBytes(16).toString("hex")}" Version="2.0" IssueInstant="${new Date().toISOString()}"` +
+    `${attribute("Destination", acsUrl)}${attribute("InResponseTo", inResponseTo)}>` +
+    `<saml:Issuer>${issuer}</saml:Issuer>` +
+    `<samlp:Status><samlp:StatusCode Value="${samlStatus(error.status)}">${detail}</samlp:StatusCode>${message}</samlp:Status>` +
+    `</samlp:Response>`;
+  if (!signer) return Buffer.from(xml).toString("base64");
+  return SamlLib.constructSAMLSignature({
+    rawSamlMessage: xml,
+    isMessageSigned: true,
+    privateKey: signer.privateKeyPem,
+    // samlify takes the certificate's body, as metadata carries it.
+    signingCert: signer.certificatePem.replace(/-----[^-]+-----|\s/g, ""),
+    signatureAlgorithm: "http://www.w3.org/2001/04/xmldsig-more#rsa-sha256",
+    isBase64Output: true,
+    signatureConfig: {
+      prefix: "ds",
+      location: { reference: "/*[local-name(.)='Response']/*[local-name(.)='Issuer']", action: "after" },
+    },
+  });
+}
