@@ -8,6 +8,7 @@ import type { FlowDriver } from "./support/flow-driver.ts";
 import { isCardPage, pageErrorOf } from "./support/page-error.ts";
 import { storeEngines } from "./support/postgres.ts";
 import {
+  alteredResponse,
   errorResponse,
   identityProvider,
   idpReceives,
@@ -24,12 +25,6 @@ import { atIdp, postForm, startSamlServer, type SamlServer } from "./support/sam
 // own request ends the sign-in, and the app is told access_denied, as with an OIDC provider's error.
 
 const at = (offsetMs: number) => new Date(Date.now() + offsetMs).toISOString();
-
-/** A signed response whose content was changed after signing: the signature no longer matches it. */
-const tampered = (samlResponse: string) =>
-  Buffer.from(Buffer.from(samlResponse, "base64").toString().replace("ana-4c1d9", "boss-00001")).toString(
-    "base64",
-  );
 
 describe.each(storeEngines)("SAML answers on $name", ({ url }) => {
   let saml: SamlServer;
@@ -76,7 +71,7 @@ describe.each(storeEngines)("SAML answers on $name", ({ url }) => {
   const refusals: [string, (request: ReceivedRequest) => Promise<string> | string, string][] = [
     [
       "a signed response changed on the way",
-      async (request) => tampered(await answerTo(request)),
+      async (request) => alteredResponse(await answerTo(request)),
       "samlSignatureInvalid",
     ],
     [
@@ -163,7 +158,7 @@ describe.each(storeEngines)("SAML answers on $name", ({ url }) => {
 
   it("lets the person go back to the sign-in after a refused answer and sign in with the next one", async () => {
     const first = await atIdp(saml);
-    const forged = tampered(await answerTo(first.request));
+    const forged = alteredResponse(await answerTo(first.request));
     expect((await bringBack(first.driver, first.request, forged)).status).toBe(400);
     // The card's way back is the flow's page, which still offers the provider.
     const flowPage = await first.driver.fetch(`${saml.server.url}/auth/${first.driver.flowId}`, {
@@ -240,7 +235,7 @@ describe.each(storeEngines)("SAML answers on $name", ({ url }) => {
 
   it("answers an API client asking for JSON with JSON", async () => {
     const { driver, request } = await atIdp(saml);
-    const answer = tampered(await answerTo(request));
+    const answer = alteredResponse(await answerTo(request));
     const refused = await bringBack(driver, request, answer, "application/json");
     expect(refused.status).toBe(400);
     expect(refused.headers.get("content-type")).toMatch(/^application\/json/);

@@ -134,6 +134,12 @@ export async function signedResponse(
   return response.context;
 }
 
+/** A signed response whose content was changed after signing: the signature no longer matches it. */
+export const alteredResponse = (samlResponse: string) =>
+  Buffer.from(Buffer.from(samlResponse, "base64").toString().replace("ana-4c1d9", "boss-00001")).toString(
+    "base64",
+  );
+
 /** The same response unsigned: only the template filled in. */
 export function unsignedResponse(idp: Idp, values: ResponseValues): string {
   const template = idp.entitySetting.loginResponseTemplate?.context ?? "";
