@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import * as samlify from "samlify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PageError } from "../src/common/api/page-error.ts";
 import { createSamlKeyPair, type SamlKeyPair } from "../src/server/providers/saml/sp-credentials.ts";
@@ -8,6 +9,8 @@ import { isCardPage, pageErrorOf } from "./support/page-error.ts";
 import { storeEngines } from "./support/postgres.ts";
 import {
   alteredResponse,
+  encryptingTo,
+  encryptionMethods,
   errorResponse,
   identityProvider,
   idpReceives,
@@ -16,6 +19,7 @@ import {
   type IdpError,
   type ReceivedRequest,
   type ResponseValues,
+  xmlenc,
 } from "./support/saml-idp.ts";
 import { atIdp, postForm, startSamlServer, type SamlServer } from "./support/saml-server.ts";
 
@@ -162,6 +166,26 @@ describe.each(storeEngines)("SAML answers on $name", ({ url }) => {
       expect((await driver.get()).completed).toEqual([]);
     },
   );
+
+  it("refuses an assertion encrypted to another key than Vrata's with the card page, leading back to the sign-in", async () => {
+    const { eidas } = saml;
+    const elsewhere = samlify.ServiceProvider({ metadata: encryptingTo(eidas.spMetadata, intruderKeys) });
+    const { driver, request } = await atIdp(saml, eidas, elsewhere);
+    const answer = await signedResponse(
+      eidas.idp,
+      elsewhere,
+      request,
+      responseValues(request.id, eidas.acsUrl, eidas.audience),
+    );
+    expect(encryptionMethods(answer)).toEqual([xmlenc.aes256gcm, xmlenc.rsaOaep]);
+    await expectCard(await bringBack(driver, request, answer), 400, {
+      error: "providerAnswerInvalid",
+      reason: "samlDecryptionFailed",
+      provider: "eidas",
+      resume: { flowId: driver.flowId },
+    });
+    expect((await driver.get()).completed).toEqual([]);
+  });
 
   it("lets the person go back to the sign-in after a refused answer and sign in with the next one", async () => {
     const first = await atIdp(saml);

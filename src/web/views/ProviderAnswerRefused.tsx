@@ -2,31 +2,9 @@ import type { PageError } from "../../common/api/page-error.ts";
 import { pathFor } from "../../common/routes.ts";
 import { ErrorAction, ErrorPanel } from "../components/ErrorPanel.tsx";
 import { useDocumentTitle } from "../documentTitle.ts";
-import { useTranslation, type TextKey } from "../i18n/index.ts";
+import { useTranslation } from "../i18n/index.ts";
 import { useProviderLabel } from "../providers.ts";
-
-/** What went wrong with a provider's answer, in the person's words, by the check it failed. */
-const reasonTexts: Partial<Record<string, TextKey>> = {
-  samlResponseMalformed: "errorPages.providerAnswer.malformed",
-  samlSignatureInvalid: "errorPages.providerAnswer.notFromProvider",
-  samlIssuerMismatch: "errorPages.providerAnswer.notFromProvider",
-  samlAudienceMismatch: "errorPages.providerAnswer.otherService",
-  samlExpired: "errorPages.providerAnswer.expired",
-  samlNotYetValid: "errorPages.providerAnswer.clock",
-  samlInResponseToMismatch: "errorPages.providerAnswer.otherSignIn",
-  samlRelayStateMismatch: "errorPages.providerAnswer.otherSignIn",
-  samlTransientNameId: "errorPages.providerAnswer.noIdentifier",
-  samlNameIdFormat: "errorPages.providerAnswer.noIdentifier",
-  samlSubjectMissing: "errorPages.providerAnswer.noIdentifier",
-};
-
-function whatWentWrong({ error, reason, resume }: PageError): TextKey {
-  if (error === "providerCallbackInvalid")
-    return resume === undefined
-      ? "errorPages.providerAnswer.notValidHere"
-      : "errorPages.providerAnswer.notWaited";
-  return (reason === undefined ? undefined : reasonTexts[reason]) ?? "errorPages.providerAnswer.notVerified";
-}
+import { providerAnswerReason } from "./providerAnswerReason.ts";
 
 /**
  * A third-party provider's answer that was refused (`providerCallbackInvalid`, `providerAnswerInvalid`):
@@ -55,7 +33,7 @@ export function ProviderAnswerRefused({
   return (
     <ErrorPanel
       title={title}
-      message={`${t(whatWentWrong(pageError), { provider: name })} ${t(hint)}`}
+      message={`${t(providerAnswerReason(pageError), { provider: name })} ${t(hint)}`}
       detail={reason === undefined ? undefined : t("errorPages.providerAnswer.code", { code: reason })}
     >
       {resume === undefined ? (
