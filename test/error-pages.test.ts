@@ -3,22 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contextSchema } from "../src/common/api/context.ts";
 import { idPattern } from "../src/common/ids.ts";
 import { aboutSchema, documentTextSchema } from "../src/common/api/documents.ts";
-import { pageErrorElementId, pageErrorSchema, type PageError } from "../src/common/api/page-error.ts";
 import { apiPath, routes } from "../src/common/routes.ts";
 import { registerErrorHandlers } from "../src/server/http/errors.ts";
+import { pageErrorOf } from "./support/page-error.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 // Errors a person can land on are pages of the web app, carrying the error as data it translates;
 // tools and API clients keep plain text and JSON (design.md §4).
 
 const browser = { accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
-const dataBlock = new RegExp(`<script type="application/json" id="${pageErrorElementId}">(.*?)</script>`);
-
-/** The page error an HTML answer carries; undefined for a page without one. */
-function pageErrorOf(html: string): PageError | undefined {
-  const json = dataBlock.exec(html)?.[1];
-  return json === undefined ? undefined : pageErrorSchema.parse(JSON.parse(json));
-}
 
 let server: TestServer;
 let consoleClientId: string;

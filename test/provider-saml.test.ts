@@ -39,170 +39,41 @@ import {
 import { checkXmlShape, childElements, MalformedXml, parseXml } from "../src/server/providers/saml/xml.ts";
 import { deriveInstanceSecrets, type InstanceSecrets } from "../src/server/secrets/instance-secrets.ts";
 import { WrongSecretKey } from "../src/server/secrets/sealing.ts";
-import { registerTestApp, type TestApp } from "./support/apps.ts";
-import { FlowDriver } from "./support/flow-driver.ts";
+import type { FlowDriver } from "./support/flow-driver.ts";
 import { storeEngines as serverStores } from "./support/postgres.ts";
-import { startTestServer, type TestServer } from "./support/server.ts";
+import {
+  attributeNames,
+  encrypting,
+  encryptingTo,
+  encryptionMethods,
+  identityProvider,
+  idpEntityId,
+  idpReceives,
+  responseValues,
+  signedResponse,
+  unsignedResponse,
+  xmlenc,
+  type Idp,
+  type IdpEncryption,
+  type ResponseValues,
+  type Sp,
+  type TemplateEdit,
+} from "./support/saml-idp.ts";
+import {
+  atIdp,
+  postForm,
+  startSamlServer,
+  type SamlProvider,
+  type SamlServer,
+} from "./support/saml-server.ts";
 import { storeEngines, type TestStore } from "./support/stores.ts";
 
 // Issue 16: Vrata as a SAML service provider, against a real IdP on loopback: samlify in IdP mode,
-// with keys of its own. samlify insists on a schema validator before it reads any message; the
-// schemas need Java or a WebAssembly build that is not installed here, so the tests give it a
-// well-formedness check only (this is the IdP's side: Vrata's own parsing is what is under test).
-samlify.setSchemaValidator({ validate: (xml: string) => Promise.resolve(parseXml(xml, samlMetadata)) });
+// with keys of its own (test/support/saml-idp.ts).
 
 const issuer = "https://vrata.test";
-const idpEntityId = "https://idp.test/metadata";
-const { SamlLib } = samlify;
-
-const attributeNames = {
-  mail: "urn:oid:0.9.2342.19200300.100.1.3",
-  givenName: "urn:oid:2.5.4.42",
-  displayName: "urn:oid:2.16.840.1.113730.3.1.241",
-  uid: "urn:oid:0.9.2342.19200300.100.1.1",
-  employeeNumber: "urn:oid:2.16.840.1.113730.3.1.3",
-};
-
-const attributeTemplates = [
-  { name: attributeNames.mail, valueTag: "mail" },
-  { name: attributeNames.givenName, valueTag: "givenName" },
-  { name: attributeNames.displayName, valueTag: "displayName" },
-  { name: attributeNames.uid, valueTag: "uid" },
-  { name: attributeNames.employeeNumber, valueTag: "employeeNumber" },
-].map((attribute) => ({
-  ...attribute,
-  nameFormat: "urn:oasis:names:tc:SAML:2.0:attrname-format:uri",
-  valueXsiType: "xs:string",
-}));
-
-const person = {
-  attrMail: "  ana.novak@example.si ",
-  attrGivenName: "Ana",
-  attrDisplayName: "Ana Novak",
-  attrUid: "anovak",
-  attrEmployeeNumber: "E-1042",
-};
 
 const silentLog = { info: () => undefined, warn: () => undefined };
-
-/** An IdP: samlify with its own key, answering at `ssoUrl`; `encryption` makes it encrypt assertions. */
-function identityProvider(
-  keys: SamlKeyPair,
-  ssoUrl: string,
-  entityID = idpEntityId,
-  encryption: IdpEncryption = {},
-) {
-  return samlify.IdentityProvider({
-    ...encryption,
-    entityID,
-    privateKey: keys.privateKeyPem,
-    signingCert: keys.certificatePem,
-    wantAuthnRequestsSigned: true,
-    nameIDFormat: [nameIdFormats.persistent],
-    singleSignOnService: [{ Binding: samlify.Constants.namespace.binding.redirect, Location: ssoUrl }],
-    loginResponseTemplate: {
-      context: SamlLib.defaultLoginResponseTemplate.context,
-      attributes: attributeTemplates,
-    },
-  });
-}
-
-/** How a samlify IdP encrypts its assertions, and the certificate its metadata offers for encryption. */
-interface IdpEncryption {
-  isAssertionEncrypted?: boolean;
-  dataEncryptionAlgorithm?: string;
-  keyEncryptionAlgorithm?: string;
-  encryptCert?: string;
-}
-
-const xmlenc = {
-  aes256gcm: "http://www.w3.org/2009/xmlenc11#aes256-gcm",
-  aes128gcm: "http://www.w3.org/2009/xmlenc11#aes128-gcm",
-  aes256cbc: "http://www.w3.org/2001/04/xmlenc#aes256-cbc",
-  aes128cbc: "http://www.w3.org/2001/04/xmlenc#aes128-cbc",
-  tripleDes: "http://www.w3.org/2001/04/xmlenc#tripledes-cbc",
-  rsaOaep: "http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p",
-  rsa15: "http://www.w3.org/2001/04/xmlenc#rsa-1_5",
-};
-
-/** Encrypts its assertions as `data` and `key` say (AES-128-GCM and RSA-OAEP unless told). */
-const encrypting = (data = xmlenc.aes128gcm, key = xmlenc.rsaOaep): IdpEncryption => ({
-  isAssertionEncrypted: true,
-  dataEncryptionAlgorithm: data,
-  keyEncryptionAlgorithm: key,
-});
-
-/** SP metadata with the certificate of its encryption key swapped for `other`'s. */
-function encryptingTo(metadata: string, other: SamlKeyPair): string {
-  const encryptionKey = Array.from(
-    parseXml(metadata, samlMetadata).getElementsByTagNameNS(namespaces.metadata, "KeyDescriptor"),
-  ).find((key) => key.getAttribute("use") === "encryption");
-  const certificate = encryptionKey?.getElementsByTagNameNS(namespaces.signature, "X509Certificate")[0];
-  if (!certificate?.textContent) throw new Error("the metadata has no encryption certificate");
-  return metadata.replace(certificate.textContent, pemBody(other.certificatePem));
-}
-
-/** The algorithms of the response's encryption, as the IdP wrote them. */
-const encryptionMethods = (samlResponse: string) =>
-  Array.from(
-    parseXml(Buffer.from(samlResponse, "base64").toString(), samlMetadata).getElementsByTagNameNS(
-      "http://www.w3.org/2001/04/xmlenc#",
-      "EncryptionMethod",
-    ),
-  ).map((method) => method.getAttribute("Algorithm"));
-
-type Idp = ReturnType<typeof identityProvider>;
-type Sp = ReturnType<typeof samlify.ServiceProvider>;
-
-const text = (value: unknown) => (typeof value === "string" ? value : "");
-
-/** What the IdP makes of the browser arriving at `start.url`: it checks the request's signature. */
-async function idpReceives(idp: Idp, sp: Sp, start: SamlStart) {
-  const url = new URL(start.url);
-  const query = Object.fromEntries(url.searchParams);
-  // The signed octets are the query as sent, without the signature.
-  const octetString = url.search
-    .slice(1)
-    .split("&")
-    .filter((part) => !part.startsWith("Signature="))
-    .join("&");
-  const { extract } = await idp.parseLoginRequest(sp, "redirect", { query, octetString, body: {} });
-  return {
-    info: { extract },
-    id: text(extract.request?.id),
-    issuer: text(extract.issuer),
-    acsUrl: text(extract.request?.assertionConsumerServiceUrl),
-    nameIdFormat: text(extract.nameIDPolicy?.format),
-  };
-}
-
-type ResponseValues = Record<string, string>;
-
-/** The values samlify fills its response template with, as it would for `requestId`. */
-function responseValues(requestId: string, acsUrl: string, audience: string): ResponseValues {
-  const now = Date.now();
-  const later = new Date(now + 5 * 60_000).toISOString();
-  return {
-    ID: `_${randomBytes(16).toString("hex")}`,
-    AssertionID: `_${randomBytes(16).toString("hex")}`,
-    Destination: acsUrl,
-    Audience: audience,
-    EntityID: audience,
-    SubjectRecipient: acsUrl,
-    Issuer: idpEntityId,
-    IssueInstant: new Date(now).toISOString(),
-    AssertionConsumerServiceURL: acsUrl,
-    StatusCode: "urn:oasis:names:tc:SAML:2.0:status:Success",
-    ConditionsNotBefore: new Date(now).toISOString(),
-    ConditionsNotOnOrAfter: later,
-    SubjectConfirmationDataNotOnOrAfter: later,
-    NameIDFormat: nameIdFormats.persistent,
-    NameID: "ana-4c1d9",
-    InResponseTo: requestId,
-    AuthnStatement: "",
-    ...person,
-  };
-}
 
 /** The response with `count` more elements side by side in its assertion's attribute statement. */
 function withSiblings(samlResponse: string, count: number): string {
@@ -379,28 +250,12 @@ describe("SAML upstream against a samlify IdP", () => {
     const request = await idpReceives(idp, options.spOverride ?? sp, start);
     const values = responseValues(request.id, target.acsUrl, target.entityId);
     options.change?.(values);
-    const signer = options.by ?? idp;
-    const edit = options.edit ?? ((template: string) => template);
-    const template = edit(signer.entitySetting.loginResponseTemplate?.context ?? "");
-    let samlResponse: string;
-    if (options.unsigned) {
-      samlResponse = Buffer.from(SamlLib.replaceTagsByValue(template, values)).toString("base64");
-    } else {
-      const response = await signer.createLoginResponse(
-        options.spOverride ?? sp,
-        request.info,
-        "post",
-        {},
-        {
-          customTagReplacement: (context) => ({
-            id: values.ID ?? "",
-            context: SamlLib.replaceTagsByValue(edit(context), values),
-          }),
+    const samlResponse = options.unsigned
+      ? unsignedResponse(idp, values, options.edit)
+      : await signedResponse(options.by ?? idp, options.spOverride ?? sp, request, values, {
           encryptThenSign: options.encryptThenSign ?? false,
-        },
-      );
-      samlResponse = response.context;
-    }
+          ...(options.edit ? { edit: options.edit } : {}),
+        });
     return { start, request, values, samlResponse };
   }
 
@@ -1153,121 +1008,52 @@ describe.each(storeEngines)("SAML SP key on $name", ({ open }) => {
 });
 
 describe.each(serverStores)("signing in through a SAML IdP on $name", ({ url }) => {
-  let server: TestServer;
-  let app: TestApp;
-  let idp: Idp;
-  /** An eIDAS node: it encrypts its assertions to the key in Vrata's SP metadata. */
-  let eidas: Idp;
-  const sps = new Map<string, Sp>();
-  /** Vrata's SP metadata for each provider, as served. */
-  const served = new Map<string, string>();
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-saml-flow-"));
+  let saml: SamlServer;
 
   beforeAll(async () => {
-    const [idpKeys, eidasKeys, eidasEncryption] = await Promise.all([
-      createSamlKeyPair("Test IdP", "signing"),
-      createSamlKeyPair("eIDAS node", "signing"),
-      createSamlKeyPair("eIDAS node", "encryption"),
-    ]);
-    idp = identityProvider(idpKeys, "https://idp.test/sso");
-    eidas = identityProvider(eidasKeys, "https://eidas.test/sso", idpEntityId, {
-      ...encrypting(xmlenc.aes256gcm),
-      encryptCert: eidasEncryption.certificatePem,
-    });
-    fs.writeFileSync(path.join(tmp, "idp.xml"), idp.getMetadata());
-    fs.writeFileSync(path.join(tmp, "eidas.xml"), eidas.getMetadata());
-    const provider = (key: string, metadataFile: string) => ({
-      key,
-      type: "saml",
-      name: { en: "National eID", sl: "Nacionalna e-identiteta" },
-      metadataFile,
-      attributes: {
-        email: attributeNames.mail,
-        username: attributeNames.uid,
-        fullName: attributeNames.displayName,
-      },
-    });
-    fs.writeFileSync(
-      path.join(tmp, "vrata.json"),
-      JSON.stringify({ providers: [provider("eid", "idp.xml"), provider("eidas", "eidas.xml")] }),
-    );
-    server = await startTestServer({
-      ...(url ? { postgresUrl: url } : {}),
-      args: ["--config", path.join(tmp, "vrata.json")],
-    });
-    app = await registerTestApp(server.db, "Signed in by eID");
-    for (const key of ["eid", "eidas"]) {
-      const metadata = await fetch(`${server.url}/samlMetadata/${key}`);
-      expect(metadata.headers.get("content-type")).toBe(samlMetadataMediaType);
-      served.set(key, await metadata.text());
-      sps.set(key, samlify.ServiceProvider({ metadata: served.get(key) ?? "" }));
-    }
+    saml = await startSamlServer(url ? { postgresUrl: url } : {});
+    expect(saml.eid.spMetadataType).toBe(samlMetadataMediaType);
+    expect(saml.eidas.spMetadataType).toBe(samlMetadataMediaType);
   });
-  afterAll(async () => {
-    await server.dispose();
-    fs.rmSync(tmp, { recursive: true, force: true });
-  });
+  afterAll(() => saml.dispose());
 
   /**
-   * The flow sends the browser to the provider's IdP; the IdP answers with a signed response for
-   * `nameId`, made for `sp` (Vrata as its served metadata describes it, unless told) from its template
-   * changed by `edit`.
+   * The flow sends the browser to the provider's IdP (`eid` unless told); the IdP answers with a
+   * signed response for `nameId`, made from its template changed by `edit`.
    */
-  async function atIdp(
+  async function answered(
     nameId: string,
-    {
-      key = "eid",
-      sp: given,
-      edit = (template: string) => template,
-    }: { key?: string; sp?: Sp; edit?: (template: string) => string } = {},
+    { provider = saml.eid, edit }: { provider?: SamlProvider; edit?: TemplateEdit } = {},
   ) {
-    const sp = given ?? sps.get(key);
-    if (!sp) throw new Error(`no SP metadata for ${key}`);
-    const at = key === "eid" ? idp : eidas;
-    const driver = await FlowDriver.start(server.url, app);
-    const { status, flow } = await driver.step("providerStart", { provider: key });
-    expect(status).toBe(200);
-    const location = flow.thirdPartyProvider?.location ?? "";
-    expect(
-      location.startsWith(`${at.entityMeta.getSingleSignOnService("redirect") as string}?SAMLRequest=`),
-    ).toBe(true);
-    const relayState = new URL(location).searchParams.get("RelayState") ?? "";
-    const request = await idpReceives(at, sp, { url: location, requestId: "", relayState });
-    const acsUrl = `${server.issuer}/auth/provider/${key}`;
-    expect(request.acsUrl).toBe(acsUrl);
+    const { driver, request } = await atIdp(saml, provider);
     const values: ResponseValues = {
-      ...responseValues(request.id, acsUrl, `${server.issuer}/samlMetadata/${key}`),
+      ...responseValues(request.id, provider.acsUrl, provider.audience),
       NameID: nameId,
     };
-    const response = await at.createLoginResponse(
-      sp,
-      request.info,
-      "post",
-      {},
-      {
-        customTagReplacement: (context) => ({
-          id: values.ID ?? "",
-          context: SamlLib.replaceTagsByValue(edit(context), values),
-        }),
-      },
+    const samlResponse = await signedResponse(
+      provider.idp,
+      provider.sp,
+      request,
+      values,
+      edit ? { edit } : {},
     );
-    return { driver, relayState, requestId: request.id, samlResponse: response.context, acsUrl };
+    return { driver, relayState: request.relayState, requestId: request.id, samlResponse, provider };
   }
 
   /** The browser posts the IdP's form to Vrata, as the HTTP-POST binding does. */
-  const post = (driver: FlowDriver, acsUrl: string, form: Record<string, string>) =>
-    driver.fetch(acsUrl, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html" },
-      body: new URLSearchParams(form).toString(),
-    });
+  const post = (driver: FlowDriver, form: Record<string, string>, provider = saml.eid) =>
+    postForm(driver.fetch, provider.acsUrl, form);
 
   /** The browser brings the IdP's answer to Vrata as the IdP made it. */
-  const bringBack = (answer: Awaited<ReturnType<typeof atIdp>>) =>
-    post(answer.driver, answer.acsUrl, { SAMLResponse: answer.samlResponse, RelayState: answer.relayState });
+  const bringBack = (answer: Awaited<ReturnType<typeof answered>>) =>
+    post(
+      answer.driver,
+      { SAMLResponse: answer.samlResponse, RelayState: answer.relayState },
+      answer.provider,
+    );
 
   it("signs up with the persistent NameID and the mapped attributes, then signs the same account in", async () => {
-    const first = await atIdp("eid-7731");
+    const first = await answered("eid-7731");
     const answer = await bringBack(first);
     expect(answer.status).toBe(303);
     expect(answer.headers.get("location")).toBe(`/auth/${first.driver.flowId}`);
@@ -1276,19 +1062,19 @@ describe.each(serverStores)("signing in through a SAML IdP on $name", ({ url }) 
       expect.objectContaining({ username: "anovak", fullName: "Ana Novak", email: "ana.novak@example.si" }),
     ]);
 
-    const again = await atIdp("eid-7731");
+    const again = await answered("eid-7731");
     await bringBack(again);
     expect((await again.driver.get()).completed).toEqual(["signin"]);
   });
 
   it("refuses a response of thousands of sibling elements unparsed, answering other requests meanwhile", async () => {
-    const hostile = await atIdp("eid-4242");
+    const hostile = await answered("eid-4242");
     const form = { SAMLResponse: withSiblings(hostile.samlResponse, 8000), RelayState: hostile.relayState };
     expect(new URLSearchParams(form).toString().length).toBeGreaterThan(200_000);
     const { result, parses } = await parsesDuring(() =>
       Promise.all([
-        post(hostile.driver, hostile.acsUrl, form),
-        ...Array.from({ length: 5 }, () => fetch(`${server.url}/health/live`)),
+        post(hostile.driver, form),
+        ...Array.from({ length: 5 }, () => fetch(`${saml.server.url}/health/live`)),
       ]),
     );
     const [refused, ...others] = result;
@@ -1300,13 +1086,13 @@ describe.each(serverStores)("signing in through a SAML IdP on $name", ({ url }) 
 
   it("lets one of simultaneous posts of one assertion into two flows through, and no later one", async () => {
     const [first, second, third] = await Promise.all([
-      atIdp("eid-5150", { edit: withoutRequestInAssertion }),
-      atIdp("eid-5150"),
-      atIdp("eid-5150"),
+      answered("eid-5150", { edit: withoutRequestInAssertion }),
+      answered("eid-5150"),
+      answered("eid-5150"),
     ]);
     const answers = await Promise.all(
       [second, third].map((flow) =>
-        post(flow.driver, flow.acsUrl, {
+        post(flow.driver, {
           SAMLResponse: answeringAnother(first.samlResponse, first.requestId, flow.requestId),
           RelayState: flow.relayState,
         }),
@@ -1320,7 +1106,7 @@ describe.each(serverStores)("signing in through a SAML IdP on $name", ({ url }) 
     );
     expect(completed.flat()).toEqual(["signup"]);
 
-    const late = await post(first.driver, first.acsUrl, {
+    const late = await post(first.driver, {
       SAMLResponse: first.samlResponse,
       RelayState: first.relayState,
     });
@@ -1330,28 +1116,28 @@ describe.each(serverStores)("signing in through a SAML IdP on $name", ({ url }) 
   });
 
   it("refuses a replayed response and one posted with another flow's RelayState, without a 500", async () => {
-    const first = await atIdp("eid-9001");
+    const first = await answered("eid-9001");
     const form = { SAMLResponse: first.samlResponse, RelayState: first.relayState };
-    expect((await post(first.driver, first.acsUrl, form)).status).toBe(303);
-    const replay = await post(first.driver, first.acsUrl, form);
+    expect((await post(first.driver, form)).status).toBe(303);
+    const replay = await post(first.driver, form);
     expect(replay.status).toBeGreaterThanOrEqual(400);
     expect(replay.status).toBeLessThan(500);
 
-    const second = await atIdp("eid-9002");
-    const crossed = await post(second.driver, second.acsUrl, {
+    const second = await answered("eid-9002");
+    const crossed = await post(second.driver, {
       SAMLResponse: first.samlResponse,
       RelayState: second.relayState,
     });
     expect(crossed.status).toBeGreaterThanOrEqual(400);
     expect(crossed.status).toBeLessThan(500);
     expect((await second.driver.get()).completed).not.toContain("signup");
-    const garbage = await post(second.driver, second.acsUrl, { SAMLResponse: "%%%", RelayState: "x" });
+    const garbage = await post(second.driver, { SAMLResponse: "%%%", RelayState: "x" });
     expect(garbage.status).toBeGreaterThanOrEqual(400);
     expect(garbage.status).toBeLessThan(500);
   });
 
   it("takes an organization's app from an IdP's encrypted assertion to its ID token", async () => {
-    const signedIn = await atIdp("eidas-5120", { key: "eidas" });
+    const signedIn = await answered("eidas-5120", { provider: saml.eidas });
     expect(encryptionMethods(signedIn.samlResponse)).toEqual([xmlenc.aes256gcm, xmlenc.rsaOaep]);
     expect(Buffer.from(signedIn.samlResponse, "base64").toString()).not.toContain("eidas-5120");
     const answer = await bringBack(signedIn);
@@ -1368,20 +1154,10 @@ describe.each(serverStores)("signing in through a SAML IdP on $name", ({ url }) 
     await signedIn.driver.step("redirect");
     const tokens = await signedIn.driver.exchange(await signedIn.driver.returnToApp());
     expect(tokens.claims()).toMatchObject({
-      aud: app.clientId,
+      aud: saml.app.clientId,
       preferred_username: "anovak",
       name: "Ana Novak",
       email: "ana.novak@example.si",
     });
-  });
-
-  it("refuses an assertion encrypted for another key, without a 500 and without signing in", async () => {
-    const other = await createSamlKeyPair("Elsewhere", "encryption");
-    const elsewhere = samlify.ServiceProvider({ metadata: encryptingTo(served.get("eidas") ?? "", other) });
-    const refused = await atIdp("eidas-5121", { key: "eidas", sp: elsewhere });
-    const answer = await bringBack(refused);
-    expect(answer.status).toBeGreaterThanOrEqual(400);
-    expect(answer.status).toBeLessThan(500);
-    expect((await refused.driver.get()).completed).toEqual([]);
   });
 });

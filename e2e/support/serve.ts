@@ -8,13 +8,15 @@ import { startTestServer } from "../../test/support/server.ts";
 import { startSmtpReceiver } from "../../test/support/smtp.ts";
 import { registerUpstreamClient } from "../../test/support/upstream.ts";
 import type { Mail } from "./mail.ts";
+import { startSamlIdp } from "./saml-idp.ts";
 
 // The end-to-end server (playwright.config.ts): a loopback SMTP receiver that writes each message it
 // receives as a JSON file into $VRATA_E2E_MAIL_DIR, and the Vrata server sending its e-mail there.
 // Arguments are passed on to the server: node e2e/support/serve.ts --port 18443 --data <folder>
 //
 // A second Vrata, started here, is the server's upstream OpenID Connect provider ("upstream" in its
-// configuration file): specs sign up and link accounts through it as they would through Google.
+// configuration file): specs sign up and link accounts through it as they would through Google. A
+// SAML IdP (e2e/support/saml-idp.ts) is its SAML provider ("eid").
 
 const mailDir = process.env.VRATA_E2E_MAIL_DIR;
 if (!mailDir) {
@@ -60,6 +62,11 @@ const { clientId, clientSecret } = await registerUpstreamClient(
 const configDir = path.join(argument("--data"), "upstream-config");
 mkdirSync(configDir, { recursive: true });
 await writeFile(path.join(configDir, "client.secret"), clientSecret);
+const samlIdp = await startSamlIdp(
+  `https://localhost:${argument("--port")}/samlMetadata/eid`,
+  path.join(argument("--data"), "tls", "ca.pem"),
+);
+await writeFile(path.join(configDir, "idp.xml"), samlIdp.metadata);
 const configFile = path.join(configDir, "vrata.json");
 await writeFile(
   configFile,
@@ -73,10 +80,16 @@ await writeFile(
         clientId,
         clientSecretFile: "client.secret",
       },
+      {
+        key: "eid",
+        type: "saml",
+        name: { en: "National eID", sl: "Nacionalna e-identiteta" },
+        metadataFile: "idp.xml",
+      },
     ],
   }),
 );
-process.stdout.write(`serve: upstream OpenID Connect provider at ${upstream.issuer}\n`);
+process.stdout.write(`serve: upstream OpenID Connect provider at ${upstream.issuer}, and a SAML IdP\n`);
 
 // In its own process group, so a signal sent to this script's group (Playwright's shutdown, Ctrl-C)
 // reaches the server once, from here, and not twice: a second signal makes it exit without waiting.
@@ -116,12 +129,12 @@ for (const signal of ["SIGTERM", "SIGINT"] as const) {
 server.on("error", (error) => {
   process.stderr.write(`serve: cannot start the server: ${error.message}\n`);
   running = false;
-  void Promise.all([smtp.close(), upstream.dispose()]).finally(() => process.exit(1));
+  void Promise.all([smtp.close(), upstream.dispose(), samlIdp.close()]).finally(() => process.exit(1));
 });
 
 server.on("exit", (code, signal) => {
   running = false;
-  void Promise.all([smtp.close(), upstream.dispose()]).finally(() => {
+  void Promise.all([smtp.close(), upstream.dispose(), samlIdp.close()]).finally(() => {
     if (signal) process.stderr.write(`serve: the server ended on ${signal}\n`);
     process.exit(code ?? 1);
   });

@@ -7,6 +7,8 @@
 // - `view`: the page is rendered by the web app (the server answers with the SPA's HTML).
 // - `card`: a page a person reaches from an app (a view, or the engine's error page), drawn as one card
 //   without the console; the server answers it with the web app's light page, which holds only these.
+// - `formPost`: a browser also loads the page by posting a form to it (SAML's HTTP-POST binding), so
+//   its errors are pages for that POST too.
 // - `params`: the format of each `:param` that is not one of Vrata's IDs.
 
 import { flowIdPattern, idPattern, providerKeyPattern } from "./ids.ts";
@@ -20,6 +22,7 @@ export interface RouteDefinition {
   readonly api?: boolean;
   readonly view?: boolean;
   readonly card?: boolean;
+  readonly formPost?: boolean;
   readonly params?: Readonly<Record<string, ParamFormat>>;
 }
 
@@ -65,7 +68,8 @@ export const routes = {
   OAuthDiscovery: api("/.well-known/oauth-authorization-server"),
 
   AuthSignout: api("/auth/signout"),
-  AuthThirdPartyProvider: ofProvider(page("/auth/provider/:provider")),
+  /** Where a provider sends the browser back: OIDC with a GET, SAML posting the IdP's form. */
+  AuthThirdPartyProvider: card(ofProvider({ ...page("/auth/provider/:provider"), formPost: true })),
   SAMLMetadata: ofProvider(api("/samlMetadata/:provider")),
   /** The key providers that take private_key_jwt verify Vrata's client assertions with (a JWKS). */
   ProviderJwks: api("/providerJwks"),

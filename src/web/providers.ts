@@ -18,3 +18,9 @@ export function useProviders(): { key: string; type: SiteProvider["type"]; name:
     name: providerName(provider, language),
   }));
 }
+
+/** A provider's name in the page's language, by its key; the key itself if the context lacks it. */
+export function useProviderLabel(): (key: string) => string {
+  const providers = useProviders();
+  return (key) => providers.find((provider) => provider.key === key)?.name ?? key;
+}

@@ -85,6 +85,8 @@ export const errorBodySchema = z.object({
   field: z.optional(z.string()),
   /** What the error names, e.g. the unknown variables, sorted; the web app puts them in its message. */
   values: z.optional(z.array(z.string())),
+  /** For a third-party provider's answer that was refused: the check it failed (`samlExpired`, ...). */
+  reason: z.optional(z.string()),
   requestId: z.optional(z.string()),
 });
 

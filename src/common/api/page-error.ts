@@ -1,4 +1,5 @@
 import { z } from "zod/mini";
+import { flowIdPattern, providerKeyPattern } from "../ids.ts";
 import { locales } from "../limits.ts";
 
 /**
@@ -15,6 +16,17 @@ export const pageErrorSchema = z.object({
   locale: z.optional(z.enum(locales)),
   /** The app that sent the person here, when the server knows it and its homepage. */
   app: z.optional(z.object({ name: z.string(), homepage: z.url() })),
+  /** For a refused third-party provider's answer: the check it failed (`samlExpired`, ...). */
+  reason: z.optional(z.string()),
+  /** The third-party provider whose answer was refused, by its key in the context. */
+  provider: z.optional(z.string().check(z.regex(providerKeyPattern))),
+  /**
+   * Where the person goes on from a refused provider's answer: the sign-in it was for, which still
+   * waits, or the account page that was linking the provider. Absent when the answer names neither.
+   */
+  resume: z.optional(
+    z.union([z.object({ flowId: z.string().check(z.regex(flowIdPattern)) }), z.literal("account")]),
+  ),
 });
 
 export type PageError = z.infer<typeof pageErrorSchema>;

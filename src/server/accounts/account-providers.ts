@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { ProviderLinkStatus } from "../../common/api/account.ts";
 import { pathFor } from "../../common/routes.ts";
 import { recordActivity } from "../activity/activity.ts";
-import { checkedAnswer, upstreamOf } from "../flow/provider.ts";
+import { providerVerdict, upstreamOf } from "../flow/provider.ts";
 import { newId } from "../ids.ts";
 import { credentialName } from "../providers/profile.ts";
 import { startUpstreamRequest, type RequestDeps } from "../providers/requests.ts";
@@ -54,9 +54,12 @@ export async function providerLinkAnswer(
   answer: UpstreamAnswer,
 ): Promise<string> {
   const accountId = pending.accountId ?? "";
-  if (answer.error !== undefined)
-    return accountPage(upstream.key, answer.error === "access_denied" ? "denied" : "failed");
-  const identity = await checkedAnswer(request, upstream, pending, answer);
+  const verdict = await providerVerdict(request, upstream, pending, answer, {
+    provider: upstream.key,
+    resume: "account",
+  });
+  if ("failure" in verdict) return accountPage(upstream.key, verdict.failure);
+  const { identity } = verdict;
   const existing = await findCredential(deps.db, upstream.key, identity.subject);
   if (existing) return accountPage(upstream.key, existing.accountId === accountId ? "linked" : "taken");
   const id = newId();

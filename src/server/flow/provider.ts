@@ -1,14 +1,16 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { pathFor } from "../../common/routes.ts";
 import { normalizeIdentifier } from "../accounts/normalize.ts";
-import { HttpError, TooManyRequestsError } from "../http/errors.ts";
+import { HttpError, TooManyRequestsError, type PageDetails } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import { credentialName, identityFromProfile } from "../providers/profile.ts";
 import { invalidCallback, startUpstreamRequest } from "../providers/requests.ts";
 import {
+  UpstreamErrorAnswer,
   UpstreamRefused,
   type Upstream,
   type UpstreamAnswer,
+  type UpstreamFailure,
   type UpstreamIdentity,
 } from "../providers/upstream.ts";
 import { findAccountIdByCredential } from "../store/accounts.ts";
@@ -44,10 +46,22 @@ export async function providerStart(deps: FlowDeps, step: StepRequest, key: stri
   step.answer.thirdPartyProvider = { location: started.location };
 }
 
+/** The flow the provider's answer is for; one that has ended (expired) makes the answer of no use. */
+async function answeredFlow(deps: FlowDeps, upstream: Upstream, flowId: string) {
+  try {
+    return await loadFlow(deps.db, deps.provider, flowId);
+  } catch (error) {
+    if (error instanceof HttpError && error.code === "notFound")
+      throw invalidCallback("the sign-in this answer is for has ended", { provider: upstream.key });
+    throw error;
+  }
+}
+
 /**
  * The provider answered for a flow: the flow must be waiting for exactly this request. An error from
  * the provider fails the flow (the page explains it); an answer that fails its checks is refused
- * without failing it. Returns the flow's page, where the browser goes next.
+ * without failing it, and its page leads back to the flow. Returns the flow's page, where the browser
+ * goes next.
  */
 export async function flowProviderAnswer(
   deps: FlowDeps,
@@ -57,50 +71,69 @@ export async function flowProviderAnswer(
   pending: UpstreamRequest & { parsedData: Record<string, unknown> },
   answer: UpstreamAnswer,
 ): Promise<string> {
-  const flow = await loadFlow(deps.db, deps.provider, pending.flowId ?? "");
+  const flow = await answeredFlow(deps, upstream, pending.flowId ?? "");
+  const backToFlow = { provider: upstream.key, resume: { flowId: flow.id } };
   if (flow.state.upstream?.request !== pending.id || flow.state.completed.length > 0)
-    throw invalidCallback("the flow is not waiting for this answer");
+    throw invalidCallback("the flow is not waiting for this answer", backToFlow);
   // The answer is used once, even one that fails its checks.
   delete flow.state.upstream;
+  await saveFlow(deps.db, flow);
   const page = pathFor("AuthFlowGet", { id: flow.id });
-  if (answer.error !== undefined) {
-    request.log.info({ provider: upstream.key, error: answer.error }, "the provider answered with an error");
+  const verdict = await providerVerdict(request, upstream, pending, answer, backToFlow);
+  if ("failure" in verdict) {
     const before = lastCompleted(flow.state);
     failFlow(flow);
     countAuthOutcome(before, { ...flow.state, providers: [upstream.key] });
-    flow.state.providerError = {
-      provider: upstream.key,
-      error: answer.error === "access_denied" ? "denied" : "failed",
-    };
+    flow.state.providerError = { provider: upstream.key, error: verdict.failure };
     await saveFlow(deps.db, flow);
     return page;
   }
-  await saveFlow(deps.db, flow);
-  const identity = await checkedAnswer(request, upstream, pending, answer);
   try {
-    await signInOrUp(deps, request, reply, flow.id, upstream, identity);
+    await signInOrUp(deps, request, reply, flow.id, upstream, verdict.identity);
   } catch (error) {
     // Someone signed up with the same provider subject or e-mail at the same moment: once more, it now
     // finds that account.
     if (!isUniqueViolation(error)) throw error;
-    await signInOrUp(deps, request, reply, flow.id, upstream, identity);
+    await signInOrUp(deps, request, reply, flow.id, upstream, verdict.identity);
   }
   return page;
 }
 
-/** The person the provider vouched for; an answer that fails the provider's checks is a 400 page. */
-export async function checkedAnswer(
+/** What the provider's answer says: the person it vouched for, or how it failed to sign them in. */
+type ProviderVerdict = { identity: UpstreamIdentity } | { failure: UpstreamFailure };
+
+/**
+ * The verdict on the provider's answer. An error the provider answered with (an OIDC `error`, a SAML
+ * status other than Success) is a failure; an answer that fails its checks is a 400 page naming the
+ * check, with `page` saying where the person goes on.
+ */
+export async function providerVerdict(
   request: FastifyRequest,
   upstream: Upstream,
   pending: { parsedData: Record<string, unknown> },
   answer: UpstreamAnswer,
-): Promise<UpstreamIdentity> {
+  page: PageDetails,
+): Promise<ProviderVerdict> {
+  const failed = (failure: UpstreamFailure, error: string) => {
+    request.log.info({ provider: upstream.key, error }, "the provider answered with an error");
+    return { failure };
+  };
+  if (answer.error !== undefined)
+    return failed(answer.error === "access_denied" ? "denied" : "failed", answer.error);
   try {
-    return await upstream.finish(request, pending.parsedData, answer);
+    return { identity: await upstream.finish(request, pending.parsedData, answer) };
   } catch (error) {
+    if (error instanceof UpstreamErrorAnswer) return failed(error.failure, error.message);
     if (!(error instanceof UpstreamRefused)) throw error;
     request.log.info({ provider: upstream.key, reason: error.message }, "the provider's answer was refused");
-    throw new HttpError(400, "providerAnswerInvalid", "the provider's answer did not pass its checks");
+    const details = error.reason === undefined ? {} : { reason: error.reason };
+    throw new HttpError(
+      400,
+      "providerAnswerInvalid",
+      "the provider's answer did not pass its checks",
+      details,
+      page,
+    );
   }
 }
 

@@ -1,11 +1,15 @@
 import type { Duplex } from "node:stream";
 import type { FastifyError, FastifyInstance } from "fastify";
 import type { ErrorBody, ErrorCode } from "../../common/api/errors.ts";
+import type { PageError } from "../../common/api/page-error.ts";
 import { asksForPage, sendWebPage, type RenderIndex } from "./web-page.ts";
 import { connectionFailureReason, isConnectionFailure } from "../store/errors.ts";
 
-/** Which field of the request an error is about, and what it names there. */
-export type ErrorDetails = Pick<ErrorBody, "field" | "values">;
+/** Which field of the request an error is about, what it names there, or which check it failed. */
+export type ErrorDetails = Pick<ErrorBody, "field" | "values" | "reason">;
+
+/** What an error page shows besides the code: whose answer was refused, and where the person goes on. */
+export type PageDetails = Pick<PageError, "provider" | "resume">;
 
 /** An error the client caused or must know about: its status and stable code go out as they are. */
 export class HttpError extends Error {
@@ -13,12 +17,20 @@ export class HttpError extends Error {
   readonly statusCode: number;
   readonly code: ErrorCode;
   readonly details: ErrorDetails;
+  readonly page: PageDetails;
 
-  constructor(statusCode: number, code: ErrorCode, message: string, details: ErrorDetails = {}) {
+  constructor(
+    statusCode: number,
+    code: ErrorCode,
+    message: string,
+    details: ErrorDetails = {},
+    page: PageDetails = {},
+  ) {
     super(message);
     this.statusCode = statusCode;
     this.code = code;
     this.details = details;
+    this.page = page;
   }
 }
 
@@ -78,7 +90,12 @@ export function registerErrorHandlers(app: FastifyInstance, renderIndex: RenderI
       request.log.error({ err: error }, "request failed");
     reply.status(status);
     if (asksForPage(request)) {
-      const pageError = { error: body.error, ...(body.requestId ? { requestId: body.requestId } : {}) };
+      const pageError: PageError = {
+        error: body.error,
+        ...(body.requestId ? { requestId: body.requestId } : {}),
+        ...(body.reason ? { reason: body.reason } : {}),
+        ...(error instanceof HttpError ? error.page : {}),
+      };
       return sendWebPage(request, reply, renderIndex, pageError);
     }
     return reply.type("application/json").send(body);

@@ -30,6 +30,11 @@ export function webPageFile(url: string): "card.html" | "index.html" {
   return cardPaths.some((pattern) => pattern.test(path)) ? "card.html" : "index.html";
 }
 
+/** The bare paths of pages a browser also loads by posting a form (the SAML assertion consumer service). */
+const formPostPaths = Object.values(routes)
+  .filter((route) => route.formPost)
+  .map(pathPattern);
+
 /** Whether an Accept header lists `text/html` (browsers do when they load a page; `fetch` and curl do not). */
 export function acceptsHtml(accept: string | undefined): boolean {
   return (accept ?? "").split(",").some((entry) => {
@@ -40,12 +45,17 @@ export function acceptsHtml(accept: string | undefined): boolean {
 }
 
 /**
- * Whether the request is a browser loading a page: a GET for HTML of a path outside the API. Such a
- * request gets its errors as pages; every other one gets them as JSON.
+ * Whether the request is a browser loading a page: a GET for HTML of a path outside the API, or a
+ * form posted for HTML to a page that takes one. Such a request gets its errors as pages; every other
+ * one gets them as JSON.
  */
 export function asksForPage(request: FastifyRequest): boolean {
-  if (request.method !== "GET" && request.method !== "HEAD") return false;
   const path = request.url.split("?")[0] ?? "";
+  const loadsPage =
+    request.method === "GET" ||
+    request.method === "HEAD" ||
+    (request.method === "POST" && formPostPaths.some((pattern) => pattern.test(path)));
+  if (!loadsPage) return false;
   if (path === apiPrefix || path.startsWith(apiPrefix + "/")) return false;
   if (apiOnlyPaths.some((pattern) => pattern.test(path))) return false;
   return acceptsHtml(request.headers.accept);

@@ -1,7 +1,7 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { upstreamRequestLifetimeMs } from "../../common/limits.ts";
-import { HttpError } from "../http/errors.ts";
+import { HttpError, type PageDetails } from "../http/errors.ts";
 import type { InstanceSecrets } from "../secrets/instance-secrets.ts";
 import type { Database } from "../store/database.ts";
 import {
@@ -25,8 +25,12 @@ const cookiePrefix = "__Host-upstream-";
 /** The cookie of a request is named after the start of its state, so requests in other tabs keep theirs. */
 const cookieName = (state: string) => cookiePrefix + state.slice(0, 12);
 
-/** The provider's answer was not for a request of this browser, or came back again. */
-export const invalidCallback = (reason: string) => new HttpError(400, "providerCallbackInvalid", reason);
+/**
+ * The provider's answer was not for a request of this browser, or came back again; its page names the
+ * provider and, when the answer is for a sign-in still going on, leads back to it.
+ */
+export const invalidCallback = (reason: string, page: PageDetails) =>
+  new HttpError(400, "providerCallbackInvalid", reason, {}, page);
 
 export interface StartedRequest {
   location: string;
@@ -96,13 +100,15 @@ export async function takeUpstreamAnswer(
   upstream: Upstream,
   state: string | undefined,
 ): Promise<UpstreamRequest & { parsedData: Record<string, unknown> }> {
-  if (!state || state.length > 200) throw invalidCallback("the answer carries no state of ours");
+  // Until the answer is known to be this browser's, its page says nothing of the sign-in it names.
+  const page = { provider: upstream.key };
+  if (!state || state.length > 200) throw invalidCallback("the answer carries no state of ours", page);
   const browserKey = request.cookies[cookieName(state)];
   reply.clearCookie(cookieName(state), { path: "/", secure: true, httpOnly: true });
   const taken = await takeUpstreamRequest(db, secrets.upstreamStates(state), Date.now());
   if (!taken || taken.provider !== upstream.key)
-    throw invalidCallback("no sign-in with this provider is waiting for this answer");
+    throw invalidCallback("no sign-in with this provider is waiting for this answer", page);
   if (!browserKey || !sameHash(secrets.upstreamStates(browserKey), taken.browserHash))
-    throw invalidCallback("the answer came to another browser than the one that started the sign-in");
+    throw invalidCallback("the answer came to another browser than the one that started the sign-in", page);
   return { ...taken, parsedData: JSON.parse(taken.data) as Record<string, unknown> };
 }

@@ -4,7 +4,13 @@ import { SamlError } from "./saml/errors.ts";
 import type { SamlProviderSettings } from "./saml/settings.ts";
 import type { SamlSpCredentials } from "./saml/sp-credentials.ts";
 import { openSamlUpstream, samlComplete, samlStart, type SamlUpstream } from "./saml/upstream.ts";
-import { UpstreamRefused, UpstreamUnavailable, type Upstream, type UpstreamAnswer } from "./upstream.ts";
+import {
+  UpstreamErrorAnswer,
+  UpstreamRefused,
+  UpstreamUnavailable,
+  type Upstream,
+  type UpstreamAnswer,
+} from "./upstream.ts";
 
 // A SAML identity provider as the flow and the account page use every provider: the plumbing's
 // random state travels as the RelayState, and the AuthnRequest's ID is kept until the IdP answers.
@@ -80,8 +86,10 @@ export class SamlProvider implements Upstream {
         },
       };
     } catch (error) {
-      if (error instanceof SamlError) throw new UpstreamRefused(`${error.code}: ${error.message}`);
-      throw error;
+      if (!(error instanceof SamlError)) throw error;
+      if (error.code === "samlIdpRefused" || error.code === "samlIdpStatus")
+        throw new UpstreamErrorAnswer(error.code === "samlIdpRefused" ? "denied" : "failed", error.message);
+      throw new UpstreamRefused(`${error.code}: ${error.message}`, error.code);
     }
   }
 

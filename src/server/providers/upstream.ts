@@ -34,6 +34,33 @@ export interface UpstreamAnswer {
 /** The person can do nothing about it: the answer was not for this request, or failed its checks. */
 export class UpstreamRefused extends Error {
   override name = "UpstreamRefused";
+  /** The check the answer failed, as a stable code the web app words for the person, when known. */
+  readonly reason: string | undefined;
+
+  constructor(message: string, reason?: string) {
+    super(message);
+    this.reason = reason;
+  }
+}
+
+/**
+ * How a provider's error ends the sign-in: the person cancelled or was refused (`denied`), or the
+ * provider could not sign them in (`failed`). Either way the app is told `access_denied`.
+ */
+export type UpstreamFailure = "denied" | "failed";
+
+/**
+ * The provider answered this very request with an error instead of a person (a SAML status other
+ * than Success): the sign-in ends as with an OIDC `error`.
+ */
+export class UpstreamErrorAnswer extends Error {
+  override name = "UpstreamErrorAnswer";
+  readonly failure: UpstreamFailure;
+
+  constructor(failure: UpstreamFailure, message: string) {
+    super(message);
+    this.failure = failure;
+  }
 }
 
 /** The provider cannot be reached (its discovery failed): sign-ins with it wait until it can. */
@@ -58,7 +85,10 @@ export interface Upstream {
   start: (state: string) => Promise<{ location: string; data: Record<string, unknown> }>;
   /** The state and error of the provider's answer, read before anything is checked. */
   answerOf: (request: FastifyRequest) => UpstreamAnswer;
-  /** Checks the answer against the request's data; throws {@link UpstreamRefused} when it fails. */
+  /**
+   * Checks the answer against the request's data; throws {@link UpstreamRefused} when it fails, and
+   * {@link UpstreamErrorAnswer} when it is an error the provider answered the request with.
+   */
   finish: (
     request: FastifyRequest,
     data: Record<string, unknown>,

@@ -8,6 +8,7 @@ import { ErrorAction, ErrorPanel } from "../components/ErrorPanel.tsx";
 import { useDocumentTitle } from "../documentTitle.ts";
 import { followRequestedLocale } from "../i18n/index.ts";
 import { NotFound } from "./NotFound.tsx";
+import { ProviderAnswerRefused } from "./ProviderAnswerRefused.tsx";
 
 /** The OIDC engine's errors a person can land on that have words of their own. */
 const engineErrors = [
@@ -24,10 +25,15 @@ const isVrataError = (code: string) => (errorCodes as readonly string[]).include
 const isKnownEngineError = (code: string): code is (typeof engineErrors)[number] =>
   (engineErrors as readonly string[]).includes(code);
 
+/** A third-party provider's answer that was refused; it is used once, so loading it again cannot help. */
+const isProviderAnswerError = (code: string) =>
+  code === "providerCallbackInvalid" || code === "providerAnswerInvalid";
+
 /**
- * The page the server answered with an error: an unknown path, a fault of the server, or the OIDC
- * engine refusing a request it cannot send back to the app. Vrata's own error codes are listed in
- * common/api/errors.ts; any other code is the engine's (OAuth's).
+ * The page the server answered with an error: an unknown path, a fault of the server, a third-party
+ * provider's answer that was refused, or the OIDC engine refusing a request it cannot send back to
+ * the app. Vrata's own error codes are listed in common/api/errors.ts; any other code is the
+ * engine's (OAuth's).
  */
 export function PageError({ pageError }: { readonly pageError: PageErrorData }) {
   const { error, requestId, locale, app } = pageError;
@@ -35,6 +41,8 @@ export function PageError({ pageError }: { readonly pageError: PageErrorData }) 
     if (locale) followRequestedLocale(locale);
   }, [locale]);
   if (error === "notFound") return <NotFound />;
+  if (pageError.provider !== undefined && isProviderAnswerError(error))
+    return <ProviderAnswerRefused pageError={pageError} provider={pageError.provider} />;
   if (isVrataError(error)) return <ServerFault code={error} requestId={requestId} />;
   return (
     <EngineRefusal
@@ -45,9 +53,6 @@ export function PageError({ pageError }: { readonly pageError: PageErrorData }) 
     />
   );
 }
-
-/** A third-party provider's answer is used once: loading its address again cannot help. */
-const retryable = (code: string) => code !== "providerCallbackInvalid" && code !== "providerAnswerInvalid";
 
 function ServerFault({
   code,
@@ -60,10 +65,10 @@ function ServerFault({
   useDocumentTitle(t("errorPages.fault.title"));
   return (
     <ErrorPanel title={t("errorPages.fault.title")} message={errorMessage(t, code)} requestId={requestId}>
-      {retryable(code) && (
+      {!isProviderAnswerError(code) && (
         <ErrorAction onClick={() => window.location.reload()}>{t("errorPages.tryAgain")}</ErrorAction>
       )}
-      <ErrorAction to={pathFor("Home")} variant={retryable(code) ? "secondary" : "primary"}>
+      <ErrorAction to={pathFor("Home")} variant={isProviderAnswerError(code) ? "primary" : "secondary"}>
         {t("errorPages.backHome")}
       </ErrorAction>
     </ErrorPanel>

@@ -39,7 +39,12 @@ export const samlErrorCodes = [
   "samlNameIdFormat",
   /** The NameID or the identifying attribute is missing or empty. */
   "samlSubjectMissing",
-  /** The IdP answered with an error status (the person cancelled, or it could not authenticate). */
+  /**
+   * The IdP answered this sign-in's own request that the person cancelled, could not authenticate or
+   * is not allowed: the sign-in ends, as with an OIDC provider's `access_denied`.
+   */
+  "samlIdpRefused",
+  /** The IdP answered this sign-in's own request with another error status: the sign-in ends. */
   "samlIdpStatus",
   /** Any other reason the response is not acceptable. */
   "samlResponseInvalid",

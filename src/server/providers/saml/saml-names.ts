@@ -30,6 +30,17 @@ export const encryptionAlgorithms = {
 
 export const statusSuccess = "urn:oasis:names:tc:SAML:2.0:status:Success";
 
+/**
+ * Second-level status codes by which an IdP says it did not sign the person in because of the person
+ * (they cancelled, failed to authenticate, or are not allowed) rather than because of a fault. IdPs
+ * answer a cancel with AuthnFailed or RequestDenied; SAML has no status of its own for it.
+ */
+export const personRefusedStatuses: ReadonlySet<string> = new Set(
+  ["AuthnFailed", "NoPassive", "RequestDenied", "NoAuthnContext", "UnknownPrincipal"].map(
+    (name) => `urn:oasis:names:tc:SAML:2.0:status:${name}`,
+  ),
+);
+
 export const nameIdFormats = {
   unspecified: "urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified",
   emailAddress: "urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress",

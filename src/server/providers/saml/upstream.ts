@@ -9,7 +9,7 @@ import { SamlError, type SamlErrorCode } from "./errors.ts";
 import type { IdpMetadata } from "./idp-metadata.ts";
 import { identityFromProfile, type SamlIdentity } from "./identity.ts";
 import { openIdpMetadataSource, type MetadataSourceOptions } from "./metadata-source.ts";
-import { namespaces, statusSuccess } from "./saml-names.ts";
+import { namespaces, personRefusedStatuses, statusSuccess } from "./saml-names.ts";
 import { requestedNameIdFormat, type SamlProviderSettings } from "./settings.ts";
 import type { SamlSpCredentials } from "./sp-credentials.ts";
 import { childElements, MalformedXml, parseXml } from "./xml.ts";
@@ -153,9 +153,15 @@ const sameText = (a: string, b: string) => {
 
 /**
  * The posted response, checked to be one well-formed SAML Response with a success status before any
- * signature work, and its root element.
+ * signature work, and its root element. Another status ends the sign-in (`samlIdpRefused`,
+ * `samlIdpStatus`) when it answers this sign-in's own request, from the IdP: IdPs seldom sign an error,
+ * and only the browser that started the sign-in, posting its RelayState, gets this far, so it ends no
+ * sign-in but the person's.
  */
-function checkedResponse(samlResponse: unknown): { samlResponse: string; response: Element } {
+function checkedResponse(
+  samlResponse: unknown,
+  expected: { requestId: string; issuer: string },
+): { samlResponse: string; response: Element } {
   // Whitespace goes first: a pattern allowing it both inside and at the end takes quadratic time.
   const base64 = typeof samlResponse === "string" ? samlResponse.replace(/\s+/g, "") : "";
   if (typeof samlResponse !== "string" || !/^[A-Za-z0-9+/]+={0,2}$/.test(base64)) {
@@ -177,12 +183,21 @@ function checkedResponse(samlResponse: unknown): { samlResponse: string; respons
   const status = childElements(root, namespaces.protocol, "Status")[0];
   const statusCode = status && childElements(status, namespaces.protocol, "StatusCode")[0];
   const value = statusCode?.getAttribute("Value");
+  if (!statusCode || !value) throw new SamlError("samlResponseMalformed", "the response has no status");
   if (value !== statusSuccess) {
-    const detail =
-      statusCode && childElements(statusCode, namespaces.protocol, "StatusCode")[0]?.getAttribute("Value");
+    const inResponseTo = root.getAttribute("InResponseTo");
+    if (!inResponseTo || !sameText(inResponseTo, expected.requestId))
+      throw new SamlError("samlInResponseToMismatch", `an error status (${value}) for another request`);
+    const issuer = childElements(root, namespaces.assertion, "Issuer")[0]?.textContent.trim();
+    if (issuer !== undefined && issuer !== expected.issuer)
+      throw new SamlError(
+        "samlIssuerMismatch",
+        `an error status issued by ${issuer}, not ${expected.issuer}`,
+      );
+    const detail = childElements(statusCode, namespaces.protocol, "StatusCode")[0]?.getAttribute("Value");
     throw new SamlError(
-      "samlIdpStatus",
-      `the IdP answered ${value ?? "no status"}${detail ? ` (${detail})` : ""}`,
+      detail && personRefusedStatuses.has(detail) ? "samlIdpRefused" : "samlIdpStatus",
+      `the IdP answered ${value}${detail ? ` (${detail})` : ""}`,
     );
   }
   return { samlResponse, response: root };
@@ -225,7 +240,10 @@ export async function samlComplete(upstream: SamlUpstream, input: SamlCompleteIn
     if (typeof input.relayState !== "string" || !sameText(input.relayState, expected.relayState)) {
       throw new SamlError("samlRelayStateMismatch", "the RelayState is not this sign-in's");
     }
-    const { samlResponse, response } = checkedResponse(input.samlResponse);
+    const { samlResponse, response } = checkedResponse(input.samlResponse, {
+      requestId: expected.requestId,
+      issuer: idp.entityId,
+    });
     checkDestination(response, upstream.acsUrl);
     encrypted = await checkEncryptedAssertion(response, upstream.credentials.encryption.privateKeyPem);
     const requests: CacheProvider = {

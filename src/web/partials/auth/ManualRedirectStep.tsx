@@ -6,7 +6,7 @@ import { postStep } from "./flowApi.ts";
 import { MessagePanel } from "../../components/MessagePanel.tsx";
 import { WayBack } from "./WayBack.tsx";
 import { useStepAction, type OnFlow } from "./useStepAction.ts";
-import { useProviders } from "../../providers.ts";
+import { useProviderLabel } from "../../providers.ts";
 
 interface ManualRedirectStepProps {
   readonly flowId: string;
@@ -25,8 +25,7 @@ export function ManualRedirectStep({ flowId, flow, onFlow }: ManualRedirectStepP
   const { t } = useTranslation();
   const { pending, failure, run } = useStepAction(onFlow);
   const appName = flow.appName;
-  const providers = useProviders();
-  const providerLabel = (key: string) => providers.find((provider) => provider.key === key)?.name ?? key;
+  const providerLabel = useProviderLabel();
 
   const state = flow.completed.at(-1);
   if (state === "failed") {
