@@ -11,6 +11,9 @@ export interface Mail {
   text: string;
 }
 
+/** The receiver refuses mail to this domain for good (550), as a server refuses a mailbox it will not take. */
+export const refusedMailDomain = "@mail-refused.example";
+
 function mailDir(): string {
   const dir = process.env.VRATA_E2E_MAIL_DIR;
   if (!dir) throw new Error("VRATA_E2E_MAIL_DIR is not set: run the tests with playwright.config.ts");

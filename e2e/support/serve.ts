@@ -7,7 +7,7 @@ import { freePort } from "../../test/support/ports.ts";
 import { startTestServer } from "../../test/support/server.ts";
 import { startSmtpReceiver } from "../../test/support/smtp.ts";
 import { registerUpstreamClient } from "../../test/support/upstream.ts";
-import type { Mail } from "./mail.ts";
+import { refusedMailDomain, type Mail } from "./mail.ts";
 import { startSamlIdp } from "./saml-idp.ts";
 
 // The end-to-end server (playwright.config.ts): a loopback SMTP receiver that writes each message it
@@ -28,6 +28,8 @@ mkdirSync(mailDir, { recursive: true });
 let received = 0;
 const smtp = await startSmtpReceiver({
   onMessage: async (mail) => {
+    if (mail.to.some((address) => address.endsWith(refusedMailDomain)))
+      throw Object.assign(new Error("mailbox unavailable"), { responseCode: 550 });
     // Numbered in the order they arrive; renamed into place so readers never see half a file.
     const file = path.join(mailDir, String(++received).padStart(6, "0"));
     const content: Mail = { to: mail.to, subject: mail.subject, text: mail.text };

@@ -68,7 +68,10 @@ const noSchemas = () => () => {
   throw new Error("route schemas are not used: request bodies are checked with zod");
 };
 
-/** The HTTP application: every capability is a plugin that registers its own routes. */
+/**
+ * The HTTP application: every capability is a plugin that registers its own routes. Its mailer is
+ * handed back too, for the start to check the SMTP server with.
+ */
 export async function buildApp({
   config,
   tls,
@@ -156,6 +159,7 @@ export async function buildApp({
     ),
   );
   app.addHook("onClose", () => logouts.close());
+  const mailer = await createMailer(config.mail, app.log);
   const deps: FlowDeps & CallerDeps = {
     db,
     secrets,
@@ -163,7 +167,7 @@ export async function buildApp({
     get provider() {
       return engine.provider;
     },
-    mailer: await createMailer(config.mail, app.log),
+    mailer,
     issuer: config.issuer,
     title: config.title,
     consoleClientId: context.clientId,
@@ -188,5 +192,5 @@ export async function buildApp({
     serveBuiltAssets: !devMiddleware,
   });
   await app.register(apiFallbackPlugin);
-  return app;
+  return { app, mailer };
 }

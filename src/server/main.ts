@@ -129,12 +129,15 @@ async function serve(config: Config): Promise<void> {
   }
 
   const { app, url, issuer, tls } = vrata;
-  // What the store holds is the same for every worker: the first one tells of it.
+  // What the store holds and where mail goes are the same for every worker: the first one tells of it.
   if (!cluster.isWorker || cluster.worker?.id === 1) {
     const { reportRefusedScopes } = await import("./templates/scope-report.ts");
     await reportRefusedScopes(vrata.db, app.log).catch((error: unknown) => {
       app.log.error({ err: error }, "the stored templates' scopes could not be checked");
     });
+    const { checkMailServer } = await import("./mail/mail-check.ts");
+    // Not awaited: an SMTP server that does not answer must not hold up serving.
+    void checkMailServer(vrata.mailer, app.log);
   }
   if (cluster.isWorker) {
     const { shareMetricsWithPrimary } = await import("./operations/cluster-metrics.ts");

@@ -11,6 +11,7 @@ import { SigningKeyWatch } from "./oidc/key-watch.ts";
 import { systemResolver, type ResolveHost } from "./oidc/app-fetch.ts";
 import { createProvider } from "./oidc/provider.ts";
 import { JwtAccessTokens } from "./oidc/jwt-access-tokens.ts";
+import type { Mailer } from "./mail/mailer.ts";
 import type { Database, StoreOptions } from "./store/database.ts";
 import { collectStartGarbage, openInstance, openStore } from "./prepare.ts";
 import { plainLog } from "./plain-log.ts";
@@ -29,6 +30,7 @@ export interface RunningVrata {
   opened: { readonly signingKeys: JWK[]; cookieSecret: string };
   /** Follows the signing keys in the store; `refresh` reads them at once. */
   signingKeys: Pick<SigningKeyWatch, "refresh">;
+  mailer: Mailer;
   close: () => Promise<void>;
 }
 
@@ -97,7 +99,7 @@ export async function startVrata(
     );
     const dev = config.dev ? await import("./http/dev.ts") : undefined;
     const vite = dev ? await dev.createViteDevServer() : undefined;
-    const app = await buildApp({
+    const { app, mailer } = await buildApp({
       config,
       postgresSchema: storeOptions.postgresSchema,
       metricsToken: config.metricsTokenFile ? await readMetricsToken(config.metricsTokenFile) : undefined,
@@ -140,6 +142,7 @@ export async function startVrata(
         cookieSecret,
       },
       signingKeys: watch,
+      mailer,
       close: async () => {
         stopCleanup();
         await watch.stop();

@@ -1,4 +1,5 @@
 import { SMTPServer } from "smtp-server";
+import type { PemPair } from "../../src/server/http/tls-generate.ts";
 
 export interface ReceivedMail {
   to: string[];
@@ -44,9 +45,13 @@ function decodeHeader(value: string): string {
 export interface SmtpReceiverOptions {
   /**
    * Called with each message before the receiver accepts it, so whatever it does is done by the time
-   * the sender's delivery succeeds; an error it throws refuses the message.
+   * the sender's delivery succeeds; an error it throws refuses the message, which is then not kept.
    */
   onMessage?: (mail: ReceivedMail) => Promise<void>;
+  /** The port to listen on (one that nothing listened on before, say); a free one when absent. */
+  port?: number;
+  /** A certificate to offer with STARTTLS; without it the receiver speaks only plain SMTP. */
+  tls?: PemPair;
 }
 
 /**
@@ -62,7 +67,8 @@ export async function startSmtpReceiver(options: SmtpReceiverOptions = {}): Prom
   const messages: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
-    disabledCommands: ["STARTTLS", "AUTH"],
+    disabledCommands: options.tls ? ["AUTH"] : ["STARTTLS", "AUTH"],
+    ...(options.tls ? { key: options.tls.keyPem, cert: options.tls.certPem } : {}),
     logger: false,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
@@ -77,19 +83,17 @@ export async function startSmtpReceiver(options: SmtpReceiverOptions = {}): Prom
           subject: decodeHeader(/^Subject: (.*(?:\r\n[ \t].*)*)/m.exec(raw)?.[1] ?? ""),
           text,
         };
-        messages.push(mail);
-        if (!options.onMessage) {
-          callback();
-          return;
-        }
-        options.onMessage(mail).then(
-          () => callback(),
+        (options.onMessage?.(mail) ?? Promise.resolve()).then(
+          () => {
+            messages.push(mail);
+            callback();
+          },
           (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
         );
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.server.address() as { port: number };
   const waitFor = async (to: string, count = 1) => {
     for (let i = 0; i < 200; i++) {

@@ -71,6 +71,8 @@ export const errorCodes = [
   "payloadTooLarge",
   "unsupportedMediaType",
   "notImplemented",
+  /** The SMTP server did not take an e-mail the person waits for (a code): try again shortly. */
+  "mailUnavailable",
   /** The database does not answer for a moment (a restart, a lost connection): try again shortly. */
   "storeUnavailable",
   "unexpected",

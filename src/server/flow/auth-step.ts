@@ -19,6 +19,7 @@ import {
   reserveAll,
   type GuessKind,
   type GuessSubject,
+  type Reservation,
 } from "./throttle.ts";
 
 /** Auth steps (password, code, passkey) only run before the flow has an outcome (reference §4.2). */
@@ -89,9 +90,10 @@ export async function reserveOrRefuse(
   flow: Flow,
   buckets: Bucket[],
   error: "tooManyAttempts" | "tooManyCodes",
-): Promise<void> {
+): Promise<Reservation> {
   const reserved = await reserveAll(limitStore(deps), buckets);
   if (isRefusal(reserved)) throw new FlowStepError(flow, error, reserved.retryAfterMs);
+  return reserved;
 }
 
 /**

@@ -27,9 +27,9 @@ export function mayResend(flow: Flow, identifierKey: string, now: number): boole
 }
 
 /**
- * Sends a new code for the target and remembers its hash. Earlier codes for the same identifier stay
- * valid until they expire (at most a few at once); a different identifier starts over, so a code for
- * one mailbox never verifies another.
+ * Sends a new code for the target and, once the SMTP server took it, remembers its hash. Earlier codes
+ * for the same identifier stay valid until they expire (at most a few at once); a different identifier
+ * starts over, so a code for one mailbox never verifies another.
  */
 export async function sendCode(
   deps: FlowDeps,
@@ -42,8 +42,19 @@ export async function sendCode(
     appName: string;
   },
 ): Promise<void> {
-  const now = Date.now();
   const code = newCode();
+  await deps.mailer.send(
+    codeMessage({
+      to: request.recipients,
+      code,
+      link: `${deps.issuer}/auth/${flow.id}#code=${code}`,
+      title: deps.title,
+      issuer: deps.issuer,
+      appName: request.appName,
+      locale: request.locale,
+    }),
+  );
+  const now = Date.now();
   const previous = flow.state.code?.identifierKey === request.identifierKey ? flow.state.code : undefined;
   const stillValid = (previous?.codes ?? []).filter((sent) => sent.expiresAt > now);
   flow.state.code = {
@@ -59,17 +70,6 @@ export async function sendCode(
     lastSentAt: now,
     target: request.target,
   };
-  await deps.mailer.send(
-    codeMessage({
-      to: request.recipients,
-      code,
-      link: `${deps.issuer}/auth/${flow.id}#code=${code}`,
-      title: deps.title,
-      issuer: deps.issuer,
-      appName: request.appName,
-      locale: request.locale,
-    }),
-  );
 }
 
 /** Whether the typed code is one of the flow's valid codes; compared in constant time. */

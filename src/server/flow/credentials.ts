@@ -3,6 +3,7 @@ import { normalizeIdentifier, normalizePassword, type Identifier } from "../acco
 import { hashPassword } from "../accounts/passwords.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
+import { MailUnavailableError } from "../mail/mailer.ts";
 import { applicationOf } from "../organizations/applications.ts";
 import {
   completeAuthStep,
@@ -18,7 +19,7 @@ import { codeMatches, mayResend, sendCode } from "./code.ts";
 import type { FlowDeps } from "./deps.ts";
 import { FlowStepError, type Flow, type StepRequest } from "./flows.ts";
 import type { CodeTarget } from "./state.ts";
-import { codeSendBuckets, signUpBucket } from "./throttle.ts";
+import { codeSendBuckets, limitStore, releaseAll, signUpBucket } from "./throttle.ts";
 
 // The password and e-mail code methods (reference §4.7.1 and §4.7.2). Sign-in and sign-up are one
 // path: who has no account gets one once they proved what they typed.
@@ -50,15 +51,28 @@ async function sendCodeTo(
     target.kind === "signin"
       ? { id: target.accountId, knownDevice: knownDevice(deps, step, target.accountId) }
       : undefined;
-  await reserveOrRefuse(deps, flow, codeSendBuckets(step.address, recipients, account), "tooManyCodes");
+  const reservation = await reserveOrRefuse(
+    deps,
+    flow,
+    codeSendBuckets(step.address, recipients, account),
+    "tooManyCodes",
+  );
   const application = await applicationOf(deps.db, flow.organizationId, flow.applicationId);
-  await sendCode(deps, flow, {
-    identifierKey: identifier.key,
-    target,
-    recipients,
-    locale: step.locale,
-    appName: application.name,
-  });
+  try {
+    await sendCode(deps, flow, {
+      identifierKey: identifier.key,
+      target,
+      recipients,
+      locale: step.locale,
+      appName: application.name,
+    });
+  } catch (error) {
+    if (!(error instanceof MailUnavailableError)) throw error;
+    // A code that never left costs none of the limits on codes sent; the step's answer is an error, so
+    // nothing it changed in the flow (no code, no resend cooldown) is stored.
+    await releaseAll(limitStore(deps), reservation);
+    throw new HttpError(503, "mailUnavailable", "the code could not be sent; try again in a moment");
+  }
 }
 
 export function passwordStart(step: StepRequest, emailOrUsername: string): void {

@@ -2,7 +2,7 @@ import type { Change } from "../../common/api/activity.ts";
 import type { Locale } from "../../common/limits.ts";
 import { pathFor } from "../../common/routes.ts";
 import { recordActivity } from "../activity/activity.ts";
-import type { Mailer } from "../mail/mailer.ts";
+import { MailUnavailableError, type Mailer } from "../mail/mailer.ts";
 import { shareMessage } from "../mail/share-message.ts";
 import { accountOfShare } from "../store/accounts.ts";
 import type { Database } from "../store/database.ts";
@@ -51,14 +51,20 @@ export async function tellSharedPeople(deps: ShareNoticeDeps, notice: ShareNotic
         changes: own,
       });
     if (target.addressKey !== undefined && target.added)
-      await deps.mailer.send(
-        shareMessage({
-          to: target.person,
-          title: deps.title,
-          issuer: deps.issuer,
-          link: deps.issuer + pathFor("IdentityList"),
-          locale: notice.locale,
-        }),
-      );
+      await deps.mailer
+        .send(
+          shareMessage({
+            to: target.person,
+            title: deps.title,
+            issuer: deps.issuer,
+            link: deps.issuer + pathFor("IdentityList"),
+            locale: notice.locale,
+          }),
+        )
+        .catch((error: unknown) => {
+          // The mailer logged why; the person still reads the change in their activity, and the
+          // others are told.
+          if (!(error instanceof MailUnavailableError)) throw error;
+        });
   }
 }
