@@ -142,9 +142,11 @@ describe.each(storeEngines)("vrata --workers 2 on $name", ({ url }) => {
       { stdio: ["ignore", "pipe", "inherit"], env },
     );
     command = new RunningCommand(child);
-    // The workers start while the store cannot be prepared, and are given time to load.
-    await vi.waitFor(() => expect(childrenOf(child.pid ?? 0)).toHaveLength(2), { timeout: 10_000 });
-    await sleep(1000);
+    // The workers start while the store cannot be prepared, and are given time to load. SQLite's lock
+    // outlasts the wait of a write for another (busy_timeout): the start tries again until it is free.
+    await vi.waitFor(() => expect(childrenOf(child.pid ?? 0)).toHaveLength(2), { timeout: 30_000 });
+    if (url) await sleep(1000);
+    else await command.next((line) => /does not answer \(database is locked\); trying again/.test(line.msg));
     whileUnprepared = {
       workers: childrenOf(child.pid ?? 0).length,
       ready: command.workers.length,

@@ -9,7 +9,7 @@ import { loadInstanceKey } from "./secrets/instance-key.ts";
 import { sealedSettingOrCreate } from "./secrets/sealed-settings.ts";
 import { openDatabase, type Database, type StoreOptions } from "./store/database.ts";
 import { migrate } from "./store/migrate.ts";
-import { storeLocation, waitForStore } from "./store/wait.ts";
+import { retryWhileStoreAway, storeLocation, waitForStore, type WaitOptions } from "./store/wait.ts";
 import type { PlainLog } from "./plain-log.ts";
 
 // What an instance needs before it serves, made once: the primary process of several workers runs
@@ -28,11 +28,7 @@ export async function openStore(
   const db = await openDatabase({ database: config.database, ...options });
   if (config.database.kind === "postgres") {
     try {
-      await waitForStore(db, {
-        location: storeLocation(config.database.url),
-        timeoutMs: config.databaseWaitMs,
-        onRetry: log.warn,
-      });
+      await waitForStore(db, storeWait(config, log));
     } catch (error) {
       await db.destroy();
       throw error;
@@ -41,11 +37,27 @@ export async function openStore(
   return db;
 }
 
+/** How a start waits for a store that is away: for up to --database-wait, each attempt logged. */
+function storeWait(config: Pick<Config, "database" | "databaseWaitMs">, log: PlainLog): WaitOptions {
+  const { database } = config;
+  return {
+    location: database.kind === "postgres" ? storeLocation(database.url) : database.file,
+    timeoutMs: config.databaseWaitMs,
+    onRetry: log.warn,
+  };
+}
+
 /**
  * Brings the store up to date and opens the instance's secret, signing keys, built-in console client
- * and TLS material, creating each one that does not exist yet.
+ * and TLS material, creating each one that does not exist yet. Each step may be taken again, so the
+ * whole is tried again while the store is away (a SQLite file another process keeps locked, say).
  */
-export async function openInstance(
+export function openInstance(...args: Parameters<typeof openInstanceOnce>) {
+  const [config, , , { log }] = args;
+  return retryWhileStoreAway(() => openInstanceOnce(...args), storeWait(config, log));
+}
+
+async function openInstanceOnce(
   config: Config,
   db: Database,
   secrets: InstanceSecrets,

@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance } from "fastify";
 import type { ErrorBody, ErrorCode } from "../../common/api/errors.ts";
 import type { PageError } from "../../common/api/page-error.ts";
 import { asksForPage, sendWebPage, type RenderIndex } from "./web-page.ts";
-import { connectionFailureReason, isConnectionFailure } from "../store/errors.ts";
+import { connectionFailureReason, isStoreUnavailable } from "../store/errors.ts";
 
 /** Which field of the request an error is about, what it names there, or which check it failed. */
 export type ErrorDetails = Pick<ErrorBody, "field" | "values" | "reason">;
@@ -57,7 +57,7 @@ const codeForStatus: Partial<Record<number, ErrorCode>> = {
 const storeRetryAfterSeconds = 5;
 
 function bodyFor(error: FastifyError | HttpError, requestId: string): { status: number; body: ErrorBody } {
-  if (isConnectionFailure(error))
+  if (isStoreUnavailable(error))
     return {
       status: 503,
       body: { error: "storeUnavailable", message: "The database does not answer; try again shortly." },

@@ -8,7 +8,7 @@ import { withPageError, type RenderIndex } from "../http/web-page.ts";
 import { applicationOf } from "../organizations/applications.ts";
 import { isClientOfDisabledOrganization } from "../store/clients.ts";
 import type { Database } from "../store/database.ts";
-import { isConnectionFailure } from "../store/errors.ts";
+import { isStoreUnavailable } from "../store/errors.ts";
 import { ownerOf } from "./client-extras.ts";
 
 // The engine writes two kinds of page: the auto-submitting form of `response_mode=form_post`, which
@@ -87,7 +87,7 @@ export function engineErrorPage(db: Database): NonNullable<Configuration["render
     if (!handOver) throw new Error("the engine answered a request the OIDC plugin did not hand over");
     const locale = requestedLocale(ctx.query["ui_locales"]);
     // Without the store there is no app to name: the page says to try again.
-    const storeAway = isConnectionFailure(error);
+    const storeAway = isStoreUnavailable(error);
     const app = storeAway ? undefined : await appToReturnTo(db, ctx.oidc.client);
     const pageError: PageError = {
       error: storeAway ? "storeUnavailable" : await refusal(db, out.error, ctx.query["client_id"]),

@@ -14,7 +14,7 @@ import {
   type RawRequest,
 } from "./engine-request.ts";
 import { withOpaqueTokenParameter } from "./token-parameter.ts";
-import { connectionFailureReason, isConnectionFailure } from "../store/errors.ts";
+import { connectionFailureReason, isStoreUnavailable } from "../store/errors.ts";
 
 /** What the engine's fault event gives of the request it was answering (a Koa context). */
 interface EngineFault {
@@ -120,7 +120,7 @@ export const oidcPlugin: FastifyPluginAsync<{
     // log, under that ID.
     provider.on("server_error", (ctx: EngineFault, error: unknown) => {
       const log = handedOverRequest(ctx.req)?.request.log ?? app.log;
-      if (!isConnectionFailure(error)) {
+      if (!isStoreUnavailable(error)) {
         log.error({ err: error }, "the OIDC engine failed");
         return;
       }

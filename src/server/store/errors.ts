@@ -50,15 +50,28 @@ export function connectionFailureReason(error: unknown): string {
   return current instanceof Error ? current.message || current.name : String(current);
 }
 
-/** Whether `error` means the database could not be reached (rather than that the query was wrong). */
-export function isConnectionFailure(error: unknown): boolean {
+// SQLite's SQLITE_BUSY and its extended codes.
+const sqliteBusy = new Set([5, 261, 517]);
+
+/** Whether another process held SQLite's write lock for longer than busy_timeout (a backup, say). */
+export function isSqliteBusy(error: unknown): boolean {
+  const { errcode } = (error ?? {}) as { errcode?: unknown };
+  return typeof errcode === "number" && sqliteBusy.has(errcode);
+}
+
+/**
+ * Whether `error` means the store could not be used for now (rather than that the query was wrong):
+ * the database could not be reached, or another process held SQLite's write lock for too long.
+ */
+export function isStoreUnavailable(error: unknown): boolean {
   if (error instanceof StoreUnavailable) return true;
   if (!(error instanceof Error)) return false;
+  if (isSqliteBusy(error)) return true;
   const { code } = error as { code?: unknown };
   if (typeof code === "string" && (connectionFailures.has(code) || unavailableStates.test(code))) return true;
   if (code === undefined && lostConnection.test(error.message)) return true;
   // An AggregateError (every address of a host refused) carries the reasons one level down.
-  return error instanceof AggregateError && error.errors.some(isConnectionFailure);
+  return error instanceof AggregateError && error.errors.some(isStoreUnavailable);
 }
 
 /** The database did not answer within the time a start waits for it (--database-wait). */

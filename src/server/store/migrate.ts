@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import { Migrator, type Migration, type MigrationProvider } from "kysely/migration";
 import type { Database } from "./database.ts";
+import { isStoreUnavailable } from "./errors.ts";
 import { migrations } from "./migrations/index.ts";
 
 // Migrations are expand-then-contract (README, Upgrading): a version adds what it needs and stops
@@ -89,6 +90,8 @@ export async function migrate(
   }
   const { error, results } = await migratorOf(db, loggedMigrations(log), postgresSchema).migrateToLatest();
   if (error === undefined) return;
+  // A store that is away failed no migration: the start waits for it (see retryWhileStoreAway).
+  if (error instanceof Error && isStoreUnavailable(error)) throw error;
   const failed = results?.find((result) => result.status === "Error")?.migrationName;
   const reason = error instanceof Error ? error.message : "no reason given";
   throw new MigrationFailed(

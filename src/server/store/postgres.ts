@@ -2,7 +2,7 @@ import { hash } from "node:crypto";
 import { PostgresDialect, type PostgresPool } from "kysely";
 import pg from "pg";
 import { databaseConnectTimeoutMs } from "../../common/limits.ts";
-import { isConnectionFailure, StoreUnavailable } from "./errors.ts";
+import { isStoreUnavailable, StoreUnavailable } from "./errors.ts";
 
 // PostgreSQL returns bigint columns as strings; every bigint we store is a time or count well within
 // Number's exact range.
@@ -19,7 +19,7 @@ const pgTypes: pg.CustomTypesConfig = {
 const preparedPerConnection = 200;
 
 /** A query that failed because the database is away fails as {@link StoreUnavailable}; others as they are. */
-const asStoreError = (error: unknown) => (isConnectionFailure(error) ? new StoreUnavailable(error) : error);
+const asStoreError = (error: unknown) => (isStoreUnavailable(error) ? new StoreUnavailable(error) : error);
 
 /**
  * Kysely sends the same SQL text for the same query shape. Each connection prepares a text the first
