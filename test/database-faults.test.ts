@@ -1,5 +1,4 @@
 import { spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -10,78 +9,13 @@ import { vrataCommand } from "./support/command.ts";
 import { postgresUrl } from "./support/postgres.ts";
 import { freePort } from "./support/ports.ts";
 import { canRunPrivatePostgres, PrivatePostgres } from "./support/private-postgres.ts";
+import { consoleAuthorizeUrl, startLoad } from "./support/load.ts";
 import { RunningCommand } from "./support/running-command.ts";
 import { trustCa } from "./support/server.ts";
 
 // Vrata on a PostgreSQL of the test's own that is restarted, stopped and cut off while requests keep
 // coming: no process exits, a request that meets the outage gets a 503, and once the database
 // answers again every request succeeds, without anybody restarting Vrata.
-
-/** What the load saw: each answer's status, and requests that got no answer at all. */
-class Tally {
-  readonly statuses = new Map<number, number>();
-  noAnswer = 0;
-  /** Successes in a row since the last request that did not succeed. */
-  streak = 0;
-
-  add(status: number | undefined, succeeded: boolean) {
-    if (status === undefined) this.noAnswer++;
-    else this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
-    this.streak = succeeded ? this.streak + 1 : 0;
-  }
-
-  count(status: number) {
-    return this.statuses.get(status) ?? 0;
-  }
-
-  get total() {
-    return [...this.statuses.values()].reduce((sum, count) => sum + count, this.noAnswer);
-  }
-
-  /** Statuses other than a success and the outage's 503. */
-  get unexpected() {
-    return [...this.statuses.entries()].filter(([status]) => status !== 303 && status !== 503);
-  }
-
-  toString() {
-    const parts = [...this.statuses.entries()].map(([status, count]) => `${count} × ${status}`);
-    return `${this.total} requests: ${parts.join(", ")}, ${this.noAnswer} without an answer`;
-  }
-}
-
-/**
- * Requests from `concurrency` clients at once until stopped: each starts a sign-in at the console's
- * authorization endpoint, which writes the flow to the store and answers 303.
- */
-function startLoad(authorizeUrl: string, concurrency: number) {
-  const tally = new Tally();
-  let running = true;
-  const client = async () => {
-    while (running) {
-      let status: number | undefined;
-      try {
-        const response = await fetch(authorizeUrl, { redirect: "manual" });
-        status = response.status;
-        await response.arrayBuffer();
-      } catch {
-        status = undefined;
-      }
-      tally.add(status, status === 303);
-    }
-  };
-  const clients = Array.from({ length: concurrency }, client);
-  return {
-    tally,
-    /** Resolves once `count` requests in a row have succeeded. */
-    async succeeding(count: number) {
-      while (tally.streak < count) await new Promise((resolve) => setTimeout(resolve, 50));
-    },
-    async stop() {
-      running = false;
-      await Promise.all(clients);
-    },
-  };
-}
 
 async function readiness(origin: string): Promise<number> {
   const response = await fetch(origin + routes.HealthReady.path);
@@ -113,24 +47,7 @@ describe.runIf(postgresUrl && canRunPrivatePostgres)("Vrata through database fau
     command = new RunningCommand(child);
     await command.next((line) => line.msg.startsWith("Vrata is serving"));
     trustCa(path.join(dataDir, "tls", "ca.pem"));
-    const context = (await (await fetch(`${origin}/context.json`)).json()) as {
-      clientId: string;
-      redirectUri: string;
-    };
-    authorizeUrl =
-      origin +
-      routes.OIDCAuthorize.path +
-      "?" +
-      new URLSearchParams({
-        client_id: context.clientId,
-        redirect_uri: context.redirectUri,
-        response_type: "code",
-        scope: "openid",
-        code_challenge: randomBytes(32).toString("base64url"),
-        code_challenge_method: "S256",
-        state: "load",
-        nonce: "load",
-      }).toString();
+    authorizeUrl = await consoleAuthorizeUrl(origin);
   });
 
   afterAll(async () => {

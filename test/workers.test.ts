@@ -265,22 +265,51 @@ describe.each(storeEngines)("vrata --workers 2 on $name", ({ url }) => {
 
     expect(await command.exited).toBe(0);
     expect(workers.filter(alive)).toEqual([]);
+    expect(command.lines.map((line) => line.msg)).toContain("SIGTERM received, stopping 2 workers in 5 s");
+  });
+});
+
+/** Runs `test` with a data folder of its own, removed after. */
+async function withDataFolder(test: (dataDir: string) => Promise<void>): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-workers-"));
+  try {
+    await test(dataDir);
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** `vrata --workers N` on SQLite in `dataDir`, on a free port. */
+async function startVrata(workers: number, dataDir: string) {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    [...vrataCommand, "--workers", String(workers), "--port", String(port), "--data", dataDir],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  return { child, command: new RunningCommand(child) };
+}
+
+describe("vrata on SIGHUP", () => {
+  it("stops at once, saying so, as when the terminal it runs in closes", async () => {
+    await withDataFolder(async (dataDir) => {
+      const { child, command } = await startVrata(1, dataDir);
+      await command.next((line) => line.msg.startsWith("Vrata is serving"));
+
+      child.kill("SIGHUP");
+
+      expect(await command.exited).toBe(0);
+      expect(command.lines.map((line) => line.msg)).toContain("SIGHUP received, stopping");
+    });
   });
 });
 
 describe("vrata --workers 2 stopped while its workers start", () => {
   it("ends every worker before it serves, exiting with 0", async () => {
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-workers-"));
-    try {
-      const port = await freePort();
-      const child = spawn(
-        process.execPath,
-        [...vrataCommand, "--workers", "2", "--port", String(port), "--data", dataDir],
-        { stdio: ["ignore", "pipe", "inherit"] },
-      );
-      const command = new RunningCommand(child);
+    await withDataFolder(async (dataDir) => {
+      const { child, command } = await startVrata(2, dataDir);
       await vi.waitFor(() => expect(childrenOf(child.pid ?? 0)).toHaveLength(2), {
-        timeout: 10_000,
+        timeout: 30_000,
         interval: 5,
       });
       // The workers are still loading their modules: the request to stop comes before they listen for it.
@@ -288,8 +317,6 @@ describe("vrata --workers 2 stopped while its workers start", () => {
 
       expect(await command.exited).toBe(0);
       expect(command.lines.filter((line) => line.msg.startsWith("worker ready"))).toEqual([]);
-    } finally {
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    }
+    });
   });
 });

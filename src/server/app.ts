@@ -32,6 +32,7 @@ import { organizationPlugin } from "./organizations/routes.ts";
 import { blockPlugin } from "./organizations/block-routes.ts";
 import { createMailer } from "./mail/mailer.ts";
 import { operationsPlugin } from "./operations/routes.ts";
+import { Drain, drainPlugin } from "./http/drain.ts";
 import type { Database } from "./store/database.ts";
 import { newId } from "./ids.ts";
 import type { InstanceSecrets } from "./secrets/instance-secrets.ts";
@@ -52,6 +53,8 @@ export interface AppParts {
   renderIndex: (url: string) => Promise<string>;
   /** Development: Vite's middleware serves the web app's modules. */
   devMiddleware?: (app: FastifyInstance) => Promise<void>;
+  /** Set once the process is stopping: readiness then turns load balancers away. */
+  drain: Drain;
 }
 
 // HTTP/2 with HTTP/1.1 fallback over TLS, or plain HTTP/1.1 behind a proxy. Plugins use only what the
@@ -83,12 +86,16 @@ export async function buildApp({
   metricsToken,
   renderIndex,
   devMiddleware,
+  drain,
 }: AppParts) {
   const app = createFastify({
     ...serverOptions(tls),
     bodyLimit: bodyLimitBytes,
-    // Stop promptly on shutdown: idle keep-alive connections would otherwise hold the server open.
-    forceCloseConnections: true,
+    // On close, connections with nothing in flight end at once (Fastify's "idle" where Node has it;
+    // Node closes HTTP/2 sessions gracefully itself); requests in flight are served to the end, never
+    // answered 503 because the server is closing, and their connections close after them.
+    forceCloseConnections: tls ? false : "idle",
+    return503OnClosing: false,
     // Behind a proxy, the client is the address the proxy appended to X-Forwarded-For (the last one):
     // the addresses before it are whatever the client wrote, and limits count by this address.
     trustProxy: config.tls.kind === "proxy" ? (_address: string, hop: number) => hop < 1 : false,
@@ -140,7 +147,8 @@ export async function buildApp({
   // After the security headers: a path it refuses is answered with a page that needs them.
   registerParamFormats(app);
   if (devMiddleware) await devMiddleware(app);
-  await app.register(operationsPlugin, { db, postgresSchema, metricsToken });
+  await app.register(drainPlugin, { drain });
+  await app.register(operationsPlugin, { db, postgresSchema, metricsToken, drain });
   await app.register(cookie);
   await app.register(oidcPlugin, { engine, renderIndex });
   const logouts = new BackchannelLogouts({

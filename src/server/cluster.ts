@@ -10,6 +10,10 @@ import { plainLog } from "./plain-log.ts";
 
 /** What the primary tells a worker over the cluster's channel: finish the requests in flight and exit. */
 export const stopMessage = "vrata:stop";
+/** The same after the drain delay, readiness answering 503 meanwhile (on SIGTERM). */
+export const drainMessage = "vrata:drain";
+/** The signals that stop Vrata; SIGTERM drains first. */
+export const stopSignals = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
 /** A worker asks over the channel to hear when the instance is prepared; the primary answers with {@link preparedMessage}. */
 const awaitPreparationMessage = "vrata:await-preparation";
 const preparedMessage = "vrata:prepared";
@@ -22,7 +26,7 @@ const preparedMessage = "vrata:prepared";
 export function instancePrepared(): Promise<"prepared" | "stopped"> {
   return new Promise((resolve, reject) => {
     const onMessage = (message: unknown) => {
-      if (message !== preparedMessage && message !== stopMessage) return;
+      if (message !== preparedMessage && message !== stopMessage && message !== drainMessage) return;
       finish();
       resolve(message === preparedMessage ? "prepared" : "stopped");
     };
@@ -85,16 +89,19 @@ export function runPrimary({ config, prepare, failed, graceMs }: PrimaryOptions)
   let tls: TlsMaterial | undefined;
 
   const running = () => Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined);
-  const stopAll = (code: number) => {
+  const stopAll = (code: number, drain = false) => {
     exitCode = Math.max(exitCode, code);
     if (stopping) return;
     stopping = true;
-    for (const worker of running()) if (worker.isConnected()) worker.send(stopMessage);
-    setTimeout(() => {
-      log.warn("workers still running after the grace period, ending them");
-      for (const worker of running()) worker.process.kill("SIGKILL");
-      process.exit(1);
-    }, graceMs + 1000).unref();
+    for (const worker of running()) if (worker.isConnected()) worker.send(drain ? drainMessage : stopMessage);
+    setTimeout(
+      () => {
+        log.warn("workers still running after the grace period, ending them");
+        for (const worker of running()) worker.process.kill("SIGKILL");
+        process.exit(1);
+      },
+      (drain ? config.drainDelayMs : 0) + graceMs + 1000,
+    ).unref();
     if (running().length === 0) process.exit(exitCode);
   };
 
@@ -140,10 +147,15 @@ export function runPrimary({ config, prepare, failed, graceMs }: PrimaryOptions)
     }
   });
 
-  for (const signal of ["SIGTERM", "SIGINT"] as const) {
+  for (const signal of stopSignals) {
     process.on(signal, () => {
-      if (!stopping) log.info(`${signal} received, stopping ${running().length} workers`);
-      stopAll(0);
+      const drain = signal === "SIGTERM" && config.drainDelayMs > 0;
+      if (!stopping) {
+        log.info(
+          `${signal} received, stopping ${running().length} workers${drain ? ` in ${config.drainDelayMs / 1000} s` : ""}`,
+        );
+      }
+      stopAll(0, drain);
     });
   }
   for (let started = 0; started < config.workers; started++)

@@ -186,6 +186,14 @@ const optionTable = {
       .number()
       .check(z.int(), z.gte(1, "must be 1 or more"), z.lte(256, "must be at most 256")),
   },
+  "drain-delay": {
+    env: "VRATA_DRAIN_DELAY",
+    help: "seconds between SIGTERM and no longer taking connections, while readiness says 503 so that load balancers move away",
+    schema: z.coerce
+      .number()
+      .check(z.gte(0, "must be 0 or more"), z.lte(300, "must be at most 300 (five minutes)")),
+    defaultValue: "5",
+  },
   "log-level": {
     env: "VRATA_LOG_LEVEL",
     help: "fatal, error, warn, info, debug, trace or silent",
@@ -248,6 +256,8 @@ export interface Config {
   dev: boolean;
   /** Processes serving requests: with more than one, a primary process starts them and replaces any that dies. */
   workers: number;
+  /** How long a SIGTERM leaves the instance taking connections while readiness turns load balancers away. */
+  drainDelayMs: number;
   /** Third-party sign-in providers from the configuration file, in its order. */
   providers: ProviderSettings[];
 }
@@ -625,6 +635,7 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv): Con
           : { kind: "file", file: path.join(dataDir, "secret.key"), createIfMissing: true },
     dev: setting("dev") as boolean,
     workers: setting("workers") ?? os.availableParallelism(),
+    drainDelayMs: (setting("drain-delay") as number) * 1000,
     keyRotation: {
       days: setting("key-rotation-days") as number,
       leadMinutes: setting("key-lead-minutes") as number,

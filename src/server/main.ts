@@ -1,6 +1,7 @@
 import cluster from "node:cluster";
 import path from "node:path";
-import { instancePrepared, runPrimary, stopMessage } from "./cluster.ts";
+import { setTimeout as sleep } from "node:timers/promises";
+import { drainMessage, instancePrepared, runPrimary, stopMessage, stopSignals } from "./cluster.ts";
 import { ConfigError, HelpRequested, loadConfig, type Config } from "./config.ts";
 import { describeStartFailure } from "./start-failure.ts";
 
@@ -100,11 +101,11 @@ if (clustered && cluster.isPrimary) {
   await serve(config);
 }
 
-/** In a worker: resolves when the primary asks it to stop. */
-function askedToStop(): Promise<void> {
+/** In a worker: resolves when the primary asks it to stop, to whether it is to drain first. */
+function askedToStop(): Promise<boolean> {
   return new Promise((resolve) => {
     process.on("message", (message) => {
-      if (message === stopMessage) resolve();
+      if (message === stopMessage || message === drainMessage) resolve(message === drainMessage);
     });
   });
 }
@@ -153,11 +154,20 @@ async function serve(config: Config): Promise<void> {
   }
 
   let stopping = false;
-  const stop = (reason: string) => {
+  /**
+   * Stops serving: readiness answers 503 at once; the server takes connections for `drainMs` more, so
+   * that load balancers see it and move away, then stops listening and gives the requests in flight
+   * the grace to finish.
+   */
+  const stop = async (reason: string, drainMs: number) => {
     stopping = true;
-    app.log.info(`${reason}, stopping`);
+    vrata.drain.begin();
+    if (drainMs > 0) {
+      app.log.info(`${reason}: readiness answers 503, stopping in ${drainMs / 1000} s`);
+      await sleep(drainMs);
+    } else app.log.info(`${reason}, stopping`);
     setTimeout(() => {
-      app.log.warn("connections still open after the grace period, exiting");
+      app.log.warn("requests still in flight after the grace period, exiting");
       process.exit(1);
     }, shutdownGraceMs).unref();
     vrata.close().then(
@@ -168,18 +178,22 @@ async function serve(config: Config): Promise<void> {
       },
     );
   };
-  // A second signal while stopping means: now.
-  const onSignal = (signal: string) => (stopping ? process.exit(1) : stop(`${signal} received`));
-  process.on("SIGTERM", () => onSignal("SIGTERM"));
-  process.on("SIGINT", () => onSignal("SIGINT"));
+  // SIGTERM is how orchestrators and service managers stop an instance: it drains. SIGINT is a
+  // terminal's Ctrl-C and SIGHUP a terminal that closed: a person is waiting, it stops at once. A
+  // second signal while stopping means: now.
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1);
+    void stop(`${signal} received`, signal === "SIGTERM" ? config.drainDelayMs : 0);
+  };
+  for (const signal of stopSignals) process.on(signal, onSignal);
   if (cluster.isWorker) {
     // A terminal's Ctrl-C reaches the workers as well as the primary: its message then adds nothing.
-    void stopAsked?.then(() => {
-      if (!stopping) stop("asked to stop");
+    void stopAsked?.then((drain) => {
+      if (!stopping) void stop("asked to stop", drain ? config.drainDelayMs : 0);
     });
     // The primary is gone: nobody would replace or stop this worker.
     process.on("disconnect", () => {
-      if (!stopping) stop("the primary process ended");
+      if (!stopping) void stop("the primary process ended", 0);
     });
   }
 }

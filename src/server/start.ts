@@ -4,6 +4,7 @@ import type { JWK } from "jose";
 import { locales } from "../common/limits.ts";
 import { buildApp } from "./app.ts";
 import { ConfigError, type Config } from "./config.ts";
+import { Drain } from "./http/drain.ts";
 import { builtIndex } from "./http/pages.ts";
 import type { TlsMaterial } from "./http/tls.ts";
 import { Engine } from "./oidc/engine.ts";
@@ -31,6 +32,8 @@ export interface RunningVrata {
   /** Follows the signing keys in the store; `refresh` reads them at once. */
   signingKeys: Pick<SigningKeyWatch, "refresh">;
   mailer: Mailer;
+  /** Begun when the process is asked to stop: readiness turns load balancers away before {@link close}. */
+  drain: Drain;
   close: () => Promise<void>;
 }
 
@@ -99,7 +102,9 @@ export async function startVrata(
     );
     const dev = config.dev ? await import("./http/dev.ts") : undefined;
     const vite = dev ? await dev.createViteDevServer() : undefined;
+    const drain = new Drain();
     const { app, mailer } = await buildApp({
+      drain,
       config,
       postgresSchema: storeOptions.postgresSchema,
       metricsToken: config.metricsTokenFile ? await readMetricsToken(config.metricsTokenFile) : undefined,
@@ -143,6 +148,7 @@ export async function startVrata(
       },
       signingKeys: watch,
       mailer,
+      drain,
       close: async () => {
         stopCleanup();
         await watch.stop();

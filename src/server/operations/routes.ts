@@ -3,6 +3,7 @@ import type { FastifyPluginCallback } from "fastify";
 import fp from "fastify-plugin";
 import { apiPrefix, routes, type RouteName } from "../../common/routes.ts";
 import { HttpError } from "../http/errors.ts";
+import type { Drain } from "../http/drain.ts";
 import type { Database } from "../store/database.ts";
 import { storeVersion, type StoreVersion } from "../store/migrate.ts";
 import { instanceMetrics } from "./cluster-metrics.ts";
@@ -13,6 +14,7 @@ export interface OperationsOptions {
   postgresSchema?: string | undefined;
   /** The token a metrics scraper presents; without one, /metrics does not exist. */
   metricsToken?: string | undefined;
+  drain: Drain;
 }
 
 const digest = (value: string) => createHash("sha256").update(value).digest();
@@ -49,6 +51,7 @@ const operations: FastifyPluginCallback<OperationsOptions> = (app, options, done
   for (const url of both("HealthReady")) {
     app.get(url, async (request, reply) => {
       reply.header("cache-control", "no-store");
+      if (options.drain.draining) return reply.code(503).send({ status: "stopping" });
       let version: StoreVersion;
       try {
         version = await storeVersion(options.db, options.postgresSchema);
