@@ -60,7 +60,8 @@ function replayRun(stage: string, command: string): void {
     return;
   }
   const offline = /^npm ci\b/.test(command) ? " --prefer-offline" : "";
-  execFileSync("sh", ["-c", command + offline], { cwd, stdio: "ignore" });
+  // Its output is kept for the error a failing step throws.
+  execFileSync("sh", ["-c", command + offline], { cwd, encoding: "utf8" });
 }
 
 const imageEnvironment: Record<string, string> = {};
