@@ -9,7 +9,7 @@ export default tseslint.config(
   {
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ["*.js", "bin/*.js"] },
+        projectService: { allowDefaultProject: ["*.js", "bin/*.js", "deploy/*.js"] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

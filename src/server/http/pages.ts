@@ -91,7 +91,12 @@ export async function builtIndex(): Promise<RenderIndex> {
     ]);
     pages = { "index.html": index, "card.html": card };
   } catch {
-    throw new Error("the web app is not built: run `npm run build` (or start with `npm start`)");
+    // A production install has no development dependencies, so it cannot build: the fix is a build
+    // made where they are, copied in with dist/.
+    throw new Error(
+      `the web app is not built (${webRoot}index.html is missing): run \`npm run build\` where the ` +
+        "development dependencies are installed and bring its dist/ folder here, or start with `npm start`",
+    );
   }
   return (url) => Promise.resolve(pages[webPageFile(url)]);
 }
