@@ -3,6 +3,9 @@ import { benchOptions } from "./options.ts";
 import { writeResult } from "./report.ts";
 import { printScaleResult, runScaleBench } from "./scale.ts";
 
+// The servers it starts have no load balancer to turn away: each stops as soon as it is told to.
+process.env.VRATA_DRAIN_DELAY ??= "0";
+
 // `npm run bench`: Vrata against the bare engine (compare.ts), or with --seed-identities, Vrata with a
 // store of that many people against one of a thousand (scale.ts).
 

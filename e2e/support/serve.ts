@@ -107,6 +107,9 @@ const server = spawn(
     "--no-mail-starttls",
     "--config",
     configFile,
+    // No load balancer to turn away: a stop need not wait for one.
+    "--drain-delay",
+    "0",
   ],
   // The server discovers the upstream over TLS: it trusts the upstream's local CA.
   {
