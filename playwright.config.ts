@@ -27,14 +27,19 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   // Many tests walk a person through several real sign-ins in several browsers, against a server of two
-  // worker processes, on a machine of two cores: a minute each, so that only a hang fails on time.
-  timeout: 60_000,
+  // worker processes, on a machine of two cores that may be busy with more: limits that only a hang
+  // reaches, three times what the slowest test takes on a loaded machine. Waits are for what the page
+  // shows, so a generous limit costs nothing when things go well.
+  timeout: 180_000,
+  expect: { timeout: 20_000 },
   retries: process.env.CI ? 1 : 0,
   forbidOnly: Boolean(process.env.CI),
   reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : "list",
   use: {
     baseURL,
     ignoreHTTPSErrors: true,
+    actionTimeout: 30_000,
+    navigationTimeout: 45_000,
     trace: "retain-on-failure",
     launchOptions: {
       executablePath: "/usr/bin/chromium",
@@ -57,7 +62,7 @@ export default defineConfig({
     url: `${baseURL}/context.json`,
     ignoreHTTPSErrors: true,
     reuseExistingServer: false,
-    timeout: 60_000,
+    timeout: 180_000,
     // serve.ts stops the server it started; the server takes up to 10 s to finish its requests.
     gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
   },

@@ -363,7 +363,7 @@ for (const { language, locale, colorScheme, width } of walks) {
       await page.getByRole("button", { name: labels.pause }).click();
       await check("redirect");
       await page.getByRole("button", { name: labels.redirectNow }).click();
-      await expect(page.getByRole("button", { name: labels.accountMenu })).toBeVisible({ timeout: 10_000 });
+      await expect(page.getByRole("button", { name: labels.accountMenu })).toBeVisible();
 
       await page.goto(`/auth/${flowId}`);
       await expect(page.getByRole("heading", { name: labels.finished })).toBeFocused();

@@ -117,7 +117,7 @@ test.describe("auth flow in English", () => {
     await page.getByRole("button", { name: "Resume" }).click();
     await expect(countdown).toHaveText(/^Redirecting in [1-3] seconds?\.$/);
 
-    await expect(accountMenu(page)).toBeVisible({ timeout: 10_000 });
+    await expect(accountMenu(page)).toBeVisible();
     expect(page.url()).toBe(`${baseURL}/`);
   });
 
@@ -147,7 +147,7 @@ test.describe("auth flow in English", () => {
     await expect(page.getByText("You signed in.")).toBeVisible();
     await identityItem(page, username).getByRole("button", { name: "Select" }).click();
     await page.getByRole("button", { name: "Redirect now" }).click();
-    await expect(accountMenu(page)).toBeVisible({ timeout: 10_000 });
+    await expect(accountMenu(page)).toBeVisible();
     dropRefusedRequests(pageErrors);
   });
 
@@ -252,9 +252,7 @@ test.describe("auth flow in English", () => {
     ).toBeFocused();
     // The new countdown runs, and sends the browser back on its own.
     await expect(page.getByRole("button", { name: "Decline" })).toHaveCount(0);
-    await expect(page.getByRole("alert")).toContainText("Signing in or up was declined.", {
-      timeout: 10_000,
-    });
+    await expect(page.getByRole("alert")).toContainText("Signing in or up was declined.");
     expect(page.url()).toBe(`${baseURL}/`);
   });
 

@@ -20,7 +20,7 @@ async function selectAndReturn(page: Page, labels: FlowLabels, identity: string)
   await page.getByRole("button", { name: labels.redirectNow }).click();
   await expect(
     page.getByRole("navigation").getByRole("button", { name: labels.accountMenu }).first(),
-  ).toBeVisible({ timeout: 10_000 });
+  ).toBeVisible();
 }
 
 for (const [language, locale] of [

@@ -43,7 +43,7 @@ async function selectAndReturn(person: Page, name: string, labels: FlowLabels): 
     .getByRole("button", { name: labels.select })
     .click();
   await person.getByRole("button", { name: labels.redirectNow }).click();
-  await expect(person.locator("#claims")).toBeVisible({ timeout: 10_000 });
+  await expect(person.locator("#claims")).toBeVisible();
   const claims = JSON.parse((await person.locator("#claims").textContent()) ?? "{}") as { sub?: string };
   return claims.sub ?? "";
 }
@@ -68,7 +68,6 @@ test.describe("blocking a member", () => {
     baseURL,
   }) => {
     // Four sign-ins in three browsers.
-    test.setTimeout(90_000);
     const relyingParty = await startRelyingParty();
     const labels = flowLabels.en;
     try {

@@ -24,7 +24,7 @@ async function signInChoosing(page: Page, username: string, identity: string, la
   await page.getByRole("button", { name: labels.submit }).click();
   await identityItem(page, identity).getByRole("button", { name: labels.select }).click();
   await page.getByRole("button", { name: labels.redirectNow }).click();
-  await expect(page.getByRole("button", { name: labels.accountMenu })).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByRole("button", { name: labels.accountMenu })).toBeVisible();
 }
 
 test.describe("console layout in English", () => {
@@ -38,9 +38,7 @@ test.describe("console layout in English", () => {
       await page.setViewportSize({ width, height: 800 });
       await page.goto("/o");
       // Start-up first tries a silent sign-in, a round trip to the server.
-      await expect(page.getByRole("heading", { level: 1, name: "Organizations" })).toBeVisible({
-        timeout: 10_000,
-      });
+      await expect(page.getByRole("heading", { level: 1, name: "Organizations" })).toBeVisible();
       await expect(page).toHaveTitle(`Organizations · ${siteContext.title}`);
       const menuButton = main(page).getByRole("button", { name: "Menu", exact: true });
       if (width < 1024) {
@@ -80,7 +78,6 @@ test.describe("console layout in English", () => {
     page,
     siteContext,
   }) => {
-    test.setTimeout(90_000);
     const username = newName("layout");
     const work = newName("work");
     await page.goto("/");
@@ -134,7 +131,7 @@ test.describe("console layout in English", () => {
     });
     expect(invited.ok()).toBe(true);
     await page.reload();
-    await page.getByRole("button", { name: "Accept" }).click({ timeout: 15_000 });
+    await page.getByRole("button", { name: "Accept" }).click();
     const accepted = page.getByRole("status").filter({ hasText: "Invitation accepted." });
     await expect(accepted).toBeVisible();
     await page.getByLabel("Full name").fill("Ada at work");
@@ -232,9 +229,7 @@ test.describe("console layout in Slovenian", () => {
     test(`the navigation speaks Slovenian at ${width} px`, async ({ page, siteContext }) => {
       await page.setViewportSize({ width, height: 800 });
       await page.goto("/a");
-      await expect(page.getByRole("heading", { level: 1, name: "Predloge aplikacij" })).toBeVisible({
-        timeout: 10_000,
-      });
+      await expect(page.getByRole("heading", { level: 1, name: "Predloge aplikacij" })).toBeVisible();
       await expect(page).toHaveTitle(`Predloge aplikacij · ${siteContext.title}`);
       const navigation = page.getByRole("navigation", { name: "Glavna" });
       if (width < 1024) await navigation.getByRole("button", { name: "Meni" }).click();

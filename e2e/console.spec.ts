@@ -19,7 +19,7 @@ const english = flowLabels.en;
 async function signUp(page: Page, username: string, labels = english): Promise<void> {
   await page.getByRole("button", { name: labels.signIn }).first().click();
   await passwordSignUpSteps(page, username, labels);
-  await expect(page.getByRole("button", { name: labels.accountMenu })).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByRole("button", { name: labels.accountMenu })).toBeVisible();
 }
 
 const mainArea = (page: Page) => page.getByRole("main");

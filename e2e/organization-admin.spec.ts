@@ -19,7 +19,7 @@ async function memberSignsIn(browser: Browser, relyingParty: RelyingParty, usern
   const person = await context.newPage();
   await person.goto(`${relyingParty.base}/login`);
   await passwordSteps(person, username);
-  await expect(person.getByRole("heading", { name: "Signed in" })).toBeVisible({ timeout: 10_000 });
+  await expect(person.getByRole("heading", { name: "Signed in" })).toBeVisible();
   await context.close();
 }
 

@@ -24,7 +24,7 @@ async function signInThrough(
 ): Promise<Record<string, unknown>> {
   await person.goto(`${relyingParty.base}/login`);
   await passwordSteps(person, username);
-  await expect(person.getByRole("heading", { name: "Signed in" })).toBeVisible({ timeout: 10_000 });
+  await expect(person.getByRole("heading", { name: "Signed in" })).toBeVisible();
   return JSON.parse((await person.locator("#claims").textContent()) ?? "{}") as Record<string, unknown>;
 }
 

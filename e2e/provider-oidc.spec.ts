@@ -45,7 +45,7 @@ for (const language of ["en", "sl"] as const) {
       await page.waitForTimeout(3500);
       expect(new URL(page.url()).origin).toBe(home);
       await page.getByRole("button", { name: w.resume }).click();
-      await page.waitForURL((url) => url.origin !== home, { timeout: 10_000 });
+      await page.waitForURL((url) => url.origin !== home);
 
       const username = newName(`up-${language}`);
       await passwordSignUpSteps(page, username, w);
@@ -54,7 +54,7 @@ for (const language of ["en", "sl"] as const) {
       await expect(page.getByText(w.signedUp)).toBeVisible();
       await identityItem(page, username).getByRole("button", { name: w.select }).click();
       await page.getByRole("button", { name: w.redirectNow }).click();
-      await expect(page.getByRole("button", { name: w.accountMenu })).toBeVisible({ timeout: 10_000 });
+      await expect(page.getByRole("button", { name: w.accountMenu })).toBeVisible();
     });
   });
 }
@@ -67,18 +67,16 @@ test.describe("linking the upstream provider on the account page", () => {
     await startFlow(page);
     const home = new URL(page.url()).origin;
     await passwordSignUpSteps(page, username, flowLabels.en);
-    await expect(accountMenu(page)).toBeVisible({ timeout: 10_000 });
+    await expect(accountMenu(page)).toBeVisible();
 
     await page.goto("/account");
     await expect(page.getByRole("heading", { name: "Sign-in providers" })).toBeVisible();
     await page.getByRole("button", { name: "Link Upstream Vrata" }).click();
-    await page.waitForURL((url) => url.origin !== home, { timeout: 10_000 });
+    await page.waitForURL((url) => url.origin !== home);
     const upstreamName = newName("linked");
     await passwordSignUpSteps(page, upstreamName, flowLabels.en);
     await page.waitForURL((url) => url.origin === home && url.pathname === "/account");
-    await expect(page.getByRole("status").filter({ hasText: "Upstream Vrata is linked." })).toBeVisible({
-      timeout: 10_000,
-    });
+    await expect(page.getByRole("status").filter({ hasText: "Upstream Vrata is linked." })).toBeVisible();
     await expect(page.getByText(`Linked as ${upstreamName}`)).toBeVisible();
 
     await page.getByRole("button", { name: `Unlink Upstream Vrata (${upstreamName})` }).click();

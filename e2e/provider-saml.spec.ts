@@ -62,7 +62,6 @@ async function toIdp(page: Page, w: (typeof words)["en"]): Promise<string> {
 for (const language of ["en", "sl"] as const) {
   test.describe(`answers of a SAML IdP (${language})`, () => {
     // A trip to the IdP, then one page checked at two widths, accessibility included.
-    test.describe.configure({ timeout: 120_000 });
     test.use({ locale: language === "en" ? "en-US" : "sl-SI", viewport: widths[0] });
     const w = words[language];
 

@@ -59,7 +59,7 @@ async function toIdentityStep(page: Page, labels: FlowLabels, username: string):
 async function selectIdentity(page: Page, labels: FlowLabels, name: string): Promise<void> {
   await identityItem(page, name).getByRole("button", { name: labels.select }).click();
   await page.getByRole("button", { name: labels.redirectNow }).click();
-  await expect(page.getByRole("button", { name: labels.accountMenu })).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByRole("button", { name: labels.accountMenu })).toBeVisible();
 }
 
 async function newPerson(browser: Browser, language: Language) {

@@ -185,7 +185,7 @@ const test = base.extend<object, { sample: Sample }>({
       await writeFile(file, JSON.stringify(sample));
       await use(sample);
     },
-    { scope: "worker", timeout: 60_000 },
+    { scope: "worker", timeout: 180_000 },
   ],
 });
 
@@ -335,7 +335,7 @@ const signedOutPages: PageVisit[] = [
       await expect(async () => {
         await page.clock.runFor(10);
         await expect(countdown).toBeVisible({ timeout: 1 });
-      }, "the countdown to the app shows").toPass({ intervals: [50], timeout: 15_000 });
+      }, "the countdown to the app shows").toPass({ intervals: [50] });
       await page.keyboard.press("Escape");
       await expect(countdown).toHaveCount(0);
       await page.clock.resume();
@@ -557,7 +557,6 @@ const signedInPages: PageVisit[] = [
 for (const { language, locale, name } of languages) {
   test.describe(`in ${name}`, () => {
     // Two widths and three checks each: longer than most tests.
-    test.describe.configure({ timeout: 90_000 });
     // The browser's language for what the server answers itself, the person's choice for the app.
     test.use({ viewport: widths[0], locale });
     test.beforeEach(async ({ page }) => {
@@ -569,7 +568,7 @@ for (const { language, locale, name } of languages) {
       test(visit.name, async ({ page, sample, pageErrors }) => {
         const shown = await visit.open(page, sample);
         // Checking a page that never showed its content would prove nothing; the rest still runs.
-        await expect.soft(shown, "the page shows what it is about").toBeVisible({ timeout: 15_000 });
+        await expect.soft(shown, "the page shows what it is about").toBeVisible();
         await settle(page);
         const address = page.url();
         for (const viewport of widths) {

@@ -117,7 +117,7 @@ describe.runIf(postgresUrl && canRunPrivatePostgres)("Vrata through database fau
     expect(load.tally.unexpected).toEqual([]);
     expect(load.tally.noAnswer).toBe(0);
     expect(processesEnded()).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it("replaces a worker that ends while the database is away, trying again until it is back", async () => {
     await command.workersReady(2);
@@ -151,7 +151,7 @@ describe.runIf(postgresUrl && canRunPrivatePostgres)("Vrata through database fau
       expect.stringMatching(/before it could serve; a replacement starts in 1 s$/),
       expect.stringMatching(/before it could serve; a replacement starts in 2 s$/),
     ]);
-  }, 120_000);
+  }, 300_000);
 });
 
 describe.runIf(postgresUrl && canRunPrivatePostgres)("a start while the database does not answer", () => {
@@ -195,7 +195,7 @@ describe.runIf(postgresUrl && canRunPrivatePostgres)("a start while the database
     } finally {
       postgres.remove();
     }
-  }, 60_000);
+  });
 
   it("gives up after --database-wait on a host that accepts connections but never answers, naming it and why", async () => {
     // A server that takes connections and says nothing, as a database host behind a dead proxy does.
@@ -221,5 +221,5 @@ describe.runIf(postgresUrl && canRunPrivatePostgres)("a start while the database
       for (const socket of sockets) socket.destroy();
       silent.close();
     }
-  }, 60_000);
+  });
 });

@@ -140,5 +140,5 @@ describe.runIf(postgresUrl && haproxyInstalled)("SIGTERM of one of two instances
     expect(stopped.command.lines.slice(signalled).map((line) => line.msg)).toContain(
       "SIGTERM received: readiness answers 503, stopping in 5 s",
     );
-  }, 120_000);
+  }, 300_000);
 });

@@ -58,7 +58,7 @@ describe.each(storeEngines)("a failed send at the code step on $name", ({ url })
     const mail = await smtp.waitFor("mia@example.com");
     const done = await driver.step("codeComplete", { code: codeIn(mail) });
     expect(done.flow.completed).toEqual(["signup"]);
-  }, 120_000);
+  }, 300_000);
 
   it("is tried again within the request when the SMTP server refuses the message once", async () => {
     let refusals = 0;
@@ -107,5 +107,5 @@ describe("the SMTP server at start", () => {
     expect(warning.msg).toMatch(/certificate/);
     await command.next((line) => line.msg.startsWith("Vrata is serving"));
     expect(smtp.messages).toHaveLength(0);
-  }, 120_000);
+  }, 300_000);
 });

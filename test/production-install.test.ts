@@ -182,7 +182,7 @@ describe("the production install the Containerfile makes", () => {
     expect(((await discovery.json()) as { issuer: string }).issuer).toBe(origin);
 
     expect(await exitCode(healthCheck, settings)).toBe(0);
-  }, 90_000);
+  });
 
   it("is found unhealthy once it stops, and will not start without the built web app", async () => {
     vrata?.child.kill("SIGTERM");

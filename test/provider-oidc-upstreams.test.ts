@@ -108,7 +108,7 @@ describe.each(storeEngines)("upstream OpenID providers as they are ($name)", ({ 
       args: ["--port", String(port), "--config", path.join(folder, "vrata.json")],
     });
     app = await registerTestApp(server.db);
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await server.dispose();

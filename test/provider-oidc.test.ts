@@ -63,7 +63,7 @@ beforeAll(async () => {
     args: [...mail, "--port", String(port), "--config", path.join(configDir, "vrata.json")],
   });
   app = await registerTestApp(server.db);
-}, 60_000);
+});
 
 afterAll(async () => {
   await server.dispose();

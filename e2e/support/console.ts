@@ -23,7 +23,7 @@ export async function passwordSteps(page: Page, username: string): Promise<void>
 export async function signUp(page: Page, username: string): Promise<void> {
   await page.getByRole("button", { name: "Sign-in or sign-up" }).first().click();
   await passwordSteps(page, username);
-  await expect(accountMenu(page)).toBeVisible({ timeout: 10_000 });
+  await expect(accountMenu(page)).toBeVisible();
 }
 
 /** The header's button that opens the signed-in identity's menu: there once the console is signed in. */

@@ -47,7 +47,7 @@ export async function passwordSignUpSteps(page: Page, username: string, labels: 
 export async function selectIdentityAndReturn(page: Page, name: string): Promise<void> {
   await identityItem(page, name).getByRole("button", { name: "Select" }).click();
   await page.getByRole("button", { name: "Redirect now" }).click();
-  await expect(page.getByRole("button", { name: "Account menu" })).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByRole("button", { name: "Account menu" })).toBeVisible();
 }
 
 /** The identity a passkey sign-up creates is named by the WebAuthn user handle of its account. */
