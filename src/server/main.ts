@@ -3,6 +3,7 @@ import path from "node:path";
 import { instancePrepared, runPrimary, stopMessage } from "./cluster.ts";
 import { ConfigError, HelpRequested, loadConfig, type Config } from "./config.ts";
 import { describeStartFailure } from "./start-failure.ts";
+import { logCrashes } from "./operations/crash-log.ts";
 
 // The `vrata` command: reads the settings, starts the server and stops it cleanly on a signal. Each
 // way of running loads the modules it needs when it needs them: the primary of several workers starts
@@ -75,6 +76,7 @@ try {
   if (error instanceof ConfigError) fail(error.message);
   throw error;
 }
+logCrashes(config);
 
 /** Requests in flight get this long to finish before the process exits anyway. */
 const shutdownGraceMs = 10_000;
@@ -90,7 +92,7 @@ if (clustered && cluster.isPrimary) {
         import("./prepare.ts"),
         import("./plain-log.ts"),
       ]);
-      return prepareInstance(config, plainLog(config.logLevel));
+      return prepareInstance(config, plainLog(config));
     },
     failed: (error) => fail(describeStartFailure(error, config)),
   });
