@@ -33,6 +33,8 @@ const omitted = new Set(["level", "time", "msg", "hostname"]);
 
 /** A field's value as it reads after `key=`: bare when it is one word, quoted otherwise. */
 function shown(value: unknown): string {
+  // Durations are read to the thousandth of a millisecond at most.
+  if (typeof value === "number") return String(Math.round(value * 1000) / 1000);
   const text = typeof value === "string" ? value : JSON.stringify(value);
   return /^[^\s"=]+$/.test(text) ? text : JSON.stringify(text);
 }
