@@ -2,7 +2,7 @@ import os from "node:os";
 import type { Config } from "./config.ts";
 import { writeLogRecord } from "./operations/log-output.ts";
 
-export const logLevels = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
+const logLevels = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Infinity };
 
 /** What is said before the web server and its logger exist (the primary process, a start that waits). */
 export interface PlainLog {
