@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { routes } from "../src/common/routes.ts";
 import { registerTestApp, type TestApp } from "./support/apps.ts";
 import { vrataCommand } from "./support/command.ts";
+import { LogLines } from "./support/log-lines.ts";
 import { rotateCommand } from "./support/rotate-keys.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
 import { signInToApp } from "./support/organization-admin.ts";
@@ -53,12 +54,17 @@ describe.each(storeEngines)("signing-key rotation on $name", ({ url }) => {
     let refreshToken: string;
     let before: PublishedKeys;
     let rotated: string[];
+    const log = new LogLines();
     /** Time passes for Vrata and the relying party alike. */
     const wait = (ms: number) => vi.setSystemTime(Date.now() + ms);
 
     beforeAll(async () => {
       vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
-      server = await startTestServer(url === undefined ? {} : { postgresUrl: url });
+      server = await startTestServer({
+        ...(url === undefined ? {} : { postgresUrl: url }),
+        args: ["--log-level", "info"],
+        logStream: log,
+      });
       app = await registerTestApp(server.db, "Rotating", {
         accessTokenType: "jwt",
         accessTokenLifespan: day / 1000,
@@ -120,6 +126,11 @@ describe.each(storeEngines)("signing-key rotation on $name", ({ url }) => {
       });
 
       await server.signingKeys.refresh();
+      // The operator reads it in the log too.
+      expect(log.events("signingKeysChanged").at(-1)).toMatchObject({
+        signing: kids(before).filter((kid) => !rotated.includes(kid)),
+        verifyOnly: rotated,
+      });
       const during = await publishedKeys(server);
       expect(during.etag).not.toBe(before.etag);
       expect(kids(during)).toEqual([...kids(before), ...rotated]);

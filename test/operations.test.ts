@@ -88,6 +88,12 @@ describe("metrics", () => {
     ).toBeGreaterThanOrEqual(1);
     expect(after).toMatch(/^vrata_store_query_duration_seconds_count\{statement="select"\} \d+/m);
     expect(after).toMatch(/^vrata_password_hashes\{state="running"\} 0$/m);
+    // The process and Node.js's runtime, and which version of each runs.
+    expect(after).toMatch(/^process_cpu_user_seconds_total \d/m);
+    expect(after).toMatch(/^nodejs_heap_size_used_bytes \d/m);
+    expect(after).toMatch(/^nodejs_eventloop_lag_p99_seconds \d/m);
+    const { version } = JSON.parse(fs.readFileSync("package.json", "utf8")) as { version: string };
+    expect(series(after, `vrata_build_info{version="${version}",node="${process.version}"}`)).toBe(1);
     // Nothing about a person or a request is a label.
     expect(after).not.toContain("metered");
     expect(after).not.toContain(driver.flowId);

@@ -214,25 +214,31 @@ describe.each(storeEngines)("vrata --workers 2 on $name", ({ url }) => {
 
   it("reports the metrics of both workers together, whichever worker is scraped", async () => {
     const from = command.lines.length;
-    const live = routes.HealthLive.path;
-    for (let request = 0; request < 6; request++) expect((await fetch(origin + live)).status).toBe(200);
+    // A document's route: health checks are logged at debug only, and this log is at info.
+    const context = routes.Context.path;
+    for (let request = 0; request < 6; request++) expect((await fetch(origin + context)).status).toBe(200);
     const served = new Set(
       command.lines
         .slice(from)
-        .filter((line) => line.req?.path === live)
+        .filter((line) => line.req?.path === context)
         .map((line) => line.pid),
     );
     expect(served.size).toBe(2);
 
-    const scrape = async () => {
+    const metrics = async () => {
       const response = await fetch(origin + routes.Metrics.path, {
         headers: { authorization: `Bearer ${metricsToken}` },
       });
       expect(response.status).toBe(200);
-      return requestCount(await response.text(), live);
+      return response.text();
     };
     // Each scrape may reach either worker; every one counts the six requests of both.
-    for (let scraped = 0; scraped < 4; scraped++) await expect.poll(scrape).toBe(6);
+    for (let scraped = 0; scraped < 4; scraped++)
+      await expect.poll(async () => requestCount(await metrics(), context)).toBe(6);
+    // Which version runs is said once, not once per worker; the processes' memory is their sum.
+    const text = await metrics();
+    expect(text).toMatch(/^vrata_build_info\{version="[^"]+",node="v\d+\.\d+\.\d+"\} 1$/m);
+    expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
   });
 
   it("answers two accepts of one invitation at once with one acceptance and one refusal, never a 5xx", async () => {

@@ -11,10 +11,13 @@ import type { Config } from "./config.ts";
 import { refuseUnparsableRequest, registerErrorHandlers } from "./http/errors.ts";
 import { malformedPath, registerParamFormats } from "./http/route-params.ts";
 import { pagesPlugin } from "./http/pages.ts";
+import { RequestLog, requestFields } from "./http/request-log.ts";
+import { logDestination, type LogStream } from "./operations/log-output.ts";
 import { securityHeadersPlugin } from "./http/security-headers.ts";
 import type { TlsMaterial } from "./http/tls.ts";
 import { apiFallbackPlugin } from "./http/api-fallback.ts";
 import { oidcPlugin } from "./oidc/plugin.ts";
+import { reportIssuedTokens } from "./oidc/issued-tokens.ts";
 import type { Engine } from "./oidc/engine.ts";
 import cookie from "@fastify/cookie";
 import { accountPlugin } from "./accounts/routes.ts";
@@ -55,6 +58,8 @@ export interface AppParts {
   devMiddleware?: (app: FastifyInstance) => Promise<void>;
   /** Set once the process is stopping: readiness then turns load balancers away. */
   drain: Drain;
+  /** Where the log's JSON lines go instead of standard output. */
+  logStream?: LogStream | undefined;
 }
 
 // HTTP/2 with HTTP/1.1 fallback over TLS, or plain HTTP/1.1 behind a proxy. Plugins use only what the
@@ -87,7 +92,9 @@ export async function buildApp({
   renderIndex,
   devMiddleware,
   drain,
+  logStream,
 }: AppParts) {
+  const stream = logStream ?? logDestination(config.logFormat);
   const app = createFastify({
     ...serverOptions(tls),
     bodyLimit: bodyLimitBytes,
@@ -110,15 +117,10 @@ export async function buildApp({
     schemaController: { compilersFactory: { buildValidator: noSchemas, buildSerializer: noSchemas } },
     logger: {
       level: config.logLevel,
-      // Query strings can carry authorization codes and tokens: only the path is logged.
-      serializers: {
-        req: (request: { method: string; url: string; id: string }) => ({
-          id: request.id,
-          method: request.method,
-          path: request.url.split("?")[0],
-        }),
-      },
+      serializers: { req: requestFields },
+      ...(stream ? { stream } : {}),
     },
+    logController: new RequestLog(),
   });
 
   registerErrorHandlers(app, renderIndex);
@@ -167,6 +169,7 @@ export async function buildApp({
     ),
   );
   app.addHook("onClose", () => logouts.close());
+  await engine.prepare((provider) => reportIssuedTokens(provider, app.log));
   const mailer = await createMailer(config.mail, app.log);
   const deps: FlowDeps & CallerDeps = {
     db,

@@ -78,7 +78,7 @@ export interface PrimaryOptions {
  * only once it is prepared.
  */
 export function runPrimary({ config, prepare, failed, graceMs }: PrimaryOptions): void {
-  const log = plainLog(config.logLevel);
+  const log = plainLog(config);
   /** Workers that have served: one ending after that is replaced; one ending before it shows a start that fails. */
   const served = new WeakSet<Worker>();
   let announced = false;

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ConfigError, HelpRequested, loadConfig } from "./config.ts";
+import { ConfigError, HelpRequested, loadConfig, withoutPassword } from "./config.ts";
 
 const load = (args: string[], env: Record<string, string> = {}) => loadConfig(args, env);
 const failure = (args: string[], env: Record<string, string> = {}) => {
@@ -116,6 +116,27 @@ describe("configuration", () => {
     expect(messages[11]).toBe(
       "VRATA_SECRET_KEY must be 32 random bytes in base64, e.g. from `openssl rand -base64 32`",
     );
+  });
+
+  it("never repeats a database URL's password", () => {
+    expect(failure(["--database", "mysql://vrata:s3cret@db/vrata"])).toBe(
+      '--database must be a postgres:// or postgresql:// URL (got "mysql://vrata:***@db/vrata")',
+    );
+    // A password holding "@" or "/", or a URL that does not parse at all, is hidden whole.
+    expect(withoutPassword("postgres://vrata:p@ss/w0rd@db:5432/vrata")).toBe(
+      "postgres://vrata:***@db:5432/vrata",
+    );
+    expect(withoutPassword("postgres://vrata:s3cret@db:port/vrata")).toBe(
+      "postgres://vrata:***@db:port/vrata",
+    );
+    expect(withoutPassword("postgres://vrata@db/vrata")).toBe("postgres://vrata@db/vrata");
+  });
+
+  it("writes the log as JSON or readable lines, by default as suits a terminal", () => {
+    expect(load([]).logFormat).toBe("auto");
+    expect(load(["--log-format", "pretty"]).logFormat).toBe("pretty");
+    expect(load([], { VRATA_LOG_FORMAT: "json" }).logFormat).toBe("json");
+    expect(failure(["--log-format", "yaml"])).toContain("--log-format");
   });
 
   it("prints help listing every flag with its variable", () => {

@@ -5,6 +5,7 @@ import { parseArgs } from "node:util";
 import { z } from "zod/mini";
 import { providerKeyPattern } from "../common/ids.ts";
 import { decodeInstanceKey, keyFormatHint, type SecretKeySource } from "./secrets/instance-key.ts";
+import { logFormats, type LogFormat } from "./operations/log-output.ts";
 import { samlProviderSettingsSchema, type SamlProviderSettings } from "./providers/saml/settings.ts";
 import "./validation-messages.ts";
 
@@ -52,6 +53,7 @@ const optionTable = {
     env: "VRATA_DATABASE_URL",
     help: "postgres://user:password@host/db for PostgreSQL (default: SQLite in the data folder)",
     schema: z.string().check(z.refine(isPostgresUrl, "must be a postgres:// or postgresql:// URL")),
+    shown: withoutPassword,
   },
   "database-wait": {
     env: "VRATA_DATABASE_WAIT",
@@ -200,6 +202,12 @@ const optionTable = {
     schema: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
     defaultValue: "info",
   },
+  "log-format": {
+    env: "VRATA_LOG_FORMAT",
+    help: "json, pretty (one readable line each) or auto (pretty at a terminal, json otherwise)",
+    schema: z.enum(logFormats),
+    defaultValue: "auto",
+  },
   dev: {
     env: "VRATA_DEV",
     help: "serve the web app from Vite with hot reload (development only)",
@@ -217,6 +225,8 @@ interface OptionDefinition {
   defaultValue?: string;
   /** Only from the environment (process lists show flags to everyone), and never repeated in messages. */
   secret?: boolean;
+  /** The value as a message may repeat it, when part of it is secret. */
+  shown?: (value: string) => string;
 }
 
 type OptionName = keyof typeof optionTable;
@@ -243,6 +253,7 @@ export interface Config {
   tls: { kind: "generated" } | { kind: "files"; certFile: string; keyFile: string } | { kind: "proxy" };
   title: string;
   logLevel: z.infer<(typeof optionTable)["log-level"]["schema"]>;
+  logFormat: LogFormat;
   mail?: MailConfig;
   secretKey: SecretKeySource;
   /** When new signing keys replace the ones that sign (README, Signing keys). */
@@ -511,6 +522,14 @@ function isHttpsOrigin(value: string): boolean {
   return url.protocol === "https:" && url.origin === value.replace(/\/$/, "") && !url.username;
 }
 
+/**
+ * A URL with its password, if any, replaced by `***`: everything between the user's name and the last
+ * `@`, so that a password holding `@` or `/` is hidden whole, even in a URL that does not parse.
+ */
+export function withoutPassword(url: string): string {
+  return url.replace(/^([a-z][\w+.-]*:\/\/[^:@/]*:).*@/i, "$1***@");
+}
+
 function isPostgresUrl(value: string): boolean {
   return URL.canParse(value) && ["postgres:", "postgresql:"].includes(new URL(value).protocol);
 }
@@ -523,7 +542,8 @@ function validate<N extends OptionName>(
   const result = optionTable[name].schema.safeParse(raw);
   if (!result.success) {
     const reason = result.error.issues[0]?.message ?? "is invalid";
-    const given = "secret" in optionTable[name] ? "" : ` (got ${JSON.stringify(raw)})`;
+    const option: OptionDefinition = optionTable[name];
+    const given = option.secret ? "" : ` (got ${JSON.stringify(option.shown?.(raw) ?? raw)})`;
     throw new ConfigError(`${from} ${reason.replace(/^Invalid input: /, "")}${given}`);
   }
   return result.data as z.infer<(typeof optionTable)[N]["schema"]>;
@@ -627,6 +647,7 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv): Con
         : { kind: "generated" },
     title: setting("title") as string,
     logLevel: setting("log-level") as Config["logLevel"],
+    logFormat: setting("log-format") as LogFormat,
     secretKey:
       secretKeyFile !== undefined
         ? { kind: "file", file: path.resolve(secretKeyFile), createIfMissing: false }

@@ -4,6 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { drainMessage, instancePrepared, runPrimary, stopMessage, stopSignals } from "./cluster.ts";
 import { ConfigError, HelpRequested, loadConfig, type Config } from "./config.ts";
 import { describeStartFailure } from "./start-failure.ts";
+import { logCrashes } from "./operations/crash-log.ts";
 
 // The `vrata` command: reads the settings, starts the server and stops it cleanly on a signal. Each
 // way of running loads the modules it needs when it needs them: the primary of several workers starts
@@ -76,6 +77,7 @@ try {
   if (error instanceof ConfigError) fail(error.message);
   throw error;
 }
+logCrashes(config);
 
 /** Requests in flight get this long to finish before the process exits anyway. */
 const shutdownGraceMs = 10_000;
@@ -91,7 +93,7 @@ if (clustered && cluster.isPrimary) {
         import("./prepare.ts"),
         import("./plain-log.ts"),
       ]);
-      return prepareInstance(config, plainLog(config.logLevel));
+      return prepareInstance(config, plainLog(config));
     },
     failed: (error) => fail(describeStartFailure(error, config)),
   });

@@ -16,6 +16,7 @@ import type { Mailer } from "./mail/mailer.ts";
 import type { Database, StoreOptions } from "./store/database.ts";
 import { collectStartGarbage, openInstance, openStore } from "./prepare.ts";
 import { plainLog } from "./plain-log.ts";
+import type { LogStream } from "./operations/log-output.ts";
 import { startExpiryCleanup } from "./store/cleanup.ts";
 import { deriveInstanceSecrets } from "./secrets/instance-secrets.ts";
 import { loadInstanceKey } from "./secrets/instance-key.ts";
@@ -55,6 +56,8 @@ export interface Surroundings {
   keyPollMs?: number;
   /** How host names of apps are resolved: the system's resolver unless another is given. */
   resolveHost?: ResolveHost;
+  /** Where the server's log lines go instead of standard output (tests read them). */
+  logStream?: LogStream;
 }
 
 /**
@@ -64,10 +67,10 @@ export interface Surroundings {
 export async function startVrata(
   config: Config,
   storeOptions: Partial<StoreOptions> = {},
-  { keyPollMs, resolveHost = systemResolver }: Surroundings = {},
+  { keyPollMs, resolveHost = systemResolver, logStream }: Surroundings = {},
 ): Promise<RunningVrata> {
   const secrets = deriveInstanceSecrets(await loadInstanceKey(config.secretKey));
-  const startLog = plainLog(config.logLevel);
+  const startLog = plainLog(config);
   // Until the server's logger exists, what happens to the store's connections is said plainly.
   let connectionLost = (error: Error) => startLog.warn(`a database connection ended: ${error.message}`);
   const db = await openStore(config, startLog, {
@@ -123,6 +126,7 @@ export async function startVrata(
       },
       renderIndex: vite ? vite.renderIndex : await builtIndex(),
       ...(vite ? { devMiddleware: vite.register } : {}),
+      logStream,
     });
     connectionLost = (error) =>
       app.log.warn({ err: error }, "a database connection ended; the next query opens another");

@@ -4,6 +4,7 @@ import path from "node:path";
 import tls from "node:tls";
 import { loadConfig } from "../../src/server/config.ts";
 import type { ResolveHost } from "../../src/server/oidc/app-fetch.ts";
+import type { LogStream } from "../../src/server/operations/log-output.ts";
 import { startVrata, type RunningVrata } from "../../src/server/start.ts";
 import { createPostgresSchema } from "./postgres.ts";
 import { freePort } from "./ports.ts";
@@ -48,6 +49,8 @@ export interface TestServerOptions {
   keyPollMs?: number;
   /** How the server resolves the host names of apps, instead of the system's resolver. */
   resolveHost?: ResolveHost;
+  /** Where the server's JSON log lines go (give `--log-level` in `args` too: the tests' default is silent). */
+  logStream?: LogStream;
 }
 
 /** A real Vrata on a free port, with its own temporary data folder and database. */
@@ -79,6 +82,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       {
         ...(options.keyPollMs === undefined ? {} : { keyPollMs: options.keyPollMs }),
         ...(options.resolveHost ? { resolveHost: options.resolveHost } : {}),
+        ...(options.logStream ? { logStream: options.logStream } : {}),
       },
     );
     if (running.tls?.caFile) trustCa(running.tls.caFile);

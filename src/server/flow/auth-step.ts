@@ -8,6 +8,7 @@ import { FlowStepError, type Flow, type StepRequest } from "./flows.ts";
 import { isKnownDevice, rememberDevice } from "./known-device.ts";
 import { newSession } from "../access/session.ts";
 import { addCompleted } from "./state.ts";
+import { logEvent } from "../operations/events.ts";
 import type { Bucket } from "../store/throttle.ts";
 import {
   flowGuessBucket,
@@ -122,6 +123,8 @@ export async function reserveGuess(
     return undefined;
   }
   return {
+    kind,
+    accountId,
     isLastOfFlow: (reserved.levels[0] ?? 0) >= maxFlowAttempts,
     forgive: () => forgiveGuess(limitStore(deps), reserved, subject),
     compare: async (check) => {
@@ -137,6 +140,9 @@ export async function reserveGuess(
 }
 
 export interface Guess {
+  kind: GuessKind;
+  /** The account guessed at, when the guess names one. */
+  accountId: string | undefined;
   /** This guess was the flow's last: if it is wrong, the flow fails. */
   isLastOfFlow: boolean;
   /** The guess was right: it counts against no ceiling. */
@@ -145,8 +151,16 @@ export interface Guess {
   compare: (check: () => Promise<boolean> | boolean) => Promise<boolean>;
 }
 
-/** A wrong guess: the flow fails if it was its last. */
-export function guessedWrong(flow: Flow, guess: Guess): void {
+/** A wrong guess is logged; the flow fails if it was its last. */
+export function guessedWrong(step: StepRequest, guess: Guess): void {
+  const { flow } = step;
+  logEvent(step.log, "guessFailed", {
+    flowId: flow.id,
+    organizationId: flow.organizationId,
+    clientId: flow.clientId,
+    kind: guess.kind,
+    ...(guess.accountId === undefined ? {} : { accountId: guess.accountId }),
+  });
   if (guess.isLastOfFlow) failFlow(flow);
 }
 

@@ -4,6 +4,7 @@ import { hashPassword } from "../accounts/passwords.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import { MailUnavailableError } from "../mail/mailer.ts";
+import { logEvent } from "../operations/events.ts";
 import { applicationOf } from "../organizations/applications.ts";
 import {
   completeAuthStep,
@@ -73,6 +74,13 @@ async function sendCodeTo(
     await releaseAll(limitStore(deps), reservation);
     throw new HttpError(503, "mailUnavailable", "the code could not be sent; try again in a moment");
   }
+  logEvent(step.log, "codeSent", {
+    flowId: flow.id,
+    organizationId: flow.organizationId,
+    clientId: flow.clientId,
+    purpose: target.kind,
+    ...(target.kind === "signin" ? { accountId: target.accountId } : {}),
+  });
 }
 
 export function passwordStart(step: StepRequest, emailOrUsername: string): void {
@@ -117,7 +125,7 @@ async function signInWithPassword(
     completeAuthStep(deps, step, { accountId });
     return;
   }
-  guessedWrong(flow, guess);
+  guessedWrong(step, guess);
   if (hasFailed(flow)) return;
   // A wrong password is recovered from with a code to the account's e-mail (reference §4.7.1).
   const recipients = identifier.kind === "email" ? [identifier.display] : await emailsOf(deps.db, accountId);
@@ -207,7 +215,7 @@ export async function codeComplete(deps: FlowDeps, step: StepRequest, typedCode:
   const guess = await reserveGuess(deps, step, "code", accountId);
   if (!guess) return;
   if (!(await guess.compare(() => codeMatches(deps, flow, typedCode)))) {
-    guessedWrong(flow, guess);
+    guessedWrong(step, guess);
     if (hasFailed(flow)) return;
     throw new FlowStepError(flow, "invalidCode");
   }

@@ -53,7 +53,7 @@ async function takeChallenge<C extends PasskeyState["ceremony"]>(
 
 /** The answer could not be verified: it counts as a failed attempt of the flow. */
 function refuse(step: StepRequest, guess: Guess): void {
-  guessedWrong(step.flow, guess);
+  guessedWrong(step, guess);
   if (hasFailed(step.flow)) return;
   throw new FlowStepError(step.flow, "passkeyFailed");
 }
@@ -124,7 +124,7 @@ export async function passkeyGetComplete(
   const guess = await reserveGuess(deps, step, "passkey", passkey?.accountId);
   if (!guess) return;
   if (!passkey) {
-    guessedWrong(flow, guess);
+    guessedWrong(step, guess);
     if (hasFailed(flow)) return;
     // The browser offered a passkey this server does not know (removed, say): the page tells the
     // browser to stop offering it, and offers to sign up.

@@ -19,7 +19,7 @@ import type { UpstreamRequest } from "../store/upstream-requests.ts";
 import { completeAuthStep, failFlow, requireNoAuthStep, reserveOrRefuse } from "./auth-step.ts";
 import type { FlowDeps } from "./deps.ts";
 import { commitStep, FlowStepError, loadFlow, saveFlow, type StepRequest } from "./flows.ts";
-import { countAuthOutcome } from "./auth-metrics.ts";
+import { reportAuthOutcome } from "./auth-outcome.ts";
 import { lastCompleted } from "./state.ts";
 import { newStepRequest } from "./step-request.ts";
 import { signUpBucket } from "./throttle.ts";
@@ -83,9 +83,12 @@ export async function flowProviderAnswer(
   if ("failure" in verdict) {
     const before = lastCompleted(flow.state);
     failFlow(flow);
-    countAuthOutcome(before, { ...flow.state, providers: [upstream.key] });
     flow.state.providerError = { provider: upstream.key, error: verdict.failure };
     await saveFlow(deps.db, flow);
+    reportAuthOutcome(request.log, flow, before, {
+      methods: [upstream.key],
+      failure: verdict.failure === "denied" ? "providerDenied" : "providerFailed",
+    });
     return page;
   }
   try {
@@ -192,5 +195,5 @@ async function signInOrUp(
   }
   await commitStep(deps.db, flow, step.effects);
   step.effects.applyTo(reply);
-  countAuthOutcome(undefined, flow.state);
+  reportAuthOutcome(request.log, flow, undefined);
 }

@@ -21,7 +21,7 @@ import { passkeyCreateComplete, passkeyCreateStart, passkeyGetComplete, passkeyG
 import { commitStep, FlowStepError, flowResponse, loadFlow, type Flow, type StepRequest } from "./flows.ts";
 import { newStepRequest } from "./step-request.ts";
 import { lastCompleted } from "./state.ts";
-import { countAuthOutcome } from "./auth-metrics.ts";
+import { reportAuthOutcome } from "./auth-outcome.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import { signOut } from "./signout.ts";
 import { requireSessionIfAny } from "../access/session.ts";
@@ -90,7 +90,7 @@ export const flowPlugin: FastifyPluginAsync<FlowRoutesOptions> = (app, { deps, r
         mistake = error;
       }
       await commitStep(deps.db, flow, step.effects);
-      countAuthOutcome(before, flow.state);
+      reportAuthOutcome(request.log, flow, before);
       step.effects.applyTo(reply);
       return stepAnswer(deps, reply, step, mistake);
     };

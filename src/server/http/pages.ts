@@ -2,10 +2,10 @@ import fs from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import fastifyStatic from "@fastify/static";
 import type { FastifyPluginAsync } from "fastify";
-import { z } from "zod/mini";
 import type { Context } from "../../common/api/context.ts";
 import type { About, DocumentText } from "../../common/api/documents.ts";
 import { apiPath, routes, type RouteName } from "../../common/routes.ts";
+import { productVersion } from "../product-version.ts";
 import { asksForPage, sendWebPage, webPageFile, type RenderIndex } from "./web-page.ts";
 
 export const webRoot = fileURLToPath(new URL("../../../dist/web/", import.meta.url));
@@ -24,11 +24,6 @@ const licenseDocuments: [RouteName, string][] = [
   ["Notice", "NOTICE"],
 ];
 
-async function productVersion(): Promise<string> {
-  const manifest = JSON.parse(await fs.readFile(projectRoot + "package.json", "utf8")) as unknown;
-  return z.object({ version: z.string() }).parse(manifest).version;
-}
-
 /**
  * The page routes: the SPA's views, the license documents, the context and about documents and the
  * assets.
@@ -42,7 +37,7 @@ export const pagesPlugin: FastifyPluginAsync<PagesOptions> = async (
     reply.type("application/json").header("cache-control", "no-cache").send(contextBody),
   );
 
-  const about: About = { title: context.title, version: await productVersion(), issuer };
+  const about: About = { title: context.title, version: productVersion(), issuer };
   const aboutBody = JSON.stringify(about);
   app.get(apiPath("About"), (_request, reply) => reply.type("application/json").send(aboutBody));
 

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Sealer } from "../secrets/sealing.ts";
 import type { Database } from "../store/database.ts";
 import type { SigningKeyRow } from "../store/signing-keys.ts";
+import { logEvent } from "../operations/events.ts";
 import { keyPollMs, maintainSigningKeys, nextKeyChange, type RotationSchedule } from "./key-rotation.ts";
 import { keyRoles, openSigningKeys, type OpenedSigningKeys } from "./keys.ts";
 
@@ -91,10 +92,10 @@ export class SigningKeyWatch {
         await following.onChange(keys);
         this.#keys = keys;
         this.#state = state;
-        following.log.info(
-          { signing: keys.signing.map((key) => key.kid), verifyOnly: keys.verifyOnly.map((key) => key.kid) },
-          "signing keys changed",
-        );
+        logEvent(following.log, "signingKeysChanged", {
+          signing: keys.signing.map((key) => key.kid),
+          verifyOnly: keys.verifyOnly.map((key) => key.kid),
+        });
       }
     } catch (error) {
       following.log.warn({ err: error }, "reading the signing keys failed; trying again");

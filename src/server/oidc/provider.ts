@@ -16,7 +16,6 @@ import { extraClientProperties, lifespan, ownerOf } from "./client-extras.ts";
 import { engineErrorPage, protectEnginePages } from "./engine-pages.ts";
 import { logoutPages } from "./logout-pages.ts";
 import { answerWithJwtAccessTokens, type JwtAccessTokens } from "./jwt-access-tokens.ts";
-import { tokensIssued } from "../operations/metrics.ts";
 
 export interface ProviderOptions {
   issuer: string;
@@ -139,10 +138,5 @@ export function createProvider({
   enforceClientSecrets(provider);
   answerWithJwtAccessTokens(provider, jwtAccessTokens);
   protectEnginePages(provider);
-  provider.on("grant.success", (ctx) => {
-    const grant = ctx.oidc.params?.grant_type;
-    tokensIssued.inc({ grant: typeof grant === "string" ? grant : "unknown" });
-  });
-
   return provider;
 }

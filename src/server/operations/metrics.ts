@@ -1,9 +1,24 @@
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { productVersion } from "../product-version.ts";
 
 // What operators watch (README "Metrics"), in Prometheus' text format at /metrics. Labels take few
 // values (route names, methods, outcomes), never identifiers of people or requests.
 
 export const registry = new Registry();
+
+// The process's CPU, memory, handles and event loop, and Node.js's heap and garbage collection
+// (process_* and nodejs_*): summed over the workers, or their average, minimum or maximum where a
+// sum means nothing (prom-client's aggregators).
+collectDefaultMetrics({ register: registry });
+
+/** Which Vrata and which Node.js run: one series of value 1, the same from every worker. */
+new Gauge({
+  name: "vrata_build_info",
+  help: "The version of Vrata and of Node.js running, as labels of a constant 1",
+  labelNames: ["version", "node"] as const,
+  registers: [registry],
+  aggregator: "first",
+}).set({ version: productVersion(), node: process.version }, 1);
 
 export const httpRequests = new Histogram({
   name: "vrata_http_request_duration_seconds",

@@ -8,7 +8,10 @@ import { blockIdentity, blockPage, blockStatus, unblockIdentity, type BlockDeps 
 type Params = { id: string; identityId: string };
 
 /** Blocking an organization's identities: managed by its admins at the console, read by the blocked too. */
-export const blockPlugin: FastifyPluginAsync<{ deps: CallerDeps & BlockDeps }> = (app, { deps }) => {
+export const blockPlugin: FastifyPluginAsync<{ deps: CallerDeps & Omit<BlockDeps, "log"> }> = (
+  app,
+  { deps },
+) => {
   const { db } = deps;
 
   app.get(apiPrefix + routes.OrganizationBlockUser.path, async (request) => {
@@ -21,9 +24,10 @@ export const blockPlugin: FastifyPluginAsync<{ deps: CallerDeps & BlockDeps }> =
     const caller = await requireConsoleCaller(deps, request);
     const { id, identityId } = request.params as Params;
     const body = parseBody(blockRequestSchema, request.body);
+    const acting = { ...deps, log: request.log };
     return "unblock" in body
-      ? unblockIdentity(db, caller, id, identityId)
-      : blockIdentity(deps, caller, id, identityId, body);
+      ? unblockIdentity(acting, caller, id, identityId)
+      : blockIdentity(acting, caller, id, identityId, body);
   });
 
   const status = async (request: Parameters<typeof requireCaller>[1]) => {

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from "fastify";
 import type Provider from "oidc-provider";
 import type { BlockPage, BlockRecord, BlockStatus } from "../../common/api/block.ts";
 import { displayName } from "../../common/api/identity.ts";
@@ -6,6 +7,7 @@ import { blockStatusReader } from "../access/blocks.ts";
 import type { Caller } from "../access/caller.ts";
 import { accountsWithAccess } from "../access/identities.ts";
 import { HttpError } from "../http/errors.ts";
+import { logEvent } from "../operations/events.ts";
 import { newId } from "../ids.ts";
 import { revokeInOrganization } from "../oidc/revocation.ts";
 import type { BackchannelLogouts } from "../oidc/backchannel-logout.ts";
@@ -28,6 +30,8 @@ import { findOrganization, organizationIdentity } from "./organizations.ts";
 
 export interface BlockDeps {
   db: Database;
+  /** The acting request's log, which tells of each block and each block lifted. */
+  log: FastifyBaseLogger;
   provider: Provider;
   logouts: BackchannelLogouts;
 }
@@ -107,11 +111,17 @@ export async function blockIdentity(
   ]);
   const type = request.scope === "identityAndAccounts" ? "accountBlocked" : "identityBlocked";
   for (const accountId of accounts) await recordActivity(db, accountId, { type, ...about });
+  logEvent(deps.log, "identityBlocked", {
+    organizationId,
+    identityId: membership.identityId,
+    scope: request.scope,
+    byAccountId: caller.accountId,
+  });
   return blockPage(db, caller, organizationId, scopedId);
 }
 
 export async function unblockIdentity(
-  db: Database,
+  { db, log }: Pick<BlockDeps, "db" | "log">,
   caller: Caller,
   organizationId: string,
   scopedId: string,
@@ -138,6 +148,11 @@ export async function unblockIdentity(
   ]);
   for (const accountId of accounts)
     await recordActivity(db, accountId, { type: "identityUnblocked", ...about });
+  logEvent(log, "identityUnblocked", {
+    organizationId,
+    identityId: block.identityId,
+    byAccountId: caller.accountId,
+  });
   return blockPage(db, caller, organizationId, scopedId);
 }
 
