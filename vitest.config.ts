@@ -8,6 +8,9 @@ export default defineConfig({
     environment: "node",
     testTimeout: 90_000,
     hookTimeout: 180_000,
+    // Most test files wait on servers, databases and child processes more than they compute: more
+    // files at once than cores (Vitest would run one at a time on two cores).
+    maxWorkers: 4,
     expect: { poll: { timeout: 20_000 } },
   },
 });
