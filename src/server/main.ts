@@ -132,29 +132,6 @@ async function serve(config: Config): Promise<void> {
   }
 
   const { app, url, issuer, tls } = vrata;
-  // What the store holds and where mail goes are the same for every worker: the first one tells of it.
-  if (!cluster.isWorker || cluster.worker?.id === 1) {
-    const { reportRefusedScopes } = await import("./templates/scope-report.ts");
-    await reportRefusedScopes(vrata.db, app.log).catch((error: unknown) => {
-      app.log.error({ err: error }, "the stored templates' scopes could not be checked");
-    });
-    const { checkMailServer } = await import("./mail/mail-check.ts");
-    // Not awaited: an SMTP server that does not answer must not hold up serving.
-    void checkMailServer(vrata.mailer, app.log);
-  }
-  if (cluster.isWorker) {
-    const { shareMetricsWithPrimary } = await import("./operations/cluster-metrics.ts");
-    shareMetricsWithPrimary();
-    app.log.info(`worker ready (listening at ${url})`);
-  } else {
-    app.log.info(`Vrata is serving ${issuer} (listening at ${url})`);
-    if (tls?.caFile) {
-      app.log.info(
-        `TLS certificate issued by a local CA: trust ${tls.caFile} in your browser, or set NODE_EXTRA_CA_CERTS=${tls.caFile}`,
-      );
-    }
-  }
-
   let stopping = false;
   /**
    * Stops serving: readiness answers 503 at once; the server takes connections for `drainMs` more, so
@@ -197,5 +174,28 @@ async function serve(config: Config): Promise<void> {
     process.on("disconnect", () => {
       if (!stopping) void stop("the primary process ended", 0);
     });
+  }
+
+  // What the store holds and where mail goes are the same for every worker: the first one tells of it.
+  if (!cluster.isWorker || cluster.worker?.id === 1) {
+    const { reportRefusedScopes } = await import("./templates/scope-report.ts");
+    await reportRefusedScopes(vrata.db, app.log).catch((error: unknown) => {
+      app.log.error({ err: error }, "the stored templates' scopes could not be checked");
+    });
+    const { checkMailServer } = await import("./mail/mail-check.ts");
+    // Not awaited: an SMTP server that does not answer must not hold up serving.
+    void checkMailServer(vrata.mailer, app.log);
+  }
+  if (cluster.isWorker) {
+    const { shareMetricsWithPrimary } = await import("./operations/cluster-metrics.ts");
+    shareMetricsWithPrimary();
+    app.log.info(`worker ready (listening at ${url})`);
+  } else {
+    app.log.info(`Vrata is serving ${issuer} (listening at ${url})`);
+    if (tls?.caFile) {
+      app.log.info(
+        `TLS certificate issued by a local CA: trust ${tls.caFile} in your browser, or set NODE_EXTRA_CA_CERTS=${tls.caFile}`,
+      );
+    }
   }
 }
