@@ -6,6 +6,8 @@ export interface LogLine {
   pid: number;
   msg: string;
   req?: { path: string };
+  /** The answer, on a request's "request completed" line. */
+  res?: { statusCode: number };
 }
 
 /** The running command, what it has logged so far, and a wait for a line to come. */
