@@ -178,6 +178,24 @@ describe.each(storeEngines)("shared identities on $name", ({ url }) => {
     });
   });
 
+  it("keeps people in the order the admins listed them, whether named by username or by address", async () => {
+    const identity = await createIdentity(owner.api, "ana-ordered");
+    const listed = ["rok", "Zala@Example.com", "bojan"];
+    const answer = await share(owner.api, identity, { users: listed.map((person) => ({ person })) });
+    expect(answer.status).toBe(200);
+    const shared = identitySchema.parse(await answer.json());
+    expect(shared.users?.map((entry) => entry.person)).toEqual(listed);
+    expect((await read(owner.api, identity.id)).users).toEqual(shared.users);
+
+    const [byUsername, byAddress, another] = shared.users ?? [];
+    const reordered = [another, byAddress, byUsername].map((entry) => ({ id: entry?.id ?? "" }));
+    const moved = await share(owner.api, shared, { users: reordered });
+    expect(moved.status).toBe(200);
+    expect((await read(owner.api, identity.id)).users?.map((entry) => entry.id)).toEqual(
+      reordered.map((entry) => entry.id),
+    );
+  });
+
   it("answers the same whether an account has the address or not, and tells only an account that has it", async () => {
     const known = "dora@example.com";
     const unknown = "ema@example.com";

@@ -26,8 +26,9 @@ import type {
 //   one has an account); a share by e-mail address is the address's: it belongs to whichever account
 //   proved it owns the address, now or once one signs up with it. Sharing with an address therefore
 //   answers the same whether or not an account has it, and the person is told after the answer;
-// - shares live in the identity's versioned document, so of two edits made at once from the same
-//   version the second is refused (409), and the last admin cannot be removed by two requests together.
+// - shares change with the identity's versioned document (those with addresses are stored beside it,
+//   in the same transaction), so of two edits made at once from the same version the second is refused
+//   (409), and the last admin cannot be removed by two requests together.
 
 /** What sharing works with: the store, and the limits on naming people. */
 export interface SharingDeps {

@@ -14,7 +14,11 @@ export interface IdentityDocument {
   admins: string[];
   /** Identities that may use this one. */
   users: string[];
-  /** People's accounts the identity's admins shared it with (absent: nobody). */
+  /**
+   * The people the identity's admins shared it with, in the order they listed them (absent: nobody).
+   * Stored, the document holds only the shares with accounts; those with e-mail addresses are rows of
+   * `identity_address_shares` (migration 0016 says why), put back here when the identity is read.
+   */
   shares?: IdentityShare[];
 }
 
@@ -68,13 +72,23 @@ const shareRows = (identityId: string, document: IdentityDocument) =>
   );
 
 const addressShareRows = (identityId: string, document: IdentityDocument) =>
-  (document.shares ?? []).flatMap(({ addressKey, role }) =>
-    addressKey === undefined ? [] : [{ identity_id: identityId, address_key: addressKey, role }],
+  (document.shares ?? []).flatMap(({ addressKey, id, person, role }, position) =>
+    addressKey === undefined
+      ? []
+      : [{ identity_id: identityId, address_key: addressKey, id, person, role, position }],
+  );
+
+/** The document as stored: without its shares with e-mail addresses, which are rows of their own. */
+const storedDocument = (document: IdentityDocument): string =>
+  JSON.stringify(
+    document.shares === undefined
+      ? document
+      : { ...document, shares: document.shares.filter((share) => share.accountId !== undefined) },
   );
 
 /**
  * Replaces the lookup rows of the identity's members, shares and search words with those of its
- * document.
+ * document, and the rows of its shares with e-mail addresses.
  */
 async function storeLookups(trx: Database, id: string, document: IdentityDocument, replace: boolean) {
   if (replace) {
@@ -105,7 +119,7 @@ export async function insertIdentity(
       .values({
         id: identity.id,
         version: 1,
-        document: JSON.stringify(identity.document),
+        document: storedDocument(identity.document),
         creator_account_id: identity.creatorAccountId,
         created_at: now,
         updated_at: now,
@@ -127,7 +141,7 @@ export async function updateIdentityDocument(
     const result = await trx
       .updateTable("identities")
       .set({
-        document: JSON.stringify(document),
+        document: storedDocument(document),
         version: version + 1,
         updated_at: now,
       })
@@ -141,17 +155,34 @@ export async function updateIdentityDocument(
 }
 
 const identityColumns = ["id", "version", "document", "creator_account_id"] as const;
-const toIdentity = (row: {
-  id: string;
-  version: number;
-  document: string;
-  creator_account_id: string | null;
-}) => ({
-  id: row.id,
-  version: row.version,
-  document: JSON.parse(row.document) as IdentityDocument,
-  creatorAccountId: row.creator_account_id,
-});
+
+/** The identities of these rows, each with its shares with e-mail addresses back among its shares. */
+async function toIdentities(
+  db: Database,
+  rows: readonly { id: string; version: number; document: string; creator_account_id: string | null }[],
+): Promise<IdentityRow[]> {
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.id);
+  const addressShares = await db
+    .selectFrom("identity_address_shares")
+    .select(["identity_id", "address_key", "id", "person", "role", "position"])
+    .where("identity_id", "in", ids)
+    .orderBy("position")
+    .execute();
+  return rows.map((row) => {
+    const document = JSON.parse(row.document) as IdentityDocument;
+    const own = addressShares.filter((share) => share.identity_id === row.id);
+    if (own.length > 0) {
+      // Put back in ascending order, each lands where it was listed; if an edit by a previous release
+      // removed shares with accounts meanwhile, the rest keep their order.
+      const shares = [...(document.shares ?? [])];
+      for (const { address_key: addressKey, id, person, role, position } of own)
+        shares.splice(position, 0, { id, person, addressKey, role });
+      document.shares = shares;
+    }
+    return { id: row.id, version: row.version, document, creatorAccountId: row.creator_account_id };
+  });
+}
 
 /** The identities with these IDs, newest first. */
 export async function findIdentities(db: Database, ids: readonly string[]): Promise<IdentityRow[]> {
@@ -163,7 +194,7 @@ export async function findIdentities(db: Database, ids: readonly string[]): Prom
     .orderBy("created_at", "desc")
     .orderBy("id")
     .execute();
-  return rows.map(toIdentity);
+  return toIdentities(db, rows);
 }
 
 export async function findIdentity(db: Database, id: string): Promise<IdentityRow | undefined> {
@@ -179,7 +210,7 @@ export async function identitiesCreatedBy(db: Database, accountId: string): Prom
     .orderBy("created_at", "desc")
     .orderBy("id")
     .execute();
-  return rows.map(toIdentity);
+  return toIdentities(db, rows);
 }
 
 /**

@@ -96,7 +96,10 @@ export interface IdentityShareTable {
 export interface IdentityAddressShareTable {
   identity_id: string;
   address_key: string;
+  id: string;
+  person: string;
   role: "admin" | "user";
+  position: number;
 }
 
 export interface IdentityOrganizationTable {
