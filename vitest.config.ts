@@ -10,7 +10,7 @@ export default defineConfig({
     hookTimeout: 180_000,
     // Most test files wait on servers, databases and child processes more than they compute: more
     // files at once than cores (Vitest would run one at a time on two cores).
-    maxWorkers: 4,
+    maxWorkers: 3,
     expect: { poll: { timeout: 20_000 } },
   },
 });
