@@ -56,6 +56,15 @@ describe("application templates", () => {
     });
   });
 
+  it("ask by default for the OpenID scopes relying parties ask for: openid profile email", async () => {
+    const owner = await consoleSignUp(server.url, "nadia");
+    const created = await postJson(owner.api, "/api/a/create", { name: "Defaults" });
+    const { id } = (await created.json()) as { id: string };
+
+    const template = templateSchema.parse(await (await owner.api(`/api/a/${id}`)).json());
+    expect(template.idScopes).toEqual(["openid", "profile", "email"]);
+  });
+
   it("are changed by admins only, never over someone else's newer save", async () => {
     const owner = await consoleSignUp(server.url, "uros");
     const other = await consoleSignUp(server.url, "vesna");

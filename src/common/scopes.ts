@@ -5,6 +5,9 @@
 /** The OpenID scopes the engine supports, for every client. */
 export const openIdScopes = ["openid", "offline_access", "profile", "email"] as const;
 
+/** A new template's OpenID scopes: what relying parties ask for unless told otherwise. */
+export const defaultIdScopes = ["openid", "profile", "email"];
+
 /**
  * Names an app may not define: they are the OpenID scopes' (the ones the engine supports and the
  * standard ones it does not), whatever their case, so no app scope passes for one of them.

@@ -1,4 +1,5 @@
 import { z } from "zod/mini";
+import { defaultIdScopes } from "../scopes.ts";
 import { appScopeSchema } from "./app-scope.ts";
 import { ownAdminIdentitiesSchema } from "./summary.ts";
 import { idText, typedText } from "./text.ts";
@@ -82,7 +83,7 @@ export const templateFieldsSchema = z.strictObject({
   name: typedText(200).check(z.minLength(1)),
   description: z._default(typedText(4000), ""),
   homepageTemplate: z._default(typedText(2000), ""),
-  idScopes: z._default(z.array(scopeToken).check(z.maxLength(50)), ["openid"]),
+  idScopes: z._default(z.array(scopeToken).check(z.maxLength(50)), defaultIdScopes),
   /** Scopes besides the OpenID ones that the template's clients may be granted. */
   appScopes: z._default(z.array(appScopeSchema).check(z.maxLength(50)), []),
   variables: z._default(z.array(variableSchema).check(z.maxLength(50)), []),

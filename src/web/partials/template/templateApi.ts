@@ -27,9 +27,7 @@ export function templateQuery(id: string) {
 }
 
 export async function createTemplate(fields: Pick<TemplateFields, "name">): Promise<string> {
-  return (
-    await postJson(apiPath("ApplicationTemplateCreate"), { ...fields, idScopes: ["openid"] }, createdSchema)
-  ).id;
+  return (await postJson(apiPath("ApplicationTemplateCreate"), fields, createdSchema)).id;
 }
 
 type TemplateUpdate = z.input<typeof templateUpdateSchema>;
