@@ -114,7 +114,7 @@ test.describe("scopes an app defines", () => {
           client_id: clientId,
           response_type: "code",
           redirect_uri: `${uriBase}/callback`,
-          scope: `openid ${scope.name}`,
+          scope: `openid profile email ${scope.name}`,
           code_challenge: createHash("sha256").update(verifier).digest("base64url"),
           code_challenge_method: "S256",
           state: randomBytes(16).toString("base64url"),
@@ -126,6 +126,22 @@ test.describe("scopes an app defines", () => {
         await person.getByRole("button", { name: labels.submit }).click();
         await expect(person.getByText(labels.signedUp)).toBeVisible();
 
+        // What the app receives of the identity chosen, then what else it asks for.
+        const data = {
+          en: [
+            "receives from the identity you choose:",
+            "its name, username and picture",
+            "its e-mail address",
+          ],
+          sl: [
+            "od identitete, ki jo izberete, prejme:",
+            "njeno ime, uporabniško ime in sliko",
+            "njen e-poštni naslov",
+          ],
+        }[language];
+        const received = person.getByText(data[0] ?? "").locator("..");
+        await expect(received).toContainText(appName);
+        await expect(received.getByRole("listitem")).toHaveText(data.slice(1));
         const intro = { en: "also asks for this access:", sl: "zahteva tudi ta dostop:" }[language];
         const asked = person.getByText(intro).locator("..");
         await expect(asked).toContainText(appName);

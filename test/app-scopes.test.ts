@@ -186,6 +186,19 @@ describe.each(storeEngines)("scopes that apps define, on $name", ({ url }) => {
     });
   });
 
+  it("name, besides the app's own, the data of the identity the app's OpenID scopes give it", async () => {
+    const { secret, app } = clientOf(shop, "reader");
+    const driver = await FlowDriver.start(
+      server.issuer,
+      app,
+      { scope: "profile orders:read openid" },
+      client.ClientSecretBasic(secret),
+    );
+    const flow = await driver.get();
+    expect(flow.personalData).toEqual(["profile"]);
+    expect(flow.appScopes).toEqual([ordersRead]);
+  });
+
   it("are asked for in a backend client's code flow, named on the identity step and granted", async () => {
     const { clientId, secret, app } = clientOf(shop, "reader");
     const driver = await FlowDriver.start(
@@ -198,6 +211,8 @@ describe.each(storeEngines)("scopes that apps define, on $name", ({ url }) => {
     const { flow } = await driver.step("passwordComplete", { password: "bruno's passphrase" });
     expect(flow.completed).toEqual(["signup"]);
     expect(flow.appScopes).toEqual([ordersRead]);
+    // offline_access gives the app no data of the identity: the step names none.
+    expect(flow.personalData).toBeUndefined();
     const { tokens } = await signInRest(driver);
     expect(tokens.scope).toBe("openid offline_access orders:read");
     expect(tokens.claims()?.aud).toBe(clientId);

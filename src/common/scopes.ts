@@ -5,6 +5,10 @@
 /** The OpenID scopes the engine supports, for every client. */
 export const openIdScopes = ["openid", "offline_access", "profile", "email"] as const;
 
+/** The OpenID scopes that give an app data of the person's identity, in the order pages name them. */
+export const personalDataScopes = ["profile", "email"] as const;
+export type PersonalDataScope = (typeof personalDataScopes)[number];
+
 /** A new template's OpenID scopes: what relying parties ask for unless told otherwise. */
 export const defaultIdScopes = ["openid", "profile", "email"];
 

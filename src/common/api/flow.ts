@@ -8,6 +8,7 @@ import { z } from "zod/mini";
 import { providerKeyPattern } from "../ids.ts";
 import { codeLength, locales, passwordMaxLength, usernameOrEmailMaxLength } from "../limits.ts";
 import { appScopeSchema } from "./app-scope.ts";
+import { personalDataScopes } from "../scopes.ts";
 import { idText, storableText } from "./text.ts";
 
 // The auth flow's JSON API (reference §4.3-§4.6): every step answers with the flow's state, and a
@@ -78,6 +79,8 @@ export const flowResponseSchema = z.object({
   locale: z.optional(z.enum(locales)),
   /** The scopes of the app's own API the app asks for, with their descriptions in each language. */
   appScopes: z.optional(z.array(appScopeSchema)),
+  /** The OpenID scopes asked for that give the app data of the identity chosen (its name, its e-mail). */
+  personalData: z.optional(z.array(z.enum(personalDataScopes))),
   /** Where "Homepage" leads once the flow has finished. */
   homepage: z.optional(z.string()),
   error: z.optional(z.enum(flowErrors)),

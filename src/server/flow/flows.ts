@@ -4,14 +4,14 @@ import type { FlowError, FlowResponse } from "../../common/api/flow.ts";
 import type { AppScope } from "../../common/api/app-scope.ts";
 import { flowIdPattern } from "../../common/ids.ts";
 import type { Locale } from "../../common/limits.ts";
-import { isOpenIdScope } from "../../common/scopes.ts";
+import { isOpenIdScope, personalDataScopes } from "../../common/scopes.ts";
 import { HttpError } from "../http/errors.ts";
 import { requestedLocale } from "../http/locale.ts";
 import type { Database } from "../store/database.ts";
 import { findFlow, insertFlow, updateFlowState } from "../store/flows.ts";
 import { findActiveClient } from "../store/clients.ts";
 import { applicationOf } from "../organizations/applications.ts";
-import { newFlowState, type FlowState } from "./state.ts";
+import { newFlowState, type FlowState, type RequestedAccess } from "./state.ts";
 import type { Device } from "./known-device.ts";
 import { StepEffects } from "./step-effects.ts";
 
@@ -60,12 +60,16 @@ export class FlowStepError extends Error {
 }
 
 /**
- * The app's own scopes an authorization request asks for. The engine has refused any scope the client
- * was not granted before the flow began, so the rest of the request's scopes are the app's.
+ * The scopes an authorization request asks for: the app's own, and the OpenID scopes that give it the
+ * identity's data. The engine has refused any scope the client was not granted before the flow began,
+ * so the request's scopes other than the OpenID ones are the app's.
  */
-function appScopesAskedFor(params: Record<string, unknown>): string[] {
-  const scope = typeof params.scope === "string" ? params.scope.split(" ") : [];
-  return [...new Set(scope.filter((name) => name !== "" && !isOpenIdScope(name)))];
+function accessAskedFor(params: Record<string, unknown>): RequestedAccess {
+  const asked = new Set(typeof params.scope === "string" ? params.scope.split(" ") : []);
+  return {
+    appScopes: [...asked].filter((name) => name !== "" && !isOpenIdScope(name)),
+    personalData: personalDataScopes.filter((name) => asked.has(name)),
+  };
 }
 
 /**
@@ -83,7 +87,7 @@ export async function loadFlow(db: Database, provider: Provider, id: string): Pr
   if (!interaction || !client) throw new HttpError(404, "notFound", "no such flow");
   const state = newFlowState(
     requestedLocale(interaction.params.ui_locales),
-    appScopesAskedFor(interaction.params),
+    accessAskedFor(interaction.params),
   );
   return {
     id,
@@ -151,6 +155,7 @@ export async function flowResponse(
     ...(state.code ? { codesSent: state.code.sent } : {}),
     ...(state.locale ? { locale: state.locale } : {}),
     ...(state.appScopes ? { appScopes: describedScopes(state.appScopes, application.appScopes) } : {}),
+    ...(state.personalData ? { personalData: state.personalData } : {}),
     ...(state.providerError ? { providerError: state.providerError } : {}),
     ...(state.completed.includes("finished") && application.homepage
       ? { homepage: application.homepage }

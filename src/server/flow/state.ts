@@ -1,5 +1,6 @@
 import type { Completed, FlowProvider } from "../../common/api/flow.ts";
 import type { Locale } from "../../common/limits.ts";
+import type { PersonalDataScope } from "../../common/scopes.ts";
 
 /** A code sent by e-mail: only its hash is kept. */
 export interface SentCode {
@@ -56,13 +57,25 @@ export interface FlowState {
   locale?: Locale;
   /** The scopes of the app's own API that the request asks for (the identity step names them). */
   appScopes?: string[];
+  /** The OpenID scopes the request asks for that give the app the identity's data (named there too). */
+  personalData?: PersonalDataScope[];
 }
 
-export const newFlowState = (locale?: Locale, appScopes: readonly string[] = []): FlowState => ({
+/** What the authorization request asks for, as the identity step names it. */
+export interface RequestedAccess {
+  appScopes: readonly string[];
+  personalData: readonly PersonalDataScope[];
+}
+
+export const newFlowState = (
+  locale?: Locale,
+  { appScopes, personalData }: RequestedAccess = { appScopes: [], personalData: [] },
+): FlowState => ({
   completed: [],
   providers: [],
   ...(locale ? { locale } : {}),
   ...(appScopes.length > 0 ? { appScopes: [...appScopes] } : {}),
+  ...(personalData.length > 0 ? { personalData: [...personalData] } : {}),
 });
 
 /** The states each new state may follow; some replace the last one instead of following it. */

@@ -11,7 +11,7 @@ import { CheckIcon, PlusIcon } from "../../components/icons.tsx";
 import { IdentityForm } from "../identity/IdentityForm.tsx";
 import { createIdentity, flowIdentitiesQuery, postStep } from "./flowApi.ts";
 import { IdentityGroups } from "./IdentityGroups.tsx";
-import { RequestedScopes } from "./RequestedScopes.tsx";
+import { RequestedAccess } from "./RequestedAccess.tsx";
 import { StepFooter } from "./StepForm.tsx";
 import { StepHeading } from "./StepHeading.tsx";
 import { useFocusOnMount, useStepAction, type OnFlow } from "./useStepAction.ts";
@@ -66,7 +66,11 @@ export function IdentityStep({ flowId, flow, onFlow, onRestart, restarting }: Id
           />
         </p>
       </div>
-      <RequestedScopes appName={flow.appName} scopes={flow.appScopes ?? []} />
+      <RequestedAccess
+        appName={flow.appName}
+        personalData={flow.personalData ?? []}
+        scopes={flow.appScopes ?? []}
+      />
       {identities.isPending ? (
         <p role="status">{t("app.loading")}</p>
       ) : identities.isError ? (
