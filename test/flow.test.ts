@@ -267,6 +267,36 @@ describe("after the sign-in", () => {
     expect((await driver.returnToApp()).searchParams.get("error")).toBe("access_denied");
   });
 
+  it("joins the organization only once the flow completes: a choice then a decline leaves no trace", async () => {
+    const organizationTrace = async () => ({
+      members: await server.db
+        .selectFrom("identity_organizations")
+        .select("identity_id")
+        .where("organization_id", "=", otherApp.organizationId)
+        .execute(),
+      activities: await server.db
+        .selectFrom("activity_organizations")
+        .select("activity_id")
+        .where("organization_id", "=", otherApp.organizationId)
+        .execute(),
+    });
+    const before = await organizationTrace();
+    const driver = await start(otherApp);
+    await signInWithPassword(driver, "iris", "iris's passphrase");
+    const [identity] = await driver.identities();
+    await driver.step("chooseIdentity", { identity: { id: identity?.id ?? "" } });
+    expect((await driver.step("decline")).flow.completed).toEqual(["signup", "declined"]);
+    await driver.step("redirect");
+    expect((await driver.returnToApp()).searchParams.get("error")).toBe("access_denied");
+    expect(await organizationTrace()).toEqual(before);
+
+    // Completed with the identity, the flow joins it.
+    const again = await start(otherApp);
+    await signInWithPassword(again, "iris", "iris's passphrase");
+    await chooseAndReturn(again, identity?.id);
+    expect((await organizationTrace()).members).toContainEqual({ identity_id: identity?.id });
+  });
+
   it("restarts without the session cookie and without resetting attempts", async () => {
     const driver = await start();
     await signInWithPassword(driver, "judy", "judy's passphrase");

@@ -5,6 +5,7 @@ import { insertGrantAccount } from "../store/flows.ts";
 import { recordApplicationUse } from "../store/identities.ts";
 import type { FlowDeps } from "./deps.ts";
 import { saveFlow, type Flow } from "./flows.ts";
+import { joinOnCompletion } from "./outcome.ts";
 import { addCompleted, lastCompleted } from "./state.ts";
 
 // Authentication method references (RFC 8176) of the flow's methods; a passkey proves possession of
@@ -41,9 +42,12 @@ async function interactionResult(
   if (outcome === "declined") return { error: "access_denied", error_description: "the person declined" };
 
   const { state } = flow;
-  const { membershipId, accountId, identityId } = state;
-  if (!membershipId || !accountId || !identityId)
-    return { error: "access_denied", error_description: "no identity chosen" };
+  const { accountId, identityId } = state;
+  if (!accountId || !identityId) return { error: "access_denied", error_description: "no identity chosen" };
+  const membership = await joinOnCompletion(deps.db, flow, accountId, identityId);
+  if (!membership)
+    return { error: "access_denied", error_description: "the identity can no longer be used here" };
+  const membershipId = membership.id;
   await endOtherSession(deps, interaction, membershipId);
   const existing = interaction.grantId ? await deps.provider.Grant.find(interaction.grantId) : undefined;
   const grant =

@@ -4,7 +4,8 @@ import { joinOrganization } from "../identities/memberships.ts";
 import { HttpError } from "../http/errors.ts";
 import { deactivateSessions } from "../store/flows.ts";
 import { isBlocked } from "../store/blocks.ts";
-import { membershipsIn } from "../store/identities.ts";
+import { membershipsIn, type MembershipRow } from "../store/identities.ts";
+import type { Database } from "../store/database.ts";
 import type { FlowDeps } from "./deps.ts";
 import type { Flow, StepRequest } from "./flows.ts";
 import { clearSessionCookie, requireSession, requireSessionIfAny } from "../access/session.ts";
@@ -29,6 +30,33 @@ export async function decline(deps: FlowDeps, request: FastifyRequest, flow: Flo
   if (!addCompleted(flow.state, "declined")) throw new HttpError(400, "badRequest", "nothing to decline now");
 }
 
+/**
+ * The identity's membership of the organization, when the account may use the identity there; it
+ * joins the organization if it is not a member yet. Refused with the reason when it may not: checked
+ * when the identity is chosen, and again when the flow completes, as either may change in between.
+ */
+async function membershipForFlow(
+  db: Database,
+  organizationId: string,
+  accountId: string,
+  identityId: string,
+  { join }: { join: boolean },
+): Promise<MembershipRow | undefined> {
+  const access = (await accessibleIdentities(db, accountId)).get(identityId);
+  if (!access) throw new HttpError(404, "notFound", "no such identity");
+  // Also a new identity of an account the organization blocked: the block covers the account.
+  if (await isBlocked(db, organizationId, identityId, accountId))
+    throw new HttpError(400, "identityBlocked", "the identity is blocked in this organization");
+  const [existing] = await membershipsIn(db, organizationId, [identityId]);
+  if (existing && !existing.active)
+    throw new HttpError(400, "identityDisabled", "the identity is disabled in this organization");
+  if (!existing && access !== "admin") {
+    throw new HttpError(403, "forbidden", "only an admin of the identity can join it to an organization");
+  }
+  if (existing || !join) return existing;
+  return (await joinOrganization(db, accountId, identityId, organizationId)).membership;
+}
+
 export async function chooseIdentity(
   deps: FlowDeps,
   request: FastifyRequest,
@@ -37,24 +65,25 @@ export async function chooseIdentity(
 ): Promise<void> {
   const accountId = await requireSession(deps, request, flow);
   if (!authenticated(flow.state)) throw new HttpError(400, "badRequest", "no identity can be chosen now");
-  const access = (await accessibleIdentities(deps.db, accountId)).get(identityId);
-  if (!access) throw new HttpError(404, "notFound", "no such identity");
-  // Also a new identity of an account the organization blocked: the block covers the account.
-  if (await isBlocked(deps.db, flow.organizationId, identityId, accountId))
-    throw new HttpError(400, "identityBlocked", "the identity is blocked in this organization");
-  const [existing] = await membershipsIn(deps.db, flow.organizationId, [identityId]);
-  if (existing && !existing.active)
-    throw new HttpError(400, "identityDisabled", "the identity is disabled in this organization");
-  if (!existing && access !== "admin") {
-    throw new HttpError(403, "forbidden", "only an admin of the identity can join it to an organization");
-  }
-  // Signing in to the organization's app is how a person and the organization both agree to a membership.
-  const membership =
-    existing ?? (await joinOrganization(deps.db, accountId, identityId, flow.organizationId)).membership;
+  // The identity joins the organization only when the flow completes with it (see finish.ts): a
+  // person who goes back, declines or leaves has joined nothing.
+  await membershipForFlow(deps.db, flow.organizationId, accountId, identityId, { join: false });
   if (!addCompleted(flow.state, "identity"))
     throw new HttpError(400, "badRequest", "no identity can be chosen now");
   flow.state.identityId = identityId;
-  flow.state.membershipId = membership.id;
+}
+
+/**
+ * Signing in to the organization's app is how a person and the organization both agree to a
+ * membership: the chosen identity joins when the flow completes, unless it may no longer be used.
+ */
+export async function joinOnCompletion(db: Database, flow: Flow, accountId: string, identityId: string) {
+  try {
+    return await membershipForFlow(db, flow.organizationId, accountId, identityId, { join: true });
+  } catch (error) {
+    if (error instanceof HttpError) return undefined;
+    throw error;
+  }
 }
 
 export async function readyToRedirect(deps: FlowDeps, request: FastifyRequest, flow: Flow): Promise<void> {

@@ -45,7 +45,6 @@ export interface FlowState {
   /** Set once the auth step is done: whether it signed up a new account. */
   signedUp?: boolean;
   identityId?: string;
-  membershipId?: string;
   authTime?: number;
   code?: CodeState;
   passkey?: PasskeyState;
