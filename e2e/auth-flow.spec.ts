@@ -341,7 +341,9 @@ test.describe("the sign-in card", () => {
         baseURL,
       }) => {
         await page.goto("/auth/unknown-flow");
-        await expect(page.getByRole("heading", { level: 2, name: expected.heading })).toBeFocused();
+        await expect(page.getByRole("heading", { level: 1, name: expected.heading })).toBeFocused();
+        // The page is named after what it says, in the tab and the history.
+        await expect(page).toHaveTitle(new RegExp(`^${expected.heading}`));
         await expect(page.getByText(expected.text)).toBeVisible();
         await expect(page.getByRole("alert")).toHaveCount(0);
         expect(await seriousAccessibilityViolations(page)).toEqual([]);
@@ -351,7 +353,7 @@ test.describe("the sign-in card", () => {
 
         // An ID of the right shape that names no flow gets the same page.
         await page.goto(`/auth/${"A".repeat(43)}`);
-        await expect(page.getByRole("heading", { level: 2, name: expected.heading })).toBeVisible();
+        await expect(page.getByRole("heading", { level: 1, name: expected.heading })).toBeVisible();
         dropNotFound(pageErrors);
       });
     });

@@ -346,7 +346,7 @@ const signedOutPages: PageVisit[] = [
     name: "unknown-flow",
     open: async (page) => {
       await page.goto(pathFor("AuthFlowGet", { id: randomBytes(32).toString("base64url").slice(0, 43) }));
-      return page.locator("body");
+      return heading(page);
     },
     errorStatus: 404,
   },

@@ -16,7 +16,8 @@ export function AuthFlow() {
   const { t } = useTranslation();
   const { id = "" } = useParams();
   const flow = useQuery(flowQuery(id));
-  useDocumentTitle(t("authFlow.title"));
+  // A flow that cannot be shown names the page after what happened to it.
+  useDocumentTitle(flow.isError ? t(unavailable(flow.error).heading) : t("authFlow.title"));
   const requestedLocale = flow.data?.locale;
   useEffect(() => {
     if (requestedLocale) followRequestedLocale(requestedLocale);
@@ -31,7 +32,31 @@ export function AuthFlow() {
   return <FlowPage key={id} flowId={id} initial={flow.data} />;
 }
 
-/** Why the flow cannot be shown, in plain words, with a way back. */
+/** What the page says when the flow cannot be shown, by the error's code. */
+function unavailable(error: Error) {
+  const code = error instanceof ApiError ? error.code : "unexpected";
+  if (code === "notFound")
+    return {
+      kind: "unknown",
+      heading: "authFlow.ended.unknown",
+      text: "authFlow.ended.unknownText",
+    } as const;
+  // The flow's session cookie is missing: it was signed in to in another browser.
+  if (code === "unauthorized") {
+    return {
+      kind: "otherBrowser",
+      heading: "authFlow.ended.otherBrowser",
+      text: "authFlow.ended.otherBrowserText",
+    } as const;
+  }
+  return {
+    kind: "loadFailed",
+    heading: "authFlow.ended.loadFailed",
+    text: "authFlow.ended.loadFailedText",
+  } as const;
+}
+
+/** Why the flow cannot be shown, in plain words, with a way back; the page's only heading. */
 interface FlowUnavailableProps {
   readonly error: Error;
   readonly retrying: boolean;
@@ -40,26 +65,19 @@ interface FlowUnavailableProps {
 
 function FlowUnavailable({ error, retrying, onRetry }: FlowUnavailableProps) {
   const { t } = useTranslation();
-  const code = error instanceof ApiError ? error.code : "unexpected";
-  if (code === "notFound") {
+  const { kind, heading, text } = unavailable(error);
+  if (kind !== "loadFailed") {
     return (
-      <MessagePanel tone="gone" heading={t("authFlow.ended.unknown")} actions={<WayBack />}>
-        <p>{t("authFlow.ended.unknownText")}</p>
-      </MessagePanel>
-    );
-  }
-  // The flow's session cookie is missing: it was signed in to in another browser.
-  if (code === "unauthorized") {
-    return (
-      <MessagePanel tone="gone" heading={t("authFlow.ended.otherBrowser")} actions={<WayBack />}>
-        <p>{t("authFlow.ended.otherBrowserText")}</p>
+      <MessagePanel tone="gone" level={1} heading={t(heading)} actions={<WayBack />}>
+        <p>{t(text)}</p>
       </MessagePanel>
     );
   }
   return (
     <MessagePanel
       tone="failed"
-      heading={t("authFlow.ended.loadFailed")}
+      level={1}
+      heading={t(heading)}
       actions={
         <>
           <Button size="large" busy={retrying} onClick={onRetry}>
@@ -69,7 +87,7 @@ function FlowUnavailable({ error, retrying, onRetry }: FlowUnavailableProps) {
         </>
       }
     >
-      <p>{t("authFlow.ended.loadFailedText")}</p>
+      <p>{t(text)}</p>
     </MessagePanel>
   );
 }
