@@ -6,6 +6,8 @@ export default defineConfig({
   test: {
     include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     environment: "node",
+    // Test files' PostgreSQL schemas are dropped at the end of the run, never while others migrate.
+    globalSetup: ["test/support/postgres-schemas.ts"],
     testTimeout: 90_000,
     hookTimeout: 180_000,
     // Most test files wait on servers, databases and child processes more than they compute: more

@@ -1,5 +1,7 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
 import pg from "pg";
+import { schemasFileVariable } from "./postgres-schemas.ts";
 
 /** Set in CI: the store suites then run against PostgreSQL as well as SQLite. */
 export const postgresUrl = process.env.VRATA_TEST_POSTGRES_URL;
@@ -23,12 +25,17 @@ export async function runSql(url: string, sql: string): Promise<void> {
 
 /**
  * A fresh schema on the test PostgreSQL server, so test files running at the same time never see
- * each other's rows. `drop` removes it with everything in it.
+ * each other's rows. `drop` removes it with everything in it: under Vitest once every test file has
+ * run (see postgres-schemas.ts), elsewhere at once.
  */
 export async function createPostgresSchema(
   url: string,
 ): Promise<{ schema: string; drop: () => Promise<void> }> {
   const schema = `vrata_test_${randomBytes(6).toString("hex")}`;
   await runSql(url, `CREATE SCHEMA ${schema}`);
-  return { schema, drop: () => runSql(url, `DROP SCHEMA ${schema} CASCADE`) };
+  const laterFile = process.env[schemasFileVariable];
+  const drop = laterFile
+    ? () => fs.promises.appendFile(laterFile, `${url} ${schema}\n`)
+    : () => runSql(url, `DROP SCHEMA ${schema} CASCADE`);
+  return { schema, drop };
 }
