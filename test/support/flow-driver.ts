@@ -38,7 +38,27 @@ export class FlowDriver {
     this.app = app;
   }
 
-  static async start(
+  static async start(...args: Parameters<typeof FlowDriver.request>): Promise<FlowDriver> {
+    const driver = await FlowDriver.request(...args);
+    expect(driver.answered, "the app was answered without a flow").toBeUndefined();
+    return driver;
+  }
+
+  /**
+   * The authorization request of a browser whose single sign-on session answers it at once: back at
+   * the app with a code (or an error), without any page. Returns the driver and where the browser lands.
+   */
+  static async startSignedIn(...args: Parameters<typeof FlowDriver.request>) {
+    const driver = await FlowDriver.request(...args);
+    expect(driver.flowId, "a flow page was shown").toBe("");
+    if (!driver.answered) throw new Error("the app was not answered");
+    return { driver, callback: driver.answered };
+  }
+
+  /** Where the authorization request sent the browser straight back to the app, if it did. */
+  answered: URL | undefined;
+
+  private static async request(
     base: string,
     app: TestApp,
     parameters: Record<string, string> = {},
@@ -83,13 +103,19 @@ export class FlowDriver {
     return driver;
   }
 
-  /** The browser opens the authorization request and lands on its flow's page. */
+  /** The browser opens the authorization request and lands on its flow's page, or back at the app. */
   private async open(url: URL): Promise<void> {
     const response = await this.fetch(url.href);
     expect(response.status).toBe(303);
-    const location = response.headers.get("location") ?? "";
-    this.flowId = /\/auth\/([^/?#]+)$/.exec(new URL(location, this.base).pathname)?.[1] ?? "";
+    const location = new URL(response.headers.get("location") ?? "", this.base);
+    if (location.origin + location.pathname === this.app.redirectUri) {
+      this.answered = location;
+      return;
+    }
+    this.flowId = /\/auth\/([^/?#]+)$/.exec(location.pathname)?.[1] ?? "";
     expect(this.flowId).not.toBe("");
+    // The browser loads the page: a person signed in already continues there (single sign-on).
+    expect((await this.fetch(location.href)).status).toBe(200);
   }
 
   /** The same browser and flow, sending its requests to another instance of the same deployment. */

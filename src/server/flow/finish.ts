@@ -2,7 +2,9 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Interaction, InteractionResults } from "oidc-provider";
 import { recordActivity } from "../activity/activity.ts";
 import { insertGrantAccount } from "../store/flows.ts";
-import { recordApplicationUse } from "../store/identities.ts";
+import { findMembershipById, recordApplicationUse } from "../store/identities.ts";
+import { findApplicationChoice, saveApplicationChoice, splitScopes } from "../store/application-choices.ts";
+import { revokeAppGrants } from "../oidc/revocation.ts";
 import type { FlowDeps } from "./deps.ts";
 import { saveFlow, type Flow } from "./flows.ts";
 import { joinOnCompletion } from "./outcome.ts";
@@ -15,9 +17,9 @@ const amr: Record<string, string> = { password: "pwd", code: "otp", passkey: "hw
 const federatedAmr = "fed";
 
 /**
- * The browser's single sign-on session is for someone else: another identity, or the person as
- * another organization sees them. It ends, as signing out would, so that this sign-in starts a fresh
- * one (the engine would otherwise stop to ask for a sign-out first).
+ * The browser's single sign-on session is for someone else: another account (or, made by an earlier
+ * version, an identity). It ends, as signing out would, so that this sign-in starts a fresh one (the
+ * engine would otherwise stop to ask for a sign-out first).
  */
 async function endOtherSession(deps: FlowDeps, interaction: Interaction, accountId: string) {
   const session = interaction.session;
@@ -29,6 +31,53 @@ async function endOtherSession(deps: FlowDeps, interaction: Interaction, account
   }
   // Saved with the result.
   delete interaction.session;
+}
+
+/**
+ * The grant for the app's client, for the identity chosen: the person's choice for the app is
+ * remembered with the scopes agreed to, and a change of identity ends what the app held for the one
+ * used before.
+ */
+async function grantForChoice(
+  deps: FlowDeps,
+  interaction: Interaction,
+  flow: Flow,
+  chosen: { accountId: string; identityId: string; membershipId: string },
+): Promise<string> {
+  const { accountId, membershipId } = chosen;
+  const { db, provider } = deps;
+  const before = await findApplicationChoice(db, accountId, flow.applicationId);
+  const sameIdentity = before?.membershipId === membershipId;
+  if (before && !sameIdentity) {
+    const previous = await findMembershipById(db, before.membershipId);
+    if (previous) {
+      await revokeAppGrants(deps, {
+        accountId,
+        applicationId: flow.applicationId,
+        identityId: previous.identityId,
+      });
+    }
+  }
+  const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
+  const grant =
+    existing?.accountId === accountId ? existing : new provider.Grant({ accountId, clientId: flow.clientId });
+  // Vrata has no consent screen: the person agreed by choosing the identity for this app.
+  const asked = typeof interaction.params.scope === "string" ? splitScopes(interaction.params.scope) : [];
+  if (asked.length > 0) grant.addOIDCScope(asked.join(" "));
+  const grantId = await grant.save();
+  const agreed = new Set([...(sameIdentity ? before.scopes : []), ...asked]);
+  await saveApplicationChoice(
+    db,
+    {
+      accountId,
+      organizationId: flow.organizationId,
+      applicationId: flow.applicationId,
+      membershipId,
+      scopes: [...agreed],
+    },
+    Date.now(),
+  );
+  return grantId;
 }
 
 /** Vrata's answer to the app: an error for failed and declined flows, else a grant for the chosen identity. */
@@ -48,15 +97,9 @@ async function interactionResult(
   if (!membership)
     return { error: "access_denied", error_description: "the identity can no longer be used here" };
   const membershipId = membership.id;
-  await endOtherSession(deps, interaction, membershipId);
-  const existing = interaction.grantId ? await deps.provider.Grant.find(interaction.grantId) : undefined;
-  const grant =
-    existing?.accountId === membershipId
-      ? existing
-      : new deps.provider.Grant({ accountId: membershipId, clientId: flow.clientId });
-  // Vrata has no consent screen: the person agreed by choosing the identity for this app.
-  if (typeof interaction.params.scope === "string") grant.addOIDCScope(interaction.params.scope);
-  const grantId = await grant.save();
+  const stillSignedIn = state.singleSignOn === true && interaction.session?.accountId === accountId;
+  await endOtherSession(deps, interaction, accountId);
+  const grantId = await grantForChoice(deps, interaction, flow, { accountId, identityId, membershipId });
 
   const now = Date.now();
   await insertGrantAccount(
@@ -77,16 +120,19 @@ async function interactionResult(
     },
     [{ organizationId: flow.organizationId, membershipId }],
   );
-  const result: InteractionResults = {
-    login: {
-      accountId: membershipId,
-      amr: state.providers.map((provider) => amr[provider] ?? federatedAmr),
-      remember: true,
-      ...(state.authTime ? { ts: state.authTime } : {}),
-    },
-    consent: { grantId },
-  };
-  return result;
+  // The session is the account's (design.md §5). A person who was signed in already proved nothing
+  // anew: the session keeps when and how they signed in.
+  const login = stillSignedIn
+    ? {}
+    : {
+        login: {
+          accountId,
+          amr: state.providers.map((provider) => amr[provider] ?? federatedAmr),
+          remember: true,
+          ...(state.authTime ? { ts: state.authTime } : {}),
+        },
+      };
+  return { ...login, select_account: {}, consent: { grantId } };
 }
 
 /**

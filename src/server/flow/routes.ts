@@ -27,6 +27,7 @@ import { signOut } from "./signout.ts";
 import { requireSessionIfAny } from "../access/session.ts";
 import { chooseIdentity, decline, readyToRedirect, restart } from "./outcome.ts";
 import { providerStart } from "./provider.ts";
+import { continueSignedIn } from "./single-sign-on.ts";
 
 export interface FlowRoutesOptions {
   deps: FlowDeps;
@@ -59,6 +60,7 @@ export const flowPlugin: FastifyPluginAsync<FlowRoutesOptions> = (app, { deps, r
 
   app.get(routes.AuthFlowGet.path, async (request, reply) => {
     const flow = await flowOf(request).catch(() => undefined);
+    if (flow) await continueSignedIn(deps, request, reply, flow);
     if (flow && (await finishFlow(deps, request, reply, flow))) return reply;
     return reply
       .type("text/html; charset=utf-8")

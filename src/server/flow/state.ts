@@ -42,6 +42,11 @@ export interface FlowState {
   emailOrUsername?: string;
   accountId?: string;
   sessionId?: string;
+  /**
+   * The browser was signed in to the account already (single sign-on): the flow proved nothing anew,
+   * so the session keeps its time and methods of signing in.
+   */
+  singleSignOn?: boolean;
   /** Set once the auth step is done: whether it signed up a new account. */
   signedUp?: boolean;
   identityId?: string;

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type Provider from "oidc-provider";
 import { recordActivity } from "../activity/activity.ts";
 import type { Database } from "../store/database.ts";
+import { appSubjectFor } from "./accounts.ts";
 import { ownerOf } from "./client-extras.ts";
 
 // Back-channel logout (OpenID Connect Back-Channel Logout 1.0): an app that registered a
@@ -13,7 +14,7 @@ import { ownerOf } from "./client-extras.ts";
 
 /** What a single sign-on session says of the person and the apps it signed in to. */
 export interface EndedSession {
-  /** The organization-scoped identity ID: the `sub` of every app of the session. */
+  /** The account (earlier versions: the organization-scoped identity) the session is for. */
   accountId?: string | undefined;
   authorizations?: Record<string, { sid?: string | undefined }> | undefined;
 }
@@ -108,6 +109,8 @@ export class BackchannelLogouts {
       const client = await this.#engine.provider.Client.find(clientId);
       if (!client) return;
       const { organizationId, applicationId } = ownerOf(client);
+      // What the organization knows the person by, never the account.
+      const membershipId = await appSubjectFor(this.#db)(undefined, accountId, client);
       await recordActivity(
         this.#db,
         null,
@@ -116,7 +119,7 @@ export class BackchannelLogouts {
           organizations: [{ id: organizationId }],
           applications: [{ organizationId, applicationId }],
         },
-        [{ organizationId, membershipId: accountId }],
+        [{ organizationId, membershipId }],
       );
     } catch (error) {
       this.#log.error({ err: error, clientId }, "a failed back-channel logout could not be recorded");

@@ -56,6 +56,10 @@ export function keepEngineClients(provider: Provider, db: Database): void {
     const known = clients.get(metadata);
     if (known) return known;
     const client = await engineFind(id);
+    // A person's subject is the identity they chose for the client's app (oidc/accounts.ts). The
+    // engine's own rule for pairwise subjects (one host of redirect URIs, else a sector identifier
+    // URI) is about subjects made per host; Vrata's are made per organization, so it is not applied.
+    if (client?.responseTypes?.length) (client as { subjectType: string }).subjectType = "pairwise";
     // Kept only if the row did not change while the engine made the client.
     if (client && (await findClientMetadata(db, id)) === metadata) clients.set(metadata, client);
     return client;

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type Provider from "oidc-provider";
 import { logEvent } from "../operations/events.ts";
 import { tokensIssued } from "../operations/metrics.ts";
+import type { AppAccount } from "./accounts.ts";
 
 /**
  * Each answer of the token endpoint that issued tokens is counted by grant type and logged with the
@@ -13,7 +14,8 @@ export function reportIssuedTokens(provider: Provider, log: FastifyBaseLogger): 
     const requested = ctx.oidc.params?.grant_type;
     const grant = typeof requested === "string" ? requested : "unknown";
     tokensIssued.inc({ grant });
-    const subject = ctx.oidc.account?.accountId;
+    // The identity the app knows, never the account behind it.
+    const subject = (ctx.oidc.account as AppAccount | undefined)?.membershipId;
     logEvent(log, "tokenIssued", {
       clientId: ctx.oidc.client?.clientId ?? "unknown",
       grant,

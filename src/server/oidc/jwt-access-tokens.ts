@@ -14,6 +14,7 @@ import { newId } from "../ids.ts";
 import type { Sealer } from "../secrets/sealing.ts";
 import type { Database } from "../store/database.ts";
 import { findOidcModel, upsertOidcModel } from "../store/oidc-models.ts";
+import type { AppAccount } from "./accounts.ts";
 import { accessTokenType, ownerOf } from "./client-extras.ts";
 import type { OpenedSigningKeys } from "./keys.ts";
 
@@ -86,14 +87,19 @@ export class JwtAccessTokens {
   }
 
   /** Signs a JWT that stands for the engine's opaque token `value` and links the two in the store. */
-  async issue(token: AccessToken | ClientCredentials, value: string, client: Client): Promise<string> {
+  async issue(
+    token: AccessToken | ClientCredentials,
+    value: string,
+    client: Client,
+    /** The identity the app knows the person by; none for a service client's token. */
+    personSubject: string | undefined,
+  ): Promise<string> {
     const { organizationId, applicationId } = ownerOf(client);
     const jti = newId();
     const issuedAt = Math.floor(Date.now() / 1000);
     const expiresAt = issuedAt + token.expiration;
-    const accountId = "accountId" in token ? token.accountId : undefined;
     // A service token's subject is its application (extraTokenClaims); a person's is the scoped ID.
-    const subject = accountId ?? (token.extra?.sub as string | undefined) ?? client.clientId;
+    const subject = personSubject ?? (token.extra?.sub as string | undefined) ?? client.clientId;
     const grantId = "grantId" in token ? token.grantId : undefined;
 
     await upsertOidcModel(this.#db, {
@@ -159,6 +165,7 @@ export function answerWithJwtAccessTokens(provider: Provider, tokens: JwtAccessT
     const body = ctx.body as { access_token?: unknown };
     const token = oidc.entities.AccessToken ?? oidc.entities.ClientCredentials;
     if (!oidc.client || !token || typeof body.access_token !== "string") return;
-    body.access_token = await tokens.issue(token, body.access_token, oidc.client);
+    const person = oidc.account as AppAccount | undefined;
+    body.access_token = await tokens.issue(token, body.access_token, oidc.client, person?.membershipId);
   });
 }

@@ -4,14 +4,15 @@ import { defaultRefreshTokenLifespanSeconds } from "../../common/api/template.ts
 import { routes } from "../../common/routes.ts";
 import type { Database } from "../store/database.ts";
 import type { InstanceSecrets } from "../secrets/instance-secrets.ts";
-import { findAccountFor } from "./accounts.ts";
+import { appSubjectFor, findAccountFor } from "./accounts.ts";
+import { grantAgreedBefore } from "./app-grants.ts";
 import { adapterFactory } from "./adapter.ts";
 import { appFetch, type AppAddresses } from "./app-fetch.ts";
 import { enforceClientSecrets } from "./client-secrets.ts";
 import { keepEngineClients } from "./clients.ts";
 import { acceptClientScopes, engineScopeConfiguration } from "./client-scopes.ts";
 import { mayIntrospect, mayRevoke } from "./token-policies.ts";
-import { interactionPolicyWithOrganizations } from "./interaction-policy.ts";
+import { interactionPolicyForPeople } from "./interaction-policy.ts";
 import { extraClientProperties, lifespan, ownerOf } from "./client-extras.ts";
 import { engineErrorPage, protectEnginePages } from "./engine-pages.ts";
 import { logoutPages } from "./logout-pages.ts";
@@ -72,7 +73,7 @@ export function createProvider({
     },
     interactions: {
       url: (_ctx, interaction) => `/auth/${interaction.uid}`,
-      policy: interactionPolicyWithOrganizations(),
+      policy: interactionPolicyForPeople(),
     },
     cookies: {
       keys: [cookieSecret],
@@ -125,6 +126,9 @@ export function createProvider({
     renderError: engineErrorPage(db),
     fetch: appFetch(appAddresses),
     findAccount: findAccountFor(db),
+    // Each organization knows the person by the identity chosen for its app (oidc/accounts.ts).
+    pairwiseIdentifier: appSubjectFor(db),
+    loadExistingGrant: grantAgreedBefore(db),
     // A service client's tokens are about its application: that is their subject (reference §5.3).
     extraTokenClaims: (ctx, token) =>
       token.kind === "ClientCredentials" && ctx.oidc.client

@@ -84,6 +84,14 @@ export async function credentialsOf(
   return (await query.orderBy("created_at").execute()).map(toCredential);
 }
 
+const accountQuery = preparedQuery((db: Database, id: string) =>
+  db.selectFrom("accounts").select("id").where("id", "=", id),
+);
+
+export async function accountExists(db: Database, id: string): Promise<boolean> {
+  return (await accountQuery(db, id)).rows.length > 0;
+}
+
 export async function insertAccount(db: Database, id: string, now: number): Promise<void> {
   await db.insertInto("accounts").values({ id, created_at: now }).execute();
 }
@@ -185,4 +193,17 @@ const grantEmails = preparedQuery((db: Database, grantId: string) =>
 /** The e-mail addresses the account signed in under a grant has proved it owns (normalized). */
 export async function emailsOfGrantAccount(db: Database, grantId: string): Promise<string[]> {
   return (await grantEmails(db, grantId)).rows.flatMap((row) => row.provider_id ?? []);
+}
+
+const accountEmails = preparedQuery((db: Database, accountId: string) =>
+  db
+    .selectFrom("credentials")
+    .select("provider_id")
+    .where("account_id", "=", accountId)
+    .where("provider", "=", "email"),
+);
+
+/** The e-mail addresses the account has proved it owns (normalized). */
+export async function emailsOfAccount(db: Database, accountId: string): Promise<string[]> {
+  return (await accountEmails(db, accountId)).rows.flatMap((row) => row.provider_id ?? []);
 }

@@ -1,4 +1,6 @@
+import type { ExpressionBuilder } from "kysely";
 import type { Database } from "./database.ts";
+import type { Schema } from "./schema.ts";
 import { preparedQuery } from "./prepared.ts";
 
 export interface OidcModelRow {
@@ -123,17 +125,36 @@ export async function deleteExpiredOidcModels(db: Database, now: number): Promis
 }
 
 /**
- * Ends the single sign-on sessions signed in as these organization-scoped identities, returning their
- * payloads (the apps they were part of are told). The engine keeps
- * a session's `accountId` in its payload as JSON without white space; IDs hold no LIKE wildcards.
+ * Sessions whose account is one of these: the engine keeps a session's `accountId` in its payload as
+ * JSON without white space; IDs hold no LIKE wildcards.
  */
-export async function destroySessionsOf(db: Database, scopedIds: readonly string[]): Promise<string[]> {
-  if (scopedIds.length === 0) return [];
+const sessionOf = (eb: ExpressionBuilder<Schema, "oidc_models">, accountIds: readonly string[]) =>
+  eb.and([
+    eb("model", "=", "Session"),
+    eb.or(accountIds.map((id) => eb("payload", "like", `%"accountId":${JSON.stringify(id)}%`))),
+  ]);
+
+/**
+ * Ends the single sign-on sessions of these accounts (earlier versions': of these organization-scoped
+ * identities), returning their payloads so that the apps they were part of are told.
+ */
+export async function destroySessionsOf(db: Database, accountIds: readonly string[]): Promise<string[]> {
+  if (accountIds.length === 0) return [];
   const ended = await db
     .deleteFrom("oidc_models")
-    .where("model", "=", "Session")
-    .where((eb) => eb.or(scopedIds.map((id) => eb("payload", "like", `%"accountId":${JSON.stringify(id)}%`))))
+    .where((eb) => sessionOf(eb, accountIds))
     .returning("payload")
     .execute();
   return ended.map((row) => row.payload);
+}
+
+/** The payloads of the single sign-on sessions of these accounts. */
+export async function sessionsOf(db: Database, accountIds: readonly string[]): Promise<string[]> {
+  if (accountIds.length === 0) return [];
+  const rows = await db
+    .selectFrom("oidc_models")
+    .select("payload")
+    .where((eb) => sessionOf(eb, accountIds))
+    .execute();
+  return rows.map((row) => row.payload);
 }

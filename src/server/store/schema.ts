@@ -247,6 +247,18 @@ export interface SamlAssertionTable {
   expires_at: number;
 }
 
+/** The identity a person chose for an application, and the scopes they agreed to give it. */
+export interface ApplicationChoiceTable {
+  account_id: string;
+  application_id: string;
+  organization_id: string;
+  /** The chosen identity's membership of the application's organization: the app's `sub`. */
+  membership_id: string;
+  /** Space-separated. */
+  scopes: string;
+  chosen_at: number;
+}
+
 /** A versioned JSON document: application templates and organizations. */
 export interface DocumentTable {
   id: string;
@@ -284,4 +296,5 @@ export interface Schema {
   block_accounts: BlockAccountTable;
   upstream_requests: UpstreamRequestTable;
   saml_assertions: SamlAssertionTable;
+  application_choices: ApplicationChoiceTable;
 }

@@ -15,6 +15,7 @@ import * as activityCategories from "./0013-activity-categories.ts";
 import * as identitySearchWords from "./0014-identity-search-words.ts";
 import * as samlAssertions from "./0015-saml-assertions.ts";
 import * as identityAddressShares from "./0016-identity-address-shares.ts";
+import * as applicationChoices from "./0017-application-choices.ts";
 
 /** Forward-only migrations, applied in the order of their names. Never edit one that has shipped. */
 export const migrations: MigrationProvider = {
@@ -36,5 +37,6 @@ export const migrations: MigrationProvider = {
       "0014-identity-search-words": identitySearchWords,
       "0015-saml-assertions": samlAssertions,
       "0016-identity-address-shares": identityAddressShares,
+      "0017-application-choices": applicationChoices,
     }),
 };

@@ -1,0 +1,50 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import { newSession } from "../access/session.ts";
+import { HttpError } from "../http/errors.ts";
+import { accountExists } from "../store/accounts.ts";
+import type { FlowDeps } from "./deps.ts";
+import { commitStep, type Flow } from "./flows.ts";
+import { addCompleted } from "./state.ts";
+import { StepEffects } from "./step-effects.ts";
+
+/**
+ * A flow begun by a browser signed in to Vrata already starts at the identity step: the person chooses
+ * (or confirms) the identity this app's organization sees, without typing credentials again
+ * (design.md §5). It does not when the app asks for a fresh sign-in (`prompt=login`, `max_age`, a hint
+ * naming someone else: the engine's login prompt), or when the session is of an earlier version, which
+ * named an identity instead of the account.
+ *
+ * Only the browser that holds the flow's interaction cookie gets this far: the engine gave it with the
+ * authorization request, to the browser whose single sign-on session the interaction names.
+ */
+export async function continueSignedIn(
+  deps: FlowDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  flow: Flow,
+): Promise<void> {
+  // A stored flow has begun its own way already.
+  if (flow.version !== 0) return;
+  const interaction = await deps.provider.interactionDetails(request.raw, reply.raw).catch(() => undefined);
+  if (!interaction || interaction.uid !== flow.id || interaction.prompt.name === "login") return;
+  const accountId = interaction.session?.accountId;
+  if (!accountId || !(await accountExists(deps.db, accountId))) return;
+
+  const { state } = flow;
+  addCompleted(state, "signin");
+  state.accountId = accountId;
+  state.singleSignOn = true;
+  const session = newSession(deps, flow.id, accountId, Date.now());
+  state.sessionId = session.id;
+  const effects = new StepEffects();
+  effects.write(session.store);
+  effects.onceStored(session.setCookie);
+  try {
+    await commitStep(deps.db, flow, effects);
+  } catch (error) {
+    // The same page loaded twice at once: the other load began the flow.
+    if (error instanceof HttpError && error.statusCode === 409) return;
+    throw error;
+  }
+  effects.applyTo(reply);
+}
