@@ -2,7 +2,6 @@ import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 
 import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { activityPageSchema } from "../src/common/api/activity.ts";
-import { logoutPageElementId, logoutPageSchema } from "../src/common/api/logout-page.ts";
 import { organizationSchema, type Organization } from "../src/common/api/organization.ts";
 import { templateSchema, type Template } from "../src/common/api/template.ts";
 import type { TestApp } from "./support/apps.ts";
@@ -10,6 +9,7 @@ import { CookieJar } from "./support/browser.ts";
 import { consoleSignUp, postJson } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
 import { LogoutReceiver } from "./support/logout-receiver.ts";
+import { confirmationPage, confirmLogout } from "./support/logout-pages.ts";
 import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -148,29 +148,6 @@ describe.each(storeEngines)("logout on $name", ({ url }) => {
     return new URL(response.headers.get("location") ?? "", server.issuer);
   }
 
-  /** The browser opens a logout URL and gets the confirmation page: its data. */
-  async function confirmationPage(driver: FlowDriver, logoutUrl: URL) {
-    const response = await driver.fetch(logoutUrl.href, { headers: { accept: "text/html" } });
-    expect(response.status).toBe(200);
-    const html = await response.text();
-    const block = new RegExp(
-      `<script type="application/json" id="${logoutPageElementId}">(.*?)</script>`,
-    ).exec(html)?.[1];
-    const page = logoutPageSchema.parse(JSON.parse(block ?? "null"));
-    if (page.page !== "confirm") throw new Error("not the confirmation page");
-    return { page, policy: response.headers.get("content-security-policy") ?? "" };
-  }
-
-  async function confirm(driver: FlowDriver, xsrf: string, signOutEverywhere = true): Promise<URL> {
-    const response = await driver.fetch(`${server.issuer}/auth/oidc/logout/confirm`, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ xsrf, ...(signOutEverywhere ? { logout: "yes" } : {}) }).toString(),
-    });
-    expect(response.status).toBe(303);
-    return new URL(response.headers.get("location") ?? "", server.issuer);
-  }
-
   /** The logout token of the backend's part of a session, once it has arrived. */
   async function logoutTokenOf(backend: Tokens): Promise<string> {
     const sid = backend.claims()?.["sid"];
@@ -221,7 +198,7 @@ describe.each(storeEngines)("logout on $name", ({ url }) => {
     // The confirmation's redirect to the app is allowed by the page's own policy, and nothing else.
     expect(policy).toContain(`form-action 'self' ${uriBase}`);
 
-    const back = await confirm(web.driver, page.xsrf);
+    const back = await confirmLogout(web.driver, page.xsrf);
     expect(back.origin + back.pathname).toBe(`${uriBase}/web/signed-out`);
     expect(back.searchParams.get("state")).toBe("bye-state");
 
@@ -241,7 +218,7 @@ describe.each(storeEngines)("logout on $name", ({ url }) => {
     });
     expect(logoutUrl.searchParams.get("client_id")).toBe(appOf("web").clientId);
     const { page } = await confirmationPage(web.driver, logoutUrl);
-    const back = await confirm(web.driver, page.xsrf);
+    const back = await confirmLogout(web.driver, page.xsrf);
     expect(back.href).toBe(`${uriBase}/web/signed-out?state=no-hint`);
     await verifiedLogoutToken(backend.tokens);
     expect((await silentSignIn(web.driver)).searchParams.get("error")).toBe("login_required");
@@ -249,7 +226,7 @@ describe.each(storeEngines)("logout on $name", ({ url }) => {
     // No app named: the person lands on Vrata's own signed-out page.
     const again = await signedInToBoth("tine");
     const bare = await confirmationPage(again.web.driver, new URL(`${server.issuer}/auth/oidc/logout`));
-    const landed = await confirm(again.web.driver, bare.page.xsrf);
+    const landed = await confirmLogout(again.web.driver, bare.page.xsrf);
     expect(landed.href).toBe(`${server.issuer}/auth/oidc/logout/success`);
     const signedOut = await again.web.driver.fetch(landed.href, { headers: { accept: "text/html" } });
     expect(signedOut.status).toBe(200);
@@ -299,7 +276,7 @@ describe.each(storeEngines)("logout on $name", ({ url }) => {
     const asGet = new URL(posted.headers.get("location") ?? "", server.issuer);
     expect(asGet.pathname).toBe("/auth/oidc/logout");
     const { page } = await confirmationPage(web.driver, asGet);
-    expect((await confirm(web.driver, page.xsrf)).searchParams.get("state")).toBe("posted");
+    expect((await confirmLogout(web.driver, page.xsrf)).searchParams.get("state")).toBe("posted");
     await verifiedLogoutToken(backend.tokens);
   });
 

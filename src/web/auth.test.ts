@@ -55,6 +55,7 @@ describe("silent sign-in at start-up", () => {
       });
     expect(isSilentRefusal(refusal("login_required"))).toBe(true);
     expect(isSilentRefusal(refusal("consent_required"))).toBe(true);
+    expect(isSilentRefusal(refusal("account_selection_required"))).toBe(true);
     expect(isSilentRefusal(refusal("interaction_required"))).toBe(true);
     expect(isSilentRefusal(refusal("access_denied"))).toBe(false);
     expect(isSilentRefusal(new Error("login_required"))).toBe(false);

@@ -113,7 +113,12 @@ export function mayTrySilentSignIn(pathname: string, hadCallback: boolean): bool
 }
 
 /** The answers to prompt=none that only mean the person has to sign in themselves (OIDC Core §3.1.2.6). */
-const silentRefusals = new Set(["login_required", "consent_required", "interaction_required"]);
+const silentRefusals = new Set([
+  "login_required",
+  "consent_required",
+  "interaction_required",
+  "account_selection_required",
+]);
 
 export function isSilentRefusal(error: unknown): boolean {
   return error instanceof oauth.AuthorizationResponseError && silentRefusals.has(error.error);

@@ -75,6 +75,8 @@ export const flowResponseSchema = z.object({
   emailOrUsername: z.optional(z.string()),
   /** How many codes were sent in this flow (the UI shows "sent (Nx)"). */
   codesSent: z.optional(z.int()),
+  /** The browser was signed in already: the flow starts at the identity step (single sign-on). */
+  singleSignOn: z.optional(z.literal(true)),
   /** The language the app asked for (`ui_locales`); the page uses it unless the person chose one. */
   locale: z.optional(z.enum(locales)),
   /** The scopes of the app's own API the app asks for, with their descriptions in each language. */

@@ -75,6 +75,8 @@ export const membershipSchema = z.object({
   status: z.enum(["active", "disabled"]),
   /** Used before with the flow's app. */
   usedWithApp: z.boolean(),
+  /** The identity the person last chose for the flow's app: it is offered first. */
+  chosenForApp: z.optional(z.boolean()),
 });
 
 export const identitySchema = z.extend(identityFieldsSchema, {

@@ -153,6 +153,7 @@ export async function flowResponse(
     ...(state.providers.length > 0 ? { providers: state.providers } : {}),
     ...(state.emailOrUsername ? { emailOrUsername: state.emailOrUsername } : {}),
     ...(state.code ? { codesSent: state.code.sent } : {}),
+    ...(state.singleSignOn ? { singleSignOn: true as const } : {}),
     ...(state.locale ? { locale: state.locale } : {}),
     ...(state.appScopes ? { appScopes: describedScopes(state.appScopes, application.appScopes) } : {}),
     ...(state.personalData ? { personalData: state.personalData } : {}),

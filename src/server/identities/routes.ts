@@ -1,3 +1,4 @@
+import { findApplicationChoice } from "../store/application-choices.ts";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import {
   identityFieldsSchema,
@@ -53,6 +54,7 @@ async function withMemberships(db: Database, caller: Caller, identities: Identit
     caller.accountId,
   );
   const [accountBlock] = ofAccount;
+  const choice = await findApplicationChoice(db, caller.accountId, flow.applicationId);
   return identities.map((identity) => {
     const membership = memberships.find((candidate) => candidate.identityId === identity.id);
     const block = blocks.find((candidate) => candidate.identityId === identity.id) ?? accountBlock;
@@ -65,6 +67,7 @@ async function withMemberships(db: Database, caller: Caller, identities: Identit
         ? {
             status: membership.active ? "active" : "disabled",
             usedWithApp: (used.get(membership.id) ?? []).includes(flow.applicationId),
+            ...(choice?.membershipId === membership.id ? { chosenForApp: true } : {}),
           }
         : null,
     };

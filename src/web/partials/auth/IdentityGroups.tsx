@@ -31,7 +31,10 @@ export function IdentityGroups({ identities, onSelect, selecting, focusId }: Ide
             <IdentityItem
               key={identity.id}
               identity={identity}
-              label={labelOf(group.key, t)}
+              label={
+                labelOf(group.key, t) ??
+                (identity.membership?.chosenForApp ? t("authFlow.identity.lastUsedLabel") : null)
+              }
               onSelect={group.selectable ? () => onSelect(identity) : null}
               busy={identity.id === selecting}
               focus={identity.id === focusId}
@@ -101,7 +104,9 @@ function IdentityItem({ identity, label, onSelect, busy, focus }: IdentityItemPr
           busy={busy}
           aria-describedby={nameId}
         >
-          {t("authFlow.identity.select")}
+          {identity.membership?.chosenForApp
+            ? t("authFlow.identity.continue")
+            : t("authFlow.identity.select")}
         </Button>
       )}
     </IdentityCard>

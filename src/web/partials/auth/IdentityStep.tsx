@@ -52,7 +52,9 @@ export function IdentityStep({ flowId, flow, onFlow, onRestart, restarting }: Id
         <CheckIcon />
         {flow.completed.includes("signup")
           ? t("authFlow.identity.signedUp")
-          : t("authFlow.identity.signedIn")}
+          : flow.singleSignOn
+            ? t("authFlow.identity.signedInAlready")
+            : t("authFlow.identity.signedIn")}
       </p>
       <div className="flex flex-col gap-2">
         <StepHeading id={headingId} ref={heading}>
@@ -128,7 +130,7 @@ export function IdentityStep({ flowId, flow, onFlow, onRestart, restarting }: Id
       {failure?.kind === "other" && <Alert message={errorMessage(t, failure.code)} />}
       <StepFooter>
         <Button variant="link" busy={restarting} onClick={onRestart}>
-          {t("authFlow.identity.back")}
+          {flow.singleSignOn ? t("authFlow.identity.otherAccount") : t("authFlow.identity.back")}
         </Button>
         <Button
           variant="link"

@@ -32,4 +32,13 @@ describe("identity groups", () => {
     ]);
     expect(groupIdentities([])).toEqual([]);
   });
+
+  it("puts the identity last chosen for the app first", () => {
+    const used = { status: "active", usedWithApp: true } as const;
+    const [group] = groupIdentities([
+      identity("personal", { membership: used }),
+      identity("work", { membership: { ...used, chosenForApp: true } }),
+    ]);
+    expect(group?.identities.map(({ id }) => id)).toEqual(["work", "personal"]);
+  });
 });

@@ -27,12 +27,16 @@ const order: IdentityGroupKey[] = [
 ];
 const selectable = new Set<IdentityGroupKey>(["previouslyUsed", "usedWithOrganization", "otherAvailable"]);
 
+/** The identity last chosen for the app comes first: most people continue with it. */
+const chosenFirst = (a: Identity, b: Identity) =>
+  Number(b.membership?.chosenForApp === true) - Number(a.membership?.chosenForApp === true);
+
 /** The identity step's groups (reference §7.6), in order, without empty ones. */
 export function groupIdentities(identities: Identity[]): IdentityGroup[] {
   return order
     .map((key) => ({
       key,
-      identities: identities.filter((identity) => groupOf(identity) === key),
+      identities: identities.filter((identity) => groupOf(identity) === key).sort(chosenFirst),
       selectable: selectable.has(key),
     }))
     .filter((group) => group.identities.length > 0);
