@@ -113,7 +113,7 @@ describe("username and password", () => {
     const right = await driver.step("passwordComplete", { password: "a long passphrase" });
     expect(right.flow.completed).toEqual(["signin"]);
     const [identity] = await driver.identities();
-    expect(identity?.membership).toEqual({ status: "active", usedWithApp: true });
+    expect(identity?.membership).toEqual({ status: "active", usedWithApp: true, chosenForApp: true });
   });
 
   it("gives the same person a different sub in another organization", async () => {

@@ -1,10 +1,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Interaction, InteractionResults } from "oidc-provider";
 import { recordActivity } from "../activity/activity.ts";
-import { insertGrantAccount } from "../store/flows.ts";
-import { findMembershipById, recordApplicationUse } from "../store/identities.ts";
+import { findGrantAccount, insertGrantAccount } from "../store/flows.ts";
+import { recordApplicationUse } from "../store/identities.ts";
 import { findApplicationChoice, saveApplicationChoice, splitScopes } from "../store/application-choices.ts";
-import { revokeAppGrants } from "../oidc/revocation.ts";
 import type { FlowDeps } from "./deps.ts";
 import { saveFlow, type Flow } from "./flows.ts";
 import { joinOnCompletion } from "./outcome.ts";
@@ -34,9 +33,10 @@ async function endOtherSession(deps: FlowDeps, interaction: Interaction, account
 }
 
 /**
- * The grant for the app's client, for the identity chosen: the person's choice for the app is
- * remembered with the scopes agreed to, and a change of identity ends what the app held for the one
- * used before.
+ * The grant for the app's client and the identity chosen: this session's when it is for that identity,
+ * else a new one (the grant of another identity keeps speaking for it, in another browser say). The
+ * person's choice for the app is remembered with the scopes agreed to, for the app's other clients and
+ * later sessions.
  */
 async function grantForChoice(
   deps: FlowDeps,
@@ -44,28 +44,21 @@ async function grantForChoice(
   flow: Flow,
   chosen: { accountId: string; identityId: string; membershipId: string },
 ): Promise<string> {
-  const { accountId, membershipId } = chosen;
+  const { accountId, identityId, membershipId } = chosen;
   const { db, provider } = deps;
-  const before = await findApplicationChoice(db, accountId, flow.applicationId);
-  const sameIdentity = before?.membershipId === membershipId;
-  if (before && !sameIdentity) {
-    const previous = await findMembershipById(db, before.membershipId);
-    if (previous) {
-      await revokeAppGrants(deps, {
-        accountId,
-        applicationId: flow.applicationId,
-        identityId: previous.identityId,
-      });
-    }
-  }
   const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
+  const sameIdentity =
+    existing?.jti !== undefined &&
+    existing.accountId === accountId &&
+    (await findGrantAccount(db, existing.jti))?.identityId === identityId;
   const grant =
-    existing?.accountId === accountId ? existing : new provider.Grant({ accountId, clientId: flow.clientId });
+    existing && sameIdentity ? existing : new provider.Grant({ accountId, clientId: flow.clientId });
   // Vrata has no consent screen: the person agreed by choosing the identity for this app.
   const asked = typeof interaction.params.scope === "string" ? splitScopes(interaction.params.scope) : [];
   if (asked.length > 0) grant.addOIDCScope(asked.join(" "));
   const grantId = await grant.save();
-  const agreed = new Set([...(sameIdentity ? before.scopes : []), ...asked]);
+  const before = await findApplicationChoice(db, accountId, flow.applicationId);
+  const agreedBefore = before?.membershipId === membershipId ? before.scopes : [];
   await saveApplicationChoice(
     db,
     {
@@ -73,7 +66,7 @@ async function grantForChoice(
       organizationId: flow.organizationId,
       applicationId: flow.applicationId,
       membershipId,
-      scopes: [...agreed],
+      scopes: [...new Set([...agreedBefore, ...asked])],
     },
     Date.now(),
   );

@@ -1,49 +1,97 @@
-import type { Account, Client, FindAccount, KoaContextWithOIDC } from "oidc-provider";
+import Provider, {
+  type Account,
+  type Client,
+  type FindAccount,
+  type KoaContextWithOIDC,
+} from "oidc-provider";
 import type { Database } from "../store/database.ts";
 import { emailsOfAccount, emailsOfGrantAccount } from "../store/accounts.ts";
 import { findApplicationChoice } from "../store/application-choices.ts";
 import { findMembershipById } from "../store/identities.ts";
-import { findChosenSubject, findMembershipSubject, type TokenSubject } from "../store/token-subjects.ts";
+import {
+  findChosenSubject,
+  findGrantSubject,
+  findMembershipSubject,
+  type TokenSubject,
+} from "../store/token-subjects.ts";
 import { ownerOf } from "./client-extras.ts";
 
 // The engine's account is the person: the single sign-on session, grants and tokens belong to the
 // account, so that one sign-in serves the apps of every organization (design.md §5). What an app sees
-// is the identity the person chose for it, as the app's organization knows it: the engine treats that
-// as a pairwise subject, so `sub` differs per organization and no organization can correlate people.
-// Sessions, grants and tokens of earlier versions name the membership itself; they still work.
+// is the identity the person signed in with for it, as the app's organization knows it: the engine
+// treats that as a pairwise subject, so `sub` differs per organization and no organization can
+// correlate people. Each grant keeps its identity (grant_accounts), so a person may use two identities
+// with one app in two browsers; the identity last chosen for the app answers where no grant says
+// (another client of the app, a new session). Sessions, grants and tokens of earlier versions name the
+// membership itself; they still work.
 
-/** The person as one app sees them: the identity chosen for it, and the scopes agreed to with it. */
+/** The person as one app sees them: the identity it knows them by, and the scopes agreed to with it. */
 export interface AppAccount extends Account {
   /** The organization-scoped identity ID: the app's `sub`. */
   membershipId: string;
   identityId: string;
-  /** The scopes the person agreed to give the app with this identity (absent for earlier grants). */
+  /** The scopes agreed to when the identity was chosen for the app; absent where a grant said. */
   agreedScopes?: readonly string[] | undefined;
 }
 
 /** Whose proof of an e-mail address counts: the signed-in account, or for earlier grants the grant's. */
 type EmailProof = { accountId: string } | { grantId: string } | undefined;
 
-async function subjectOf(db: Database, id: string, client: Client, grantId: string | undefined) {
-  const { organizationId, applicationId } = ownerOf(client);
-  const chosen = await findChosenSubject(db, id, applicationId);
-  const subject = chosen ?? (await findMembershipSubject(db, id, grantId));
-  if (!subject?.active || subject.blocked || subject.organizationId !== organizationId) return undefined;
-  const proof: EmailProof = chosen ? { accountId: id } : grantId ? { grantId } : undefined;
-  return { subject, agreedScopes: chosen?.scopes, proof };
+interface FoundSubject {
+  subject: TokenSubject;
+  agreedScopes?: readonly string[] | undefined;
+  proof: EmailProof;
 }
 
 /**
- * The account as the client's app sees it: found only while the identity chosen for the app is active
- * and not blocked in its organization. A block refuses the tokens of the identity (and of the accounts
- * it covers) at once, whatever a revocation may have missed. Unknown when the person has not chosen an
- * identity for the app yet: the engine then asks (oidc/interaction-policy.ts).
+ * The identity behind `id` for the client's app: the grant's when one is named, else (for a request
+ * that names none) the one chosen for the app, else `id` is an earlier version's membership.
+ */
+async function subjectOf(
+  db: Database,
+  id: string,
+  client: Client,
+  grantId: string | undefined,
+  { orChosen }: { orChosen: boolean },
+): Promise<FoundSubject | undefined> {
+  const { organizationId, applicationId } = ownerOf(client);
+  const ofGrant = grantId ? await findGrantSubject(db, id, organizationId, grantId) : undefined;
+  const chosen = !ofGrant && orChosen ? await findChosenSubject(db, id, applicationId) : undefined;
+  const found: FoundSubject | undefined =
+    ofGrant || chosen
+      ? {
+          subject: (ofGrant ?? chosen) as TokenSubject,
+          agreedScopes: chosen?.scopes,
+          proof: { accountId: id },
+        }
+      : await membershipSubject(db, id, grantId);
+  const subject = found?.subject;
+  if (!subject?.active || subject.blocked || subject.organizationId !== organizationId) return undefined;
+  return found;
+}
+
+async function membershipSubject(db: Database, id: string, grantId: string | undefined) {
+  const subject = await findMembershipSubject(db, id, grantId);
+  return subject && { subject, proof: grantId ? { grantId } : undefined };
+}
+
+/**
+ * The account as the client's app sees it: found only while the identity is active and not blocked in
+ * its organization. A block refuses the tokens of the identity (and of the accounts it covers) at
+ * once, whatever a revocation may have missed. Unknown when the person has not chosen an identity for
+ * the app yet: the engine then asks (oidc/interaction-policy.ts).
  */
 export function findAccountFor(db: Database): FindAccount {
   return async (ctx, id, token) => {
     const client = ctx.oidc.client;
     if (!client) return undefined;
-    const found = await subjectOf(db, id, client, token && "grantId" in token ? token.grantId : undefined);
+    // A token names its grant; an authorization request has the grant this session holds for the app.
+    const grantId = token
+      ? "grantId" in token
+        ? token.grantId
+        : undefined
+      : (ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session?.grantIdFor(client.clientId));
+    const found = await subjectOf(db, id, client, grantId, { orChosen: !token });
     if (!found) return undefined;
     const { subject, agreedScopes, proof } = found;
     const account: AppAccount = {
@@ -80,10 +128,17 @@ async function identityClaims(db: Database, subject: TokenSubject, proof: EmailP
   };
 }
 
+/** The grant the request is about for this client: the one looked at, else the session's. */
+function grantOfRequest(ctx: KoaContextWithOIDC | undefined, client: Client): string | undefined {
+  const grant = ctx?.oidc.entities.Grant;
+  if (grant?.jti && grant.clientId === client.clientId) return grant.jti;
+  return ctx?.oidc.session?.grantIdFor(client.clientId);
+}
+
 /**
- * The engine's pairwise subject: the ID of the identity the person chose for the client's app, in the
- * app's organization. The account found for this request already knows it; logout tokens and
- * introspection by another client ask the store.
+ * The engine's pairwise subject: the ID of the identity the person signed in with for the client's
+ * app, in the app's organization. The account found for this request already knows it; logout tokens
+ * (sent while the engine ends a session) and introspection by another client ask the store.
  */
 export function appSubjectFor(db: Database) {
   return async (ctx: KoaContextWithOIDC | undefined, accountId: string, client: Client): Promise<string> => {
@@ -91,6 +146,10 @@ export function appSubjectFor(db: Database) {
     if (account?.accountId === accountId && ctx?.oidc.client?.clientId === client.clientId)
       return account.membershipId;
     const { organizationId, applicationId } = ownerOf(client);
+    const request = ctx ?? Provider.ctx;
+    const grantId = grantOfRequest(request, client);
+    const ofGrant = grantId ? await findGrantSubject(db, accountId, organizationId, grantId) : undefined;
+    if (ofGrant) return ofGrant.membershipId;
     const choice = await findApplicationChoice(db, accountId, applicationId);
     if (choice) return choice.membershipId;
     // An earlier version's session or token: its account is the membership itself.

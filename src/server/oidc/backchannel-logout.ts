@@ -2,6 +2,8 @@ import type { FastifyBaseLogger } from "fastify";
 import type Provider from "oidc-provider";
 import { recordActivity } from "../activity/activity.ts";
 import type { Database } from "../store/database.ts";
+import type { Client } from "oidc-provider";
+import { findGrantSubject } from "../store/token-subjects.ts";
 import { appSubjectFor } from "./accounts.ts";
 import { ownerOf } from "./client-extras.ts";
 
@@ -16,7 +18,7 @@ import { ownerOf } from "./client-extras.ts";
 export interface EndedSession {
   /** The account (earlier versions: the organization-scoped identity) the session is for. */
   accountId?: string | undefined;
-  authorizations?: Record<string, { sid?: string | undefined }> | undefined;
+  authorizations?: Record<string, { sid?: string | undefined; grantId?: string | undefined }> | undefined;
 }
 
 /** The engine's own sender of logout tokens, which its client type does not declare. */
@@ -29,6 +31,8 @@ interface Delivery {
   clientId: string;
   accountId: string;
   sid: string;
+  /** The grant of the client's part of the session: the identity the app knows the person by. */
+  grantId?: string | undefined;
 }
 
 export class BackchannelLogouts {
@@ -55,8 +59,8 @@ export class BackchannelLogouts {
   async announce(session: EndedSession): Promise<void> {
     const { accountId, authorizations = {} } = session;
     if (!accountId) return;
-    const deliveries = Object.entries(authorizations).flatMap(([clientId, { sid }]) =>
-      sid ? [{ clientId, accountId, sid }] : [],
+    const deliveries = Object.entries(authorizations).flatMap(([clientId, { sid, grantId }]) =>
+      sid ? [{ clientId, accountId, sid, grantId }] : [],
     );
     await Promise.all(deliveries.map((delivery) => this.#attempt(delivery, 0)));
   }
@@ -78,10 +82,19 @@ export class BackchannelLogouts {
     const client = found as (typeof found & LogoutSender) | undefined;
     if (!client?.backchannelLogoutUri) return;
     try {
-      await client.backchannelLogout(delivery.accountId, delivery.sid);
+      await client.backchannelLogout(await this.#subjectOf(delivery, client), delivery.sid);
     } catch (error) {
       this.#failed(delivery, attempt + 1, error);
     }
+  }
+
+  /** What the app knows the person by: the identity of the session's grant, never the account. */
+  async #subjectOf({ accountId, grantId }: Delivery, client: Client): Promise<string> {
+    const { organizationId } = ownerOf(client);
+    const ofGrant = grantId
+      ? await findGrantSubject(this.#db, accountId, organizationId, grantId)
+      : undefined;
+    return ofGrant?.membershipId ?? appSubjectFor(this.#db)(undefined, accountId, client);
   }
 
   #failed(delivery: Delivery, attempts: number, error: unknown): void {
@@ -104,13 +117,14 @@ export class BackchannelLogouts {
     this.#timers.add(timer);
   }
 
-  async #recordFailure({ clientId, accountId }: Delivery): Promise<void> {
+  async #recordFailure(delivery: Delivery): Promise<void> {
+    const { clientId } = delivery;
     try {
       const client = await this.#engine.provider.Client.find(clientId);
       if (!client) return;
       const { organizationId, applicationId } = ownerOf(client);
       // What the organization knows the person by, never the account.
-      const membershipId = await appSubjectFor(this.#db)(undefined, accountId, client);
+      const membershipId = await this.#subjectOf(delivery, client);
       await recordActivity(
         this.#db,
         null,

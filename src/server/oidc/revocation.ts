@@ -74,18 +74,3 @@ export async function revokeInOrganization(
   });
   await Promise.all([...ended, ...endedHere].map((session) => logouts.announce(session)));
 }
-
-/**
- * The person chose another identity for the app: the grants of the identity used before end, so that
- * no token of the app goes on speaking for it.
- */
-export async function revokeAppGrants(
-  { provider, db }: Pick<RevocationDeps, "provider" | "db">,
-  { accountId, applicationId, identityId }: { accountId: string; applicationId: string; identityId: string },
-): Promise<void> {
-  for (const grantId of await grantsOf(db, [identityId], [])) {
-    const found = await grantDetails(provider, db, grantId);
-    if (found?.owner.applicationId !== applicationId || found.signedIn.accountId !== accountId) continue;
-    await endGrant(provider, found.grant);
-  }
-}

@@ -35,6 +35,21 @@ const membershipSubjectQuery = preparedQuery((db: Database, membershipId: string
     .where("membership.id", "=", membershipId),
 );
 
+const grantSubjectQuery = preparedQuery(
+  (db: Database, accountId: string, organizationId: string, grantId: string) =>
+    db
+      .selectFrom("grant_accounts as grant")
+      .innerJoin("identity_organizations as membership", (join) =>
+        join
+          .onRef("membership.identity_id", "=", "grant.identity_id")
+          .on("membership.organization_id", "=", organizationId),
+      )
+      .innerJoin("identities as identity", "identity.id", "membership.identity_id")
+      .select([...subjectColumns, "grant.account_id", blocked("grant.account_id")])
+      .where("grant.grant_id", "=", grantId)
+      .where("grant.account_id", "=", accountId),
+);
+
 const chosenSubjectQuery = preparedQuery((db: Database, accountId: string, applicationId: string) =>
   db
     .selectFrom("application_choices as choice")
@@ -88,6 +103,17 @@ export async function findMembershipSubject(
 ): Promise<TokenSubject | undefined> {
   // No grant has an empty ID: "" joins no account, and only blocks of the identity count.
   const [row] = (await membershipSubjectQuery(db, membershipId, grantId ?? "")).rows;
+  return row && toSubject(row);
+}
+
+/** The identity the account signed in with for the grant, as the organization knows it. */
+export async function findGrantSubject(
+  db: Database,
+  accountId: string,
+  organizationId: string,
+  grantId: string,
+): Promise<TokenSubject | undefined> {
+  const [row] = (await grantSubjectQuery(db, accountId, organizationId, grantId)).rows;
   return row && toSubject(row);
 }
 
