@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { activityPageSchema } from "../src/common/api/activity.ts";
 import { organizationSchema, type Organization } from "../src/common/api/organization.ts";
 import { templateSchema, type Template } from "../src/common/api/template.ts";
-import type { TestApp } from "./support/apps.ts";
+import { registerTestApp, type TestApp } from "./support/apps.ts";
 import { CookieJar } from "./support/browser.ts";
 import { consoleSignUp, postJson } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
@@ -194,7 +194,8 @@ describe.each(storeEngines)("logout on $name", ({ url }) => {
       ui_locales: "sl",
     });
     const { page, policy } = await confirmationPage(web.driver, logoutUrl);
-    expect(page).toMatchObject({ app: { name: "Logbook" }, locale: "sl" });
+    // Its ID token names this session, and only its own clients are signed in: nobody else to ask about.
+    expect(page).toMatchObject({ app: { name: "Logbook" }, locale: "sl", atOnce: true });
     // The confirmation's redirect to the app is allowed by the page's own policy, and nothing else.
     expect(policy).toContain(`form-action 'self' ${uriBase}`);
 
@@ -218,6 +219,8 @@ describe.each(storeEngines)("logout on $name", ({ url }) => {
     });
     expect(logoutUrl.searchParams.get("client_id")).toBe(appOf("web").clientId);
     const { page } = await confirmationPage(web.driver, logoutUrl);
+    // Anyone may send a browser here: without the app's ID token, the person is asked.
+    expect(page.atOnce).toBeUndefined();
     const back = await confirmLogout(web.driver, page.xsrf);
     expect(back.href).toBe(`${uriBase}/web/signed-out?state=no-hint`);
     await verifiedLogoutToken(backend.tokens);
@@ -231,6 +234,25 @@ describe.each(storeEngines)("logout on $name", ({ url }) => {
     const signedOut = await again.web.driver.fetch(landed.href, { headers: { accept: "text/html" } });
     expect(signedOut.status).toBe(200);
     await verifiedLogoutToken(again.backend.tokens);
+  });
+
+  it("asks before signing out when the session signs in to another organization's app too", async () => {
+    const { jar, web } = await signedInToBoth("ula");
+    const other = await FlowDriver.start(
+      server.issuer,
+      await registerTestApp(server.db, "Elsewhere"),
+      {},
+      undefined,
+      jar,
+    );
+    const [identity] = await other.identities();
+    await other.step("chooseIdentity", { identity: { id: identity?.id } });
+    await other.step("redirect");
+    await other.exchange(await other.returnToApp());
+    const logoutUrl = client.buildEndSessionUrl(web.driver.config, {
+      id_token_hint: web.tokens.id_token ?? "",
+    });
+    expect((await confirmationPage(web.driver, logoutUrl)).page.atOnce).toBeUndefined();
   });
 
   it("refuses a post-logout redirect URI the app did not register, and keeps the session", async () => {

@@ -11,6 +11,11 @@ export const logoutPageSchema = z.discriminatedUnion("page", [
     page: z.literal("confirm"),
     xsrf: z.string(),
     app: z.optional(z.object({ name: z.string() })),
+    /**
+     * The app proved the request comes from this session (its ID token as `id_token_hint`) and no
+     * other app is signed in with it: the page signs out at once, as apps expect, without asking.
+     */
+    atOnce: z.optional(z.literal(true)),
     locale: z.optional(z.enum(locales)),
   }),
   z.object({

@@ -4,6 +4,7 @@ import { requestedLocale } from "../http/locale.ts";
 import { withDataBlock } from "../http/web-page.ts";
 import { applicationOf } from "../organizations/applications.ts";
 import type { Database } from "../store/database.ts";
+import { appSubjectFor } from "./accounts.ts";
 import { ownerOf } from "./client-extras.ts";
 import { handedOverRequest } from "./engine-pages.ts";
 
@@ -39,6 +40,26 @@ async function sendPage(ctx: KoaContextWithOIDC, page: LogoutPage, policy = (val
   ctx.body = withDataBlock(html, logoutPageElementId, page);
 }
 
+/**
+ * Whether the logout request comes from an app of this very session (its ID token names the person as
+ * the app knows them, signed in when this session signed in) and the session signs in to no other app
+ * (an app's other clients are the same app): then there is nobody to ask about.
+ */
+async function onlyAppOfSession(db: Database, ctx: KoaContextWithOIDC): Promise<boolean> {
+  const { client, session } = ctx.oidc;
+  const hint = ctx.oidc.entities.IdTokenHint?.payload;
+  if (!client || !session?.accountId || !hint) return false;
+  if (hint["auth_time"] !== session.authTime()) return false;
+  const subject = await appSubjectFor(db)(ctx, session.accountId, client).catch(() => undefined);
+  if (hint.sub !== subject) return false;
+  const { applicationId } = ownerOf(client);
+  for (const clientId of Object.keys(session.authorizations ?? {})) {
+    const other = clientId === client.clientId ? client : await ctx.oidc.provider.Client.find(clientId);
+    if (other && ownerOf(other).applicationId !== applicationId) return false;
+  }
+  return true;
+}
+
 export function logoutPages(db: Database): Pick<LogoutFeature, "logoutSource" | "postLogoutSuccessSource"> {
   return {
     logoutSource: async (ctx) => {
@@ -52,6 +73,7 @@ export function logoutPages(db: Database): Pick<LogoutFeature, "logoutSource" | 
           page: "confirm",
           xsrf: secret,
           ...(app ? { app: { name: app.name } } : {}),
+          ...((await onlyAppOfSession(db, ctx)) ? { atOnce: true as const } : {}),
           ...(locale ? { locale } : {}),
         },
         (policy) => policyAllowing(policy, ctx.oidc.params?.["post_logout_redirect_uri"]),

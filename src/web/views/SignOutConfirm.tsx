@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import { useTranslation } from "../i18n/index.ts";
 import { pathFor } from "../../common/routes.ts";
 import { buttonClassName } from "../components/Button.tsx";
@@ -23,12 +23,20 @@ export function SignOutConfirm() {
   }, [locale]);
   const title = t("logout.confirm.title");
   useDocumentTitle(title);
+  const form = useRef<HTMLFormElement>(null);
+  const signOut = useRef<HTMLButtonElement>(null);
+  const atOnce = page?.page === "confirm" && page.atOnce === true;
+  // Nobody else to ask about: the page signs out as soon as it is shown; its buttons stay for a
+  // browser that does not submit it.
+  useEffect(() => {
+    if (atOnce) form.current?.requestSubmit(signOut.current);
+  }, [atOnce]);
   // Reached other than from an app's logout request, there is nothing to confirm.
   if (page?.page !== "confirm") return <NotFound />;
   const button = (variant: "primary" | "secondary") =>
     `${buttonClassName({ variant, size: "large" })} w-full`;
   return (
-    <form method="post" action={pathFor("OIDCEndSessionConfirm")}>
+    <form ref={form} method="post" action={pathFor("OIDCEndSessionConfirm")}>
       <input type="hidden" name="xsrf" value={page.xsrf} />
       <MessagePanel
         tone="leaving"
@@ -36,7 +44,7 @@ export function SignOutConfirm() {
         heading={title}
         actions={
           <>
-            <button type="submit" name="logout" value="yes" className={button("primary")}>
+            <button ref={signOut} type="submit" name="logout" value="yes" className={button("primary")}>
               {t("logout.confirm.signOut")}
             </button>
             <button type="submit" className={button("secondary")}>
@@ -46,7 +54,7 @@ export function SignOutConfirm() {
         }
       >
         {page.app && <p className="font-medium">{t("logout.confirm.fromApp", { name: page.app.name })}</p>}
-        <p>{t("logout.confirm.message")}</p>
+        <p role="status">{atOnce ? t("logout.confirm.signingOut") : t("logout.confirm.message")}</p>
       </MessagePanel>
     </form>
   );
