@@ -1,4 +1,4 @@
-import type { Page, Response } from "@playwright/test";
+import type { Frame, Locator, Page, Response } from "@playwright/test";
 import { apiPath } from "../src/common/routes.ts";
 import { expect, test } from "./fixtures.ts";
 import { accountMenu, addRelyingPartyApp, consoleCaller, newName, signUp } from "./support/console.ts";
@@ -72,10 +72,13 @@ async function expectSignedInIdentityStep(page: Page, labels: FlowLabels): Promi
   await expect(page.getByLabel(labels.password, { exact: true })).toHaveCount(0);
 }
 
-/** On the identity step: the identity's button, then back to the app; returns the `sub` it got. */
-async function chooseAndReturn(page: Page, button: ReturnType<Page["getByRole"]>, labels: FlowLabels) {
+/**
+ * On the identity step: the identity's button, then the redirect step's countdown sends the person back
+ * to the app (a click on "Redirect now" could come after it on a slow machine); returns the app's `sub`.
+ */
+async function chooseAndReturn(page: Page, button: Locator, labels: FlowLabels): Promise<string> {
   await button.click();
-  await page.getByRole("button", { name: labels.redirectNow }).click();
+  await expect(page.getByRole("button", { name: labels.pause })).toBeVisible();
   return subShown(page);
 }
 
@@ -83,10 +86,13 @@ test("one sign-in reaches the console and two organizations' apps, each knowing 
   page,
   baseURL,
 }) => {
+  // Three sign-ins to apps, then the identity step in two languages at two widths, each scanned for
+  // accessibility.
+  test.slow();
   const origin = baseURL ?? "";
   const passwordsSent: string[] = [];
   const passwordStep = apiPath("AuthFlowPasswordComplete").replace(/:id$/, "");
-  page.on("request", (request) => {
+  page.context().on("request", (request) => {
     if (new URL(request.url()).pathname.startsWith(passwordStep)) passwordsSent.push(request.url());
   });
   const relyingParties: RelyingParty[] = [];
@@ -94,11 +100,14 @@ test("one sign-in reaches the console and two organizations' apps, each knowing 
     const [notes, tasks] = [await startRelyingParty(), await startRelyingParty()] as const;
     relyingParties.push(notes, tasks);
 
-    // The console is the built-in organization's app: the password is typed there, once.
+    // The console is the built-in organization's app: the password is typed there, once. The person
+    // has a second identity, so that the apps' identity step offers a choice.
     const username = newName("rosa");
     await page.goto("/");
     await signUp(page, username);
     const call = await consoleCaller(page);
+    const workIdentity = newName("work");
+    await call(apiPath("IdentityCreate"), { username: workIdentity });
     const notesName = newName("Notes");
     const notesOrganization = await addRelyingPartyApp(call, origin, notes, notesName);
     const tasksName = newName("Tasks");
@@ -127,6 +136,8 @@ test("one sign-in reaches the console and two organizations' apps, each knowing 
       );
     });
     expect(tasksSub).not.toBe(notesSub);
+    // What was read includes the identities offered (the other identity's name is only there).
+    expect(seenOnTheWayToTasks).toContain(workIdentity);
     expect(seenOnTheWayToTasks).not.toContain(notesSub);
     await expectNowhereOnPage(page, notesSub);
 
@@ -138,17 +149,18 @@ test("one sign-in reaches the console and two organizations' apps, each knowing 
 
     // Back to Notes: answered at once, without any page of Vrata's, knowing the person as before.
     const pagesShown: string[] = [];
-    const recordPage = (frame: { url(): string }) => pagesShown.push(new URL(frame.url()).origin);
-    page.on("framenavigated", (frame) => {
-      if (frame === page.mainFrame()) recordPage(frame);
-    });
+    const recordPage = (frame: Frame) => {
+      if (frame === page.mainFrame()) pagesShown.push(new URL(frame.url()).origin);
+    };
+    page.on("framenavigated", recordPage);
     await page.goto(`${notes.base}/login`);
     expect(await subShown(page)).toBe(notesSub);
+    page.off("framenavigated", recordPage);
     expect(pagesShown).toEqual([notes.base]);
     await expectNowhereOnPage(page, tasksSub);
 
-    // Asked to choose again, the identity chosen for Notes comes first, to continue with, in both
-    // languages; it is looked at on a phone and a desktop.
+    // Asked to choose again, the identity chosen for Notes comes first, to continue with, before the
+    // other one, in both languages; the step is looked at on a phone and a desktop.
     const seenChoosingAgain = await vrataTextsDuring(page, origin, async () => {
       for (const [language, labels] of [
         ["en", en],
@@ -156,12 +168,18 @@ test("one sign-in reaches the console and two organizations' apps, each knowing 
       ] as const) {
         await page.goto(`${notes.base}/login?prompt=select_account&ui_locales=${language}`);
         await expectSignedInIdentityStep(page, labels);
-        const previouslyUsed = page.getByRole("region", { name: labels.previouslyUsed });
-        const chosen = previouslyUsed.getByRole("listitem");
-        await expect(chosen).toHaveCount(1);
+        const offered = page
+          .getByRole("region", { name: labels.chooseIdentity })
+          .getByRole("listitem")
+          .filter({ has: page.getByRole("button") });
+        await expect(offered).toHaveCount(2);
+        const [chosen, other] = [offered.first(), offered.last()];
         await expect(chosen).toContainText(username);
         await expect(chosen).toContainText(labels.lastUsedHere);
         await expect(chosen.getByRole("button", { name: labels.continue })).toBeVisible();
+        await expect(other).toContainText(workIdentity);
+        await expect(other).not.toContainText(labels.lastUsedHere);
+        await expect(other.getByRole("button", { name: labels.select })).toBeVisible();
         for (const viewport of [
           { width: 390, height: 844 },
           { width: 1280, height: 800 },
@@ -174,6 +192,7 @@ test("one sign-in reaches the console and two organizations' apps, each knowing 
         notesSub,
       );
     });
+    expect(seenChoosingAgain).toContain(workIdentity);
     expect(seenChoosingAgain).not.toContain(tasksSub);
     await expectNowhereOnPage(page, tasksSub);
 
