@@ -1,7 +1,6 @@
 import type { Browser } from "@playwright/test";
-import { apiPath, apiPrefix, pathFor } from "../src/common/routes.ts";
 import { expect, test } from "./fixtures.ts";
-import { consoleCaller, newName, signUp } from "./support/console.ts";
+import { addRelyingPartyApp, consoleCaller, newName, signUp } from "./support/console.ts";
 import { passwordSignUpSteps } from "./support/flow.ts";
 import { flowLabels } from "./support/labels.ts";
 import { checkPage } from "./support/layout-checks.ts";
@@ -43,35 +42,7 @@ async function appOfRelyingParty(
     const page = await context.newPage();
     await page.goto("/");
     await signUp(page, newName("admin"));
-    const call = await consoleCaller(page);
-    const template = await call<{ id: string }>(apiPath("ApplicationTemplateCreate"), {
-      name,
-      variables: [{ name: "uriBase" }],
-      clientsPublic: [
-        {
-          redirectUriTemplates: ["{uriBase}/callback"],
-          postLogoutRedirectUriTemplates: ["{uriBase}/signed-out"],
-        },
-      ],
-    });
-    const { id } = await call<{ id: string }>(apiPath("OrganizationCreate"), {
-      name: newName("Organization"),
-    });
-    const organization = await call<{ version: number; name: string }>(
-      apiPrefix + pathFor("OrganizationGet", { id }),
-    );
-    const updated = await call<{ applications: { clientsPublic: { id: string }[] }[] }>(
-      apiPrefix + pathFor("OrganizationUpdate", { id }),
-      {
-        version: organization.version,
-        name: organization.name,
-        admins: [],
-        applications: [
-          { templateId: template.id, active: true, values: [{ name: "uriBase", value: relyingParty.base }] },
-        ],
-      },
-    );
-    await relyingParty.setClient(baseURL, updated.applications[0]?.clientsPublic[0]?.id ?? "");
+    await addRelyingPartyApp(await consoleCaller(page), baseURL, relyingParty, name);
   } finally {
     await context.close();
   }

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { apiPath, pathFor } from "../../src/common/routes.ts";
+import { apiPath, apiPrefix, pathFor } from "../../src/common/routes.ts";
 import { expect } from "../fixtures.ts";
 import { identityItem } from "./flow.ts";
+import type { RelyingParty } from "./relyingParty.ts";
 
 // The console as a signed-in person uses it, in English.
 
@@ -152,4 +153,45 @@ export async function consoleCaller(page: Page): Promise<ConsoleCaller> {
     expect(response.ok(), `${url}: ${await response.text()}`).toBe(true);
     return (await response.json()) as T;
   };
+}
+
+/**
+ * Through the console's API: a new organization whose app (of a new template named `appName`) is the
+ * relying party, which then uses the app's public client. Returns the organization's name.
+ */
+export async function addRelyingPartyApp(
+  call: ConsoleCaller,
+  issuer: string,
+  relyingParty: RelyingParty,
+  appName: string,
+): Promise<string> {
+  const template = await call<{ id: string }>(apiPath("ApplicationTemplateCreate"), {
+    name: appName,
+    variables: [{ name: "uriBase" }],
+    clientsPublic: [
+      {
+        redirectUriTemplates: ["{uriBase}/callback"],
+        postLogoutRedirectUriTemplates: ["{uriBase}/signed-out"],
+      },
+    ],
+  });
+  const { id } = await call<{ id: string }>(apiPath("OrganizationCreate"), {
+    name: newName("Organization"),
+  });
+  const organization = await call<{ version: number; name: string }>(
+    apiPrefix + pathFor("OrganizationGet", { id }),
+  );
+  const updated = await call<{ applications: { clientsPublic: { id: string }[] }[] }>(
+    apiPrefix + pathFor("OrganizationUpdate", { id }),
+    {
+      version: organization.version,
+      name: organization.name,
+      admins: [],
+      applications: [
+        { templateId: template.id, active: true, values: [{ name: "uriBase", value: relyingParty.base }] },
+      ],
+    },
+  );
+  await relyingParty.setClient(issuer, updated.applications[0]?.clientsPublic[0]?.id ?? "");
+  return organization.name;
 }

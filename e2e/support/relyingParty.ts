@@ -6,9 +6,9 @@ import path from "node:path";
 import * as client from "openid-client";
 
 // A small relying party on loopback for end-to-end tests: /login starts an authorization code flow
-// with PKCE at Vrata, /callback finishes it and shows the ID token's claims as JSON in a <pre>;
-// /logout sends the person to Vrata's logout with the ID token as hint, and /signed-out is where
-// Vrata sends them back.
+// with PKCE at Vrata (passing on the `prompt` and `ui_locales` it is given), /callback finishes it and
+// shows the ID token's claims as JSON in a <pre>; /logout sends the person to Vrata's logout with the
+// ID token as hint, and /signed-out is where Vrata sends them back.
 
 /** Node's fetch cannot be given a CA: a fetch over node:https that trusts the server's generated CA. */
 function fetchTrusting(ca: string): client.CustomFetch {
@@ -76,6 +76,10 @@ export async function startRelyingParty(): Promise<RelyingParty> {
         const state = client.randomState();
         const nonce = client.randomNonce();
         pending.set(state, { verifier, nonce });
+        const passedOn = ["prompt", "ui_locales"].flatMap((name) => {
+          const value = url.searchParams.get(name);
+          return value ? [[name, value] as const] : [];
+        });
         const location = client.buildAuthorizationUrl(config, {
           redirect_uri: `${base}/callback`,
           scope: "openid",
@@ -83,6 +87,7 @@ export async function startRelyingParty(): Promise<RelyingParty> {
           code_challenge_method: "S256",
           state,
           nonce,
+          ...Object.fromEntries(passedOn),
         });
         res.writeHead(302, { Location: location.href }).end();
         return;
@@ -125,6 +130,11 @@ export async function startRelyingParty(): Promise<RelyingParty> {
         res
           .writeHead(200, { "Content-Type": "text/html; charset=utf-8" })
           .end(page("Signed out of the app", `<p id="state">${state}</p>`));
+        return;
+      }
+      // Browsers ask every site for its icon; a missing one would be logged as a failed load.
+      if (url.pathname === "/favicon.ico") {
+        res.writeHead(204).end();
         return;
       }
       res.writeHead(404).end();
