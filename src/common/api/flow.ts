@@ -6,7 +6,13 @@ import type {
 } from "@simplewebauthn/browser";
 import { z } from "zod/mini";
 import { providerKeyPattern } from "../ids.ts";
-import { codeLength, locales, passwordMaxLength, usernameOrEmailMaxLength } from "../limits.ts";
+import {
+  codeLength,
+  identityNameMaxLength,
+  locales,
+  passwordMaxLength,
+  usernameOrEmailMaxLength,
+} from "../limits.ts";
 import { appScopeSchema } from "./app-scope.ts";
 import { personalDataScopes } from "../scopes.ts";
 import { idText, storableText } from "./text.ts";
@@ -49,6 +55,17 @@ export const flowErrors = [
   "tooManyCodes",
   /** The passkey's answer could not be verified (or was for another site or request); try again. */
   "passkeyFailed",
+  // A passkey sign-up names its first identity: a username or a name, and an e-mail address if given.
+  /** Neither a username nor a name was typed. */
+  "missingName",
+  /** One word, so a username, shorter than a username may be. */
+  "shortUsername",
+  /** One word, so a username, that a username may not be (an @, look-alike letters, too long). */
+  "invalidUsername",
+  /** Several words, so a name, that a name may not be (too long, characters that cannot be shown). */
+  "invalidName",
+  /** The optional e-mail address is not one. */
+  "invalidEmail",
 ] as const;
 export type FlowError = (typeof flowErrors)[number];
 
@@ -109,6 +126,16 @@ export const passwordBodySchema = z.strictObject({
 });
 export const codeBodySchema = z.strictObject({ code: storableText().check(z.maxLength(codeLength * 8)) });
 export const emptyBodySchema = z.strictObject({});
+/**
+ * A passkey sign-up's first step: who the new account's first identity is, a username or a name in
+ * one field and an e-mail address if the person gives one, and the page's language, which names the
+ * new passkey ("Passkey, 28 Nov 2026").
+ */
+export const passkeyCreateStartBodySchema = z.strictObject({
+  name: storableText().check(z.maxLength(Math.max(identityNameMaxLength, usernameOrEmailMaxLength) * 4)),
+  email: z.optional(storableText().check(z.maxLength(usernameOrEmailMaxLength * 4))),
+  locale: z.optional(z.enum(locales)),
+});
 export const providerStartBodySchema = z.strictObject({
   provider: z.string().check(z.regex(providerKeyPattern)),
 });

@@ -1,5 +1,6 @@
 import { startRegistration } from "@simplewebauthn/browser";
-import type { FlowResponse } from "../../../common/api/flow.ts";
+import type { FlowError, FlowResponse } from "../../../common/api/flow.ts";
+import type { Locale } from "../../../common/limits.ts";
 import { ApiError } from "../../api.ts";
 import { postStep } from "./flowApi.ts";
 import { CeremonyAbandoned } from "./passkeyCeremony.ts";
@@ -7,8 +8,38 @@ import { CeremonyAbandoned } from "./passkeyCeremony.ts";
 // Signing up with a new passkey, apart from signing in: only the passkey step offers it, so the
 // first step's page does not carry it.
 
-export async function signUpWithPasskey(flowId: string, signal?: AbortSignal): Promise<FlowResponse> {
-  const started = await postStep("AuthFlowPasskeyCreateStart", flowId, {});
+/** What the person typed to name the new account's first identity. */
+export interface PasskeyNaming {
+  /** A username, or their name. */
+  name: string;
+  /** An e-mail address, or empty. */
+  email: string;
+}
+
+/** The mistakes of the naming form: the form shows them at its fields instead of failing the step. */
+const namingMistakes: readonly FlowError[] = [
+  "missingName",
+  "shortUsername",
+  "invalidUsername",
+  "invalidName",
+  "invalidEmail",
+];
+export const isNamingMistake = (error: FlowError | undefined): error is FlowError =>
+  error !== undefined && namingMistakes.includes(error);
+
+/** Signs up with a new passkey for an identity named as typed; the page's language names the passkey. */
+export async function signUpWithPasskey(
+  flowId: string,
+  naming: PasskeyNaming,
+  locale: Locale,
+  signal?: AbortSignal,
+): Promise<FlowResponse> {
+  const email = naming.email.trim();
+  const started = await postStep("AuthFlowPasskeyCreateStart", flowId, {
+    name: naming.name,
+    ...(email ? { email } : {}),
+    locale,
+  });
   if (signal?.aborted) throw new CeremonyAbandoned();
   if (!started.passkey || !("createOptions" in started.passkey)) throw new ApiError("unexpected", 0);
   const response = await startRegistration({ optionsJSON: started.passkey.createOptions });
