@@ -1,6 +1,7 @@
 import type { PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountSchema } from "../src/common/api/account.ts";
+import { findFlow, updateFlowState } from "../src/server/store/flows.ts";
 import { registerTestApp, type TestApp } from "./support/apps.ts";
 import { SoftwareAuthenticator } from "./support/authenticator.ts";
 import { consoleApp, consoleSignUp } from "./support/console.ts";
@@ -172,6 +173,31 @@ describe.each(storeEngines)("passkey sign-up on $name", ({ url }) => {
     expect(tokens.claims()?.sub).not.toBe(owner.tokens.claims()?.sub);
     const again = await consoleSignUp(server.url, "taken-name");
     expect(again.tokens.claims()?.sub).toBe(owner.tokens.claims()?.sub);
+  });
+
+  it("asks again for a ceremony that a server of an earlier version started without a name", async () => {
+    const driver = await start();
+    const options = await createOptions(driver, { name: "upgrading" });
+    // What such a server stored: the challenge and the user handle, nothing about the identity.
+    const row = await findFlow(server.db, driver.flowId, Date.now());
+    const state = JSON.parse(row?.state ?? "{}") as { passkey: Record<string, unknown> };
+    delete state.passkey.identity;
+    delete state.passkey.locale;
+    expect(await updateFlowState(server.db, driver.flowId, row?.version ?? 0, JSON.stringify(state))).toBe(
+      true,
+    );
+
+    const response = new SoftwareAuthenticator(server.issuer).register(options);
+    const refused = await driver.raw("passkeyCreateComplete", { response });
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({ error: "badRequest" });
+    const again = new SoftwareAuthenticator(server.issuer).register(
+      await createOptions(driver, { name: "upgrading" }),
+    );
+    expect((await driver.step("passkeyCreateComplete", { response: again })).flow.completed).toEqual([
+      "signup",
+    ]);
+    expect((await driver.identities()).map(({ username }) => username)).toEqual(["upgrading"]);
   });
 
   it("names the new passkey by its make and the day it was made, in the page's language", async () => {

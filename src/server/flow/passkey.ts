@@ -194,7 +194,7 @@ async function verifyRegistration(
     { challenge, userHandle, name: "" },
     step.log,
   );
-  if (passkey) passkey.name = defaultPasskeyName(passkey.data.aaguid, locale, new Date());
+  if (passkey) passkey.name = defaultPasskeyName(passkey.data.aaguid, locale ?? step.locale, new Date());
   return passkey;
 }
 
@@ -206,6 +206,10 @@ export async function passkeyCreateComplete(
   const { flow } = step;
   requireNoAuthStep(flow);
   const pending = await takeChallenge(deps, flow, "create");
+  // Started by a server that did not ask for a name yet (during an upgrade): the page starts again.
+  const { identity } = pending;
+  if (!identity)
+    throw new HttpError(400, "badRequest", "start the passkey sign-up again, naming the identity");
   const guess = await reserveGuess(deps, step, "passkey", undefined);
   if (!guess) return;
   const passkey = await verifyRegistration(deps, step, response, pending);
@@ -223,7 +227,7 @@ export async function passkeyCreateComplete(
     newAccount: {
       id: newId(),
       credentials: { passkey },
-      identityFields: pending.identity,
+      identityFields: identity,
     },
   });
 }
