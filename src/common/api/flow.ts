@@ -37,6 +37,24 @@ export type BuiltInFlowProvider = (typeof flowProviders)[number];
 /** One of {@link flowProviders}, or a third-party provider's key. */
 export type FlowProvider = string;
 
+/**
+ * What a passkey sign-up's naming of its first identity can get wrong: a username or a name, and an
+ * e-mail address if given.
+ */
+export const signUpNameErrors = [
+  /** Neither a username nor a name was typed. */
+  "missingName",
+  /** One word, so a username, shorter than a username may be. */
+  "shortUsername",
+  /** One word, so a username, that a username may not be (an @, look-alike letters, too long). */
+  "invalidUsername",
+  /** Several words, so a name, that a name may not be (too long, characters that cannot be shown). */
+  "invalidName",
+  /** The optional e-mail address is not one. */
+  "invalidEmail",
+] as const;
+export type SignUpNameError = (typeof signUpNameErrors)[number];
+
 /** Mistakes the person can correct; the UI shows the matching message of spec §8 at the step. */
 export const flowErrors = [
   "invalidEmailOrUsername",
@@ -55,17 +73,7 @@ export const flowErrors = [
   "tooManyCodes",
   /** The passkey's answer could not be verified (or was for another site or request); try again. */
   "passkeyFailed",
-  // A passkey sign-up names its first identity: a username or a name, and an e-mail address if given.
-  /** Neither a username nor a name was typed. */
-  "missingName",
-  /** One word, so a username, shorter than a username may be. */
-  "shortUsername",
-  /** One word, so a username, that a username may not be (an @, look-alike letters, too long). */
-  "invalidUsername",
-  /** Several words, so a name, that a name may not be (too long, characters that cannot be shown). */
-  "invalidName",
-  /** The optional e-mail address is not one. */
-  "invalidEmail",
+  ...signUpNameErrors,
 ] as const;
 export type FlowError = (typeof flowErrors)[number];
 

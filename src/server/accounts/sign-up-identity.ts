@@ -1,3 +1,4 @@
+import type { SignUpNameError } from "../../common/api/flow.ts";
 import type { IdentityFields } from "../../common/api/identity.ts";
 import { identityNameMaxLength } from "../../common/limits.ts";
 import { normalizeIdentifier } from "./normalize.ts";
@@ -5,9 +6,6 @@ import { normalizeIdentifier } from "./normalize.ts";
 // A sign-up that proves no username or e-mail address (a passkey) asks the person what to call them:
 // one field for a username or a name, and an e-mail address if they like. Nothing here looks at other
 // accounts or identities: the answer is the same whether or not someone else uses what was typed.
-
-export type SignUpNameProblem =
-  "missingName" | "shortUsername" | "invalidUsername" | "invalidName" | "invalidEmail";
 
 const spaces = /[\s\p{Zs}]+/gu;
 /** What cannot be shown as part of a name: control and format characters, line and paragraph breaks. */
@@ -21,7 +19,7 @@ const unshowable = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
 export function signUpIdentity(typed: {
   name: string;
   email?: string | undefined;
-}): IdentityFields | SignUpNameProblem {
+}): IdentityFields | SignUpNameError {
   const name = typed.name.normalize("NFC").replace(spaces, " ").trim();
   if (name === "") return "missingName";
   const identity: IdentityFields = {};

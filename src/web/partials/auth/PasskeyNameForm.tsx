@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef } from "react";
 import { useTranslation } from "../../i18n/index.ts";
-import type { FlowError } from "../../../common/api/flow.ts";
+import type { SignUpNameError } from "../../../common/api/flow.ts";
 import { Button } from "../../components/Button.tsx";
 import { TextField } from "../../components/Field.tsx";
 import { PasskeyIcon } from "../../components/icons.tsx";
@@ -13,7 +13,7 @@ interface PasskeyNameFormProps {
   readonly naming: PasskeyNaming;
   readonly onChange: (naming: PasskeyNaming) => void;
   /** The server refused what was typed: the message shows at the field it is about. */
-  readonly mistake: FlowError | null;
+  readonly mistake: SignUpNameError | null;
   readonly onSubmit: () => void;
   readonly onOtherMethod: () => void;
 }

@@ -19,7 +19,7 @@ import {
 import type { OnFlow } from "./useStepAction.ts";
 import { isNamingMistake, signUpWithPasskey, type PasskeyNaming } from "./passkeySignUp.ts";
 import { PasskeyNameForm } from "./PasskeyNameForm.tsx";
-import type { FlowError } from "../../../common/api/flow.ts";
+import type { SignUpNameError } from "../../../common/api/flow.ts";
 import { StepFooter } from "./StepForm.tsx";
 import { StepHeading } from "./StepHeading.tsx";
 
@@ -28,7 +28,7 @@ import { StepHeading } from "./StepHeading.tsx";
  * person chooses what next.
  */
 export type PasskeyPhase =
-  | { kind: "naming"; mistake: FlowError | null }
+  | { kind: "naming"; mistake: SignUpNameError | null }
   | { kind: "waiting"; attempt: PasskeyAttempt }
   | { kind: "failed"; attempt: PasskeyAttempt; failure: PasskeyFailure };
 

@@ -1,5 +1,10 @@
 import { startRegistration } from "@simplewebauthn/browser";
-import type { FlowError, FlowResponse } from "../../../common/api/flow.ts";
+import {
+  signUpNameErrors,
+  type FlowError,
+  type FlowResponse,
+  type SignUpNameError,
+} from "../../../common/api/flow.ts";
 import type { Locale } from "../../../common/limits.ts";
 import { ApiError } from "../../api.ts";
 import { postStep } from "./flowApi.ts";
@@ -16,16 +21,9 @@ export interface PasskeyNaming {
   email: string;
 }
 
-/** The mistakes of the naming form: the form shows them at its fields instead of failing the step. */
-const namingMistakes: readonly FlowError[] = [
-  "missingName",
-  "shortUsername",
-  "invalidUsername",
-  "invalidName",
-  "invalidEmail",
-];
-export const isNamingMistake = (error: FlowError | undefined): error is FlowError =>
-  error !== undefined && namingMistakes.includes(error);
+/** A mistake of the naming form: the form shows it at its field instead of failing the step. */
+export const isNamingMistake = (error: FlowError | undefined): error is SignUpNameError =>
+  (signUpNameErrors as readonly (FlowError | undefined)[]).includes(error);
 
 /** Signs up with a new passkey for an identity named as typed; the page's language names the passkey. */
 export async function signUpWithPasskey(
