@@ -5,7 +5,6 @@ import { accountMenu, newName, signUp, status } from "./support/console.ts";
 import {
   dropRefusedRequests,
   newEmail,
-  onlyPasskeyHandle,
   selectIdentityAndReturn,
   signUpWithPasskey,
   startFlow,
@@ -125,8 +124,7 @@ test("a person adds, renames and removes passkeys, and their activity tells so",
 
 test("an account that signs in with passkeys only keeps its last one", async ({ page }) => {
   const authenticator = await addVirtualAuthenticator(page);
-  await signUpWithPasskey(page);
-  await selectIdentityAndReturn(page, await onlyPasskeyHandle(authenticator));
+  await selectIdentityAndReturn(page, await signUpWithPasskey(page));
   await accountMenu(page).click();
   await page.getByRole("link", { name: "Account and sign-in methods" }).click();
 

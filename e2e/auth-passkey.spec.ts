@@ -6,7 +6,7 @@ import {
   dropRefusedRequests,
   failureHeading,
   identityItem,
-  onlyPasskeyHandle,
+  namePasskeySignUp,
   signUpWithPasskey,
   startFlow,
 } from "./support/flow.ts";
@@ -36,12 +36,11 @@ for (const [language, locale] of [
       page,
     }) => {
       const authenticator = await addVirtualAuthenticator(page);
-      await signUpWithPasskey(page, labels);
-      const handle = await onlyPasskeyHandle(authenticator);
-      // The new account's first identity is named by its handle, as the passkey is on the device.
-      await expect(identityItem(page, handle)).toBeVisible();
+      // The new account's first identity is named as the person typed before the ceremony.
+      const username = await signUpWithPasskey(page, labels);
+      await expect(identityItem(page, username)).toBeVisible();
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
-      await selectAndReturn(page, labels, handle);
+      await selectAndReturn(page, labels, username);
 
       // Signed out, the next sign-in: the browser offers the passkey in the field's autofill list, and
       // the virtual authenticator picks it at once, as the person would.
@@ -50,9 +49,83 @@ for (const [language, locale] of [
       await expect(page.getByRole("button", { name: labels.signIn }).first()).toBeVisible();
       await startFlow(page, labels.signIn);
       await expect(page.getByText(labels.signedIn)).toBeVisible();
-      await expect(identityItem(page, handle)).toBeVisible();
+      await expect(identityItem(page, username)).toBeVisible();
       const [passkey] = await authenticator.passkeys();
       expect(passkey?.signCount).toBe(2);
+    });
+  });
+}
+
+/** What the account page calls a passkey of an unknown make made today, in each language. */
+const defaultPasskeyName = {
+  en: /Passkey, \d{1,2} [A-Z][a-z]{2} \d{4}/,
+  sl: /Ključ za dostop, \d{1,2}\. [a-zč]{3}\.? \d{4}/,
+};
+const namingTexts = {
+  en: {
+    missing: "Enter a username or your name.",
+    short: "Username should be at least 3 characters.",
+    email: "Invalid e-mail address.",
+    account: "Account and sign-in methods",
+  },
+  sl: {
+    missing: "Vpišite uporabniško ime ali svoje ime.",
+    short: "Uporabniško ime mora imeti vsaj 3 znake.",
+    email: "Neveljaven e-poštni naslov.",
+    account: "Račun in načini prijave",
+  },
+};
+
+for (const [language, locale] of [
+  ["en", "en-US"],
+  ["sl", "sl-SI"],
+] as const) {
+  const labels = flowLabels[language];
+  const texts = namingTexts[language];
+
+  test.describe(`naming a passkey sign-up in ${language}`, () => {
+    test.use({ locale });
+
+    test("the sign-up asks for a username or a name first, shows each mistake at its field, and names the passkey by the day", async ({
+      page,
+      pageErrors,
+    }) => {
+      await addVirtualAuthenticator(page);
+      await startFlow(page, labels.signIn);
+      await page.getByRole("button", { name: labels.passkeySignIn }).click();
+      await expect(failureHeading(page, labels)).toBeFocused();
+      await page.getByRole("button", { name: labels.passkeySignUp }).click();
+      const name = page.getByLabel(labels.passkeyName, { exact: true });
+      const email = page.getByLabel(labels.passkeyEmail, { exact: true });
+      await expect(name).toBeFocused();
+
+      await page.getByRole("button", { name: labels.passkeyCreate }).click();
+      await expect(name).toHaveAccessibleDescription(new RegExp(texts.missing));
+      await expect(name).toBeFocused();
+      await name.fill("ab");
+      await page.getByRole("button", { name: labels.passkeyCreate }).click();
+      await expect(name).toHaveAccessibleDescription(new RegExp(texts.short));
+      await name.fill("Ana Novak");
+      await email.fill("ana@");
+      await page.getByRole("button", { name: labels.passkeyCreate }).click();
+      await expect(email).toHaveAccessibleDescription(new RegExp(texts.email));
+      await expect(email).toBeFocused();
+      await expect(name).not.toHaveAttribute("aria-invalid");
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+      for (const width of [390, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.screenshot({ path: `/tmp/vrata-passkey-name-${width}-${language}.png`, fullPage: true });
+      }
+
+      const address = `ana-${Date.now()}@example.com`;
+      await email.fill(address);
+      await page.getByRole("button", { name: labels.passkeyCreate }).click();
+      await expect(page.getByText(labels.signedUp)).toBeVisible();
+      await selectAndReturn(page, labels, address);
+      await page.getByRole("navigation").getByRole("button", { name: labels.accountMenu }).first().click();
+      await page.getByRole("link", { name: texts.account }).click();
+      await expect(page.getByRole("main")).toContainText(defaultPasskeyName[language]);
+      dropRefusedRequests(pageErrors);
     });
   });
 }
@@ -74,8 +147,7 @@ test.describe("passkey sign-in and its failure screen", () => {
 
   test("the passkey button signs in with a passkey the device holds", async ({ page, context }) => {
     const first = await addVirtualAuthenticator(page);
-    await signUpWithPasskey(page, labels);
-    const handle = await onlyPasskeyHandle(first);
+    const username = await signUpWithPasskey(page, labels);
     const [passkey] = await first.passkeys();
     await first.remove();
 
@@ -86,7 +158,7 @@ test.describe("passkey sign-in and its failure screen", () => {
     if (passkey) await device.add(passkey);
     await page.getByRole("button", { name: labels.passkeySignIn }).click();
     await expect(page.getByText(labels.signedIn)).toBeVisible();
-    await expect(identityItem(page, handle)).toBeVisible();
+    await expect(identityItem(page, username)).toBeVisible();
     await expect(page.getByRole("navigation", { name: "Steps" })).toContainText("Passkey");
   });
 
@@ -105,12 +177,15 @@ test.describe("passkey sign-in and its failure screen", () => {
     // each sign-up is a new account.
     await authenticator.verifies(false);
     await page.getByRole("button", { name: labels.passkeySignUp }).click();
+    await namePasskeySignUp(page, labels, "Ana Novak");
     await expect(page.getByRole("heading", { name: "Signing up with a passkey did not work" })).toBeFocused();
     await expect(page.getByText("Each passkey sign-up creates a new account.")).toBeVisible();
+    // Trying again keeps what was typed.
     await authenticator.verifies(true);
     await page.getByRole("button", { name: "Try signing up again" }).click();
+    await expect(page.getByLabel(labels.passkeyName, { exact: true })).toHaveValue("Ana Novak");
+    await page.getByRole("button", { name: labels.passkeyCreate }).click();
     await expect(page.getByText(labels.signedUp)).toBeVisible();
-    const handle = await onlyPasskeyHandle(authenticator);
     const [passkey] = await authenticator.passkeys();
 
     // Another visit, with the passkey not on the device yet: the sign-in fails, the person cancels a
@@ -129,7 +204,7 @@ test.describe("passkey sign-in and its failure screen", () => {
     if (passkey) await authenticator.add(passkey);
     await page.getByRole("button", { name: "Try signing in again" }).click();
     await expect(page.getByText(labels.signedIn)).toBeVisible();
-    await expect(identityItem(page, handle)).toBeVisible();
+    await expect(identityItem(page, "Ana Novak")).toBeVisible();
   });
 
   test("a passkey the server does not know leads to sign-up, and the browser is told to forget it", async ({
@@ -149,8 +224,9 @@ test.describe("passkey sign-in and its failure screen", () => {
       .not.toContain(stray.credentialId);
 
     await page.getByRole("button", { name: labels.passkeySignUp }).click();
+    await namePasskeySignUp(page, labels, "stray-owner");
     await expect(page.getByText(labels.signedUp)).toBeVisible();
-    await selectAndReturn(page, labels, await onlyPasskeyHandle(authenticator));
+    await selectAndReturn(page, labels, "stray-owner");
     await expect(accountMenu(page)).toBeVisible();
     dropRefusedRequests(pageErrors);
   });

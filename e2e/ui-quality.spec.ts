@@ -306,6 +306,19 @@ const signedOutPages: PageVisit[] = [
     },
   },
   {
+    name: "sign-in-passkey-name",
+    open: async (page, sample) => {
+      // The failure screen's sign-up first asks what to call the new identity.
+      await addVirtualAuthenticator(page);
+      await flowAt(page, sample, () => []);
+      await page.getByRole("button", { name: /passkey|ključem za dostop/ }).click();
+      await page
+        .getByRole("button", { name: /^(Sign up with a passkey|Registracija s ključem za dostop)$/ })
+        .click();
+      return page.locator('input[autocomplete="email"]');
+    },
+  },
+  {
     name: "sign-in-identity",
     open: async (page, sample) => {
       await flowAt(page, sample, () => signedInWithPassword(sample));

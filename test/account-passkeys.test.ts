@@ -64,7 +64,7 @@ const personWithPassword = () => consoleSignUp(server.url, `person${++people}`);
 async function personWithPasskeyOnly() {
   const authenticator = newAuthenticator();
   const driver = await FlowDriver.start(server.issuer, await consoleApp(server.issuer));
-  const { flow } = await driver.step("passkeyCreateStart");
+  const { flow } = await driver.step("passkeyCreateStart", { name: "Passkey Person" });
   if (!flow.passkey || !("createOptions" in flow.passkey)) throw new Error("no creation options");
   const created = await driver.step("passkeyCreateComplete", {
     response: authenticator.register(flow.passkey.createOptions),

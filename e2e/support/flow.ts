@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { expect } from "../fixtures.ts";
-import type { VirtualAuthenticator } from "./authenticator.ts";
 import { flowLabels, type FlowLabels } from "./labels.ts";
 
 // Steps of the auth flow page as a person takes them, in English unless a test passes its own labels.
@@ -50,21 +49,33 @@ export async function selectIdentityAndReturn(page: Page, name: string): Promise
   await expect(page.getByRole("button", { name: "Account menu" })).toBeVisible();
 }
 
-/** The identity a passkey sign-up creates is named by the WebAuthn user handle of its account. */
-export async function onlyPasskeyHandle(authenticator: VirtualAuthenticator): Promise<string> {
-  const [passkey] = await authenticator.passkeys();
-  expect(passkey?.userHandle).toBeDefined();
-  return Buffer.from(passkey?.userHandle ?? "", "base64").toString("base64url");
-}
-
 export const failureHeading = (page: Page, labels: FlowLabels) =>
   page.getByRole("heading", { name: labels.passkeySignInFailed });
 
-/** On a new flow page with an empty authenticator: the passkey button fails, and the failure screen signs up. */
-export async function signUpWithPasskey(page: Page, labels: FlowLabels = flowLabels.en): Promise<void> {
+/** On the passkey sign-up's form: names the new identity and creates the passkey. */
+export async function namePasskeySignUp(
+  page: Page,
+  labels: FlowLabels,
+  name: string,
+  email = "",
+): Promise<void> {
+  await expect(page.getByLabel(labels.passkeyName, { exact: true })).toBeFocused();
+  await page.getByLabel(labels.passkeyName, { exact: true }).fill(name);
+  await page.getByLabel(labels.passkeyEmail, { exact: true }).fill(email);
+  await page.getByRole("button", { name: labels.passkeyCreate }).click();
+}
+
+/**
+ * On a new flow page with an empty authenticator: the passkey button fails, and the failure screen
+ * signs up, with an identity of a new username; returns the username.
+ */
+export async function signUpWithPasskey(page: Page, labels: FlowLabels = flowLabels.en): Promise<string> {
+  const username = `passkey-${randomUUID().slice(0, 8)}`;
   await startFlow(page, labels.signIn);
   await page.getByRole("button", { name: labels.passkeySignIn }).click();
   await expect(failureHeading(page, labels)).toBeFocused();
   await page.getByRole("button", { name: labels.passkeySignUp }).click();
+  await namePasskeySignUp(page, labels, username);
   await expect(page.getByText(labels.signedUp)).toBeVisible();
+  return username;
 }

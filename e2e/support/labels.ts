@@ -26,6 +26,9 @@ export const flowLabels = {
     passkeySignIn: "Sign in with a passkey",
     passkeySignInFailed: "Signing in with a passkey did not work",
     passkeySignUp: "Sign up with a passkey",
+    passkeyName: "Username or name",
+    passkeyEmail: "E-mail address (optional)",
+    passkeyCreate: "Create passkey",
   },
   sl: {
     signIn: "Prijava ali registracija",
@@ -53,6 +56,9 @@ export const flowLabels = {
     passkeySignIn: "Prijava s ključem za dostop",
     passkeySignInFailed: "Prijava s ključem za dostop ni uspela",
     passkeySignUp: "Registracija s ključem za dostop",
+    passkeyName: "Uporabniško ime ali ime",
+    passkeyEmail: "E-poštni naslov (neobvezno)",
+    passkeyCreate: "Ustvari ključ za dostop",
   },
 };
 

@@ -19,6 +19,8 @@ export const passwordMinLength = 8;
 export const passwordMaxLength = 1024;
 export const usernameOrEmailMinLength = 3;
 export const usernameOrEmailMaxLength = 254;
+/** An identity's given or full name, in UTF-16 units as every typed identity field is bounded. */
+export const identityNameMaxLength = 200;
 /**
  * How long a server trusts a client it looked up, in milliseconds. Changes made through the same
  * server apply at once; through another server sharing the database, within this time.

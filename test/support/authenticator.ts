@@ -62,17 +62,20 @@ export class SoftwareAuthenticator {
   readonly #privateKey: KeyObject;
   readonly #publicKey: KeyObject;
   readonly #countsSignatures: boolean;
+  /** The model it says it is; all zeros when it does not say. */
+  readonly #aaguid: Buffer;
   userHandle = "";
   counter = 0;
   /** The page's origin, as a browser on the server's site sends it. */
   readonly origin: string;
 
-  constructor(origin: string, options: { countsSignatures?: boolean } = {}) {
+  constructor(origin: string, options: { countsSignatures?: boolean; aaguid?: string } = {}) {
     this.origin = origin;
     const pair = generateKeyPairSync("ec", { namedCurve: "P-256" });
     this.#privateKey = pair.privateKey;
     this.#publicKey = pair.publicKey;
     this.#countsSignatures = options.countsSignatures ?? true;
+    this.#aaguid = options.aaguid ? Buffer.from(options.aaguid.replaceAll("-", ""), "hex") : Buffer.alloc(16);
   }
 
   get id(): string {
@@ -125,7 +128,7 @@ export class SoftwareAuthenticator {
       sha256(rpId),
       Buffer.from([tweaks.flags ?? flags.userPresent | flags.userVerified | flags.attestedCredential]),
       counter,
-      Buffer.alloc(16), // AAGUID: this authenticator does not say what model it is
+      this.#aaguid,
       idLength,
       this.credentialId,
       this.#coseKey(),

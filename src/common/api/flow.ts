@@ -6,7 +6,13 @@ import type {
 } from "@simplewebauthn/browser";
 import { z } from "zod/mini";
 import { providerKeyPattern } from "../ids.ts";
-import { codeLength, locales, passwordMaxLength, usernameOrEmailMaxLength } from "../limits.ts";
+import {
+  codeLength,
+  identityNameMaxLength,
+  locales,
+  passwordMaxLength,
+  usernameOrEmailMaxLength,
+} from "../limits.ts";
 import { appScopeSchema } from "./app-scope.ts";
 import { personalDataScopes } from "../scopes.ts";
 import { idText, storableText } from "./text.ts";
@@ -31,6 +37,24 @@ export type BuiltInFlowProvider = (typeof flowProviders)[number];
 /** One of {@link flowProviders}, or a third-party provider's key. */
 export type FlowProvider = string;
 
+/**
+ * What a passkey sign-up's naming of its first identity can get wrong: a username or a name, and an
+ * e-mail address if given.
+ */
+export const signUpNameErrors = [
+  /** Neither a username nor a name was typed. */
+  "missingName",
+  /** One word, so a username, shorter than a username may be. */
+  "shortUsername",
+  /** One word, so a username, that a username may not be (an @, look-alike letters, too long). */
+  "invalidUsername",
+  /** Several words, so a name, that a name may not be (too long, characters that cannot be shown). */
+  "invalidName",
+  /** The optional e-mail address is not one. */
+  "invalidEmail",
+] as const;
+export type SignUpNameError = (typeof signUpNameErrors)[number];
+
 /** Mistakes the person can correct; the UI shows the matching message of spec §8 at the step. */
 export const flowErrors = [
   "invalidEmailOrUsername",
@@ -49,6 +73,7 @@ export const flowErrors = [
   "tooManyCodes",
   /** The passkey's answer could not be verified (or was for another site or request); try again. */
   "passkeyFailed",
+  ...signUpNameErrors,
 ] as const;
 export type FlowError = (typeof flowErrors)[number];
 
@@ -111,6 +136,16 @@ export const passwordBodySchema = z.strictObject({
 });
 export const codeBodySchema = z.strictObject({ code: storableText().check(z.maxLength(codeLength * 8)) });
 export const emptyBodySchema = z.strictObject({});
+/**
+ * A passkey sign-up's first step: who the new account's first identity is, a username or a name in
+ * one field and an e-mail address if the person gives one, and the page's language, which names the
+ * new passkey ("Passkey, 28 Nov 2026").
+ */
+export const passkeyCreateStartBodySchema = z.strictObject({
+  name: storableText().check(z.maxLength(Math.max(identityNameMaxLength, usernameOrEmailMaxLength) * 4)),
+  email: z.optional(storableText().check(z.maxLength(usernameOrEmailMaxLength * 4))),
+  locale: z.optional(z.enum(locales)),
+});
 export const providerStartBodySchema = z.strictObject({
   provider: z.string().check(z.regex(providerKeyPattern)),
 });

@@ -1,6 +1,7 @@
 import { z } from "zod/mini";
 import {
   identityMembersMax,
+  identityNameMaxLength,
   identitySearchMaxLength,
   identitySearchMaxResults,
   usernameOrEmailMaxLength,
@@ -13,8 +14,8 @@ const optionalText = (max: number) => z.optional(typedText(max));
 export const identityFieldsSchema = z.strictObject({
   username: optionalText(254),
   email: optionalText(254),
-  givenName: optionalText(200),
-  fullName: optionalText(200),
+  givenName: optionalText(identityNameMaxLength),
+  fullName: optionalText(identityNameMaxLength),
   pictureUrl: optionalText(2000),
   description: optionalText(4000),
 });

@@ -1,3 +1,5 @@
+import type { Locale } from "../../common/limits.ts";
+
 // The makes of well-known authenticators by the AAGUID they report, so that a person can tell their
 // passkeys apart. From the community list passkeydeveloper/passkey-authenticator-aaguids (aaguid.json)
 // and, for security keys, the FIDO Metadata Service entries it combines with. Only models people
@@ -42,4 +44,23 @@ const names: Readonly<Record<string, string>> = {
 /** The make of the authenticator with this AAGUID, when it is a well-known one. */
 export function authenticatorName(aaguid: string): string | undefined {
   return names[aaguid.toLowerCase()];
+}
+
+/** What a passkey of an unknown make is called, in each language of the pages. */
+const passkeyWord: Readonly<Record<Locale, string>> = { en: "Passkey", sl: "Ključ za dostop" };
+const dateLanguage: Readonly<Record<Locale, string>> = { en: "en-GB", sl: "sl-SI" };
+
+/**
+ * The name a new passkey gets until its owner renames it: its make, or "Passkey", and the day it was
+ * made ("iCloud Keychain, 28 Nov 2026"), in the language of the page that made it. The day is UTC's:
+ * the server does not know the person's time zone.
+ */
+export function defaultPasskeyName(aaguid: string, locale: Locale, madeAt: Date): string {
+  const day = new Intl.DateTimeFormat(dateLanguage[locale], {
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    timeZone: "UTC",
+  }).format(madeAt);
+  return `${authenticatorName(aaguid) ?? passkeyWord[locale]}, ${day}`;
 }

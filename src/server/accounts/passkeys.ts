@@ -27,7 +27,10 @@ export interface PasskeyRegistration {
   /** The instance's title, which authenticators show as the site's name. */
   title: string;
   userHandle: Uint8Array;
+  /** What the authenticator lists the passkey under (a username or an e-mail address). */
   userName: string;
+  /** The person's name, when they gave one; else the user name stands for it. */
+  userDisplayName?: string;
   /** Passkeys the account has already: an authenticator holding one of them makes no second one. */
   exclude?: readonly Passkey[];
 }
@@ -40,7 +43,7 @@ export async function passkeyRegistrationOptions(registration: PasskeyRegistrati
     rpID: passkeyRelyingParty(registration.issuer).id,
     userID: new Uint8Array(registration.userHandle),
     userName: registration.userName,
-    userDisplayName: registration.userName,
+    userDisplayName: registration.userDisplayName ?? registration.userName,
     timeout: passkeyTimeoutMs,
     attestationType: "none",
     excludeCredentials: (registration.exclude ?? []).map((passkey) => ({

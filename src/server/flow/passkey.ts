@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/browser";
-import { passkeyTimeoutMs } from "../../common/limits.ts";
+import { passkeyTimeoutMs, type Locale } from "../../common/limits.ts";
 import {
   findPasskey,
   passkeyRegistrationOptions,
@@ -11,6 +11,8 @@ import {
   type Passkey,
 } from "../accounts/passkeys.ts";
 import { webauthn } from "../accounts/webauthn.ts";
+import { defaultPasskeyName } from "../accounts/authenticators.ts";
+import { passkeyUserName, signUpIdentity } from "../accounts/sign-up-identity.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import {
@@ -147,40 +149,53 @@ export async function passkeyGetComplete(
   completeAuthStep(deps, step, { accountId: passkey.accountId });
 }
 
-export async function passkeyCreateStart(deps: FlowDeps, step: StepRequest): Promise<void> {
+/**
+ * The options of a new account's passkey, once the person named its first identity: the typed name
+ * is checked first, and the authenticator lists the passkey under it.
+ */
+export async function passkeyCreateStart(
+  deps: FlowDeps,
+  step: StepRequest,
+  typed: { name: string; email?: string | undefined; locale?: Locale | undefined },
+): Promise<void> {
   const { flow } = step;
   requireNoAuthStep(flow);
+  const identity = signUpIdentity(typed);
+  if (typeof identity === "string") throw new FlowStepError(flow, identity);
   // Each sign-up is a new account, with a new random user handle the authenticator files it under.
-  const userHandle = randomBytes(16);
-  const userName = `${deps.title} (${userHandle.toString("base64url")})`;
   const createOptions = await passkeyRegistrationOptions({
     issuer: deps.issuer,
     title: deps.title,
-    userHandle,
-    userName,
+    userHandle: randomBytes(16),
+    userName: passkeyUserName(identity),
+    ...(identity.fullName ? { userDisplayName: identity.fullName } : {}),
   });
   flow.state.passkey = {
     ceremony: "create",
     challenge: createOptions.challenge,
     userHandle: createOptions.user.id,
+    identity,
+    locale: typed.locale ?? step.locale,
   };
   step.answer.passkey = { createOptions };
 }
 
 /** The new passkey as it is to be stored; undefined when anything about the answer is wrong. */
-function verifyRegistration(
+async function verifyRegistration(
   deps: FlowDeps,
   step: StepRequest,
   response: RegistrationResponseJSON,
   pending: Extract<PasskeyState, { ceremony: "create" }>,
 ): Promise<NewPasskey | undefined> {
-  const { challenge, userHandle } = pending;
-  return verifiedNewPasskey(
+  const { challenge, userHandle, locale } = pending;
+  const passkey = await verifiedNewPasskey(
     deps.issuer,
     response,
-    { challenge, userHandle, name: `${deps.title} (${userHandle})` },
+    { challenge, userHandle, name: "" },
     step.log,
   );
+  if (passkey) passkey.name = defaultPasskeyName(passkey.data.aaguid, locale ?? step.locale, new Date());
+  return passkey;
 }
 
 export async function passkeyCreateComplete(
@@ -191,6 +206,10 @@ export async function passkeyCreateComplete(
   const { flow } = step;
   requireNoAuthStep(flow);
   const pending = await takeChallenge(deps, flow, "create");
+  // Started by a server that did not ask for a name yet (during an upgrade): the page starts again.
+  const { identity } = pending;
+  if (!identity)
+    throw new HttpError(400, "badRequest", "start the passkey sign-up again, naming the identity");
   const guess = await reserveGuess(deps, step, "passkey", undefined);
   if (!guess) return;
   const passkey = await verifyRegistration(deps, step, response, pending);
@@ -208,8 +227,7 @@ export async function passkeyCreateComplete(
     newAccount: {
       id: newId(),
       credentials: { passkey },
-      // The first identity is named by the user handle, as the passkey itself is.
-      identityFields: { username: pending.userHandle },
+      identityFields: identity,
     },
   });
 }

@@ -6,6 +6,7 @@ import {
   emailOrUsernameBodySchema,
   emptyBodySchema,
   passkeyCreateBodySchema,
+  passkeyCreateStartBodySchema,
   passkeyGetBodySchema,
   passwordBodySchema,
   providerStartBodySchema,
@@ -125,7 +126,9 @@ export const flowPlugin: FastifyPluginAsync<FlowRoutesOptions> = (app, { deps, r
   step("AuthFlowPasskeyGetComplete", passkeyGetBodySchema, ({ step: s, body }) =>
     passkeyGetComplete(deps, s, body.response),
   );
-  step("AuthFlowPasskeyCreateStart", emptyBodySchema, ({ step: s }) => passkeyCreateStart(deps, s));
+  step("AuthFlowPasskeyCreateStart", passkeyCreateStartBodySchema, ({ step: s, body }) =>
+    passkeyCreateStart(deps, s, body),
+  );
   step("AuthFlowPasskeyCreateComplete", passkeyCreateBodySchema, ({ step: s, body }) =>
     passkeyCreateComplete(deps, s, body.response),
   );

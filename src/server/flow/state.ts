@@ -1,4 +1,5 @@
 import type { Completed, FlowProvider } from "../../common/api/flow.ts";
+import type { IdentityFields } from "../../common/api/identity.ts";
 import type { Locale } from "../../common/limits.ts";
 import type { PersonalDataScope } from "../../common/scopes.ts";
 
@@ -33,6 +34,13 @@ export type PasskeyState =
       challenge: string;
       /** The WebAuthn user handle of the account the passkey is made for (base64url of 16 bytes). */
       userHandle: string;
+      /**
+       * The new account's first identity, as the person named it before the ceremony; absent from a
+       * ceremony a server of an earlier version started, which did not ask.
+       */
+      identity?: IdentityFields;
+      /** The language the new passkey's default name is in; absent like `identity`. */
+      locale?: Locale;
     };
 
 /** Everything a flow remembers between steps (reference §2.6, without the home-made crypto). */

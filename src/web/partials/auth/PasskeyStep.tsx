@@ -17,12 +17,18 @@ import {
   type PasskeyFailure,
 } from "./passkeyCeremony.ts";
 import type { OnFlow } from "./useStepAction.ts";
-import { signUpWithPasskey } from "./passkeySignUp.ts";
+import { isNamingMistake, signUpWithPasskey, type PasskeyNaming } from "./passkeySignUp.ts";
+import { PasskeyNameForm } from "./PasskeyNameForm.tsx";
+import type { SignUpNameError } from "../../../common/api/flow.ts";
 import { StepFooter } from "./StepForm.tsx";
 import { StepHeading } from "./StepHeading.tsx";
 
-/** Where the step is: a ceremony under way, or the last one failed and the person chooses what next. */
+/**
+ * Where the step is: a sign-up being named, a ceremony under way, or the last one failed and the
+ * person chooses what next.
+ */
 export type PasskeyPhase =
+  | { kind: "naming"; mistake: SignUpNameError | null }
   | { kind: "waiting"; attempt: PasskeyAttempt }
   | { kind: "failed"; attempt: PasskeyAttempt; failure: PasskeyFailure };
 
@@ -37,10 +43,12 @@ interface PasskeyStepProps {
 /**
  * Signing in with a passkey, and when that fails, signing up with one (reference §4.7.3-§4.7.4): the
  * failure screen offers a passkey sign-up, another sign-in, and after a failed sign-up another one.
+ * A sign-up first asks what to call the new identity.
  */
 export function PasskeyStep({ flowId, initial, onFlow, onOtherMethod }: PasskeyStepProps) {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const [phase, setPhase] = useState(initial);
+  const [naming, setNaming] = useState<PasskeyNaming>({ name: "", email: "" });
   const heading = useRef<HTMLHeadingElement>(null);
   const ceremony = useRef<AbortController>(null);
 
@@ -49,13 +57,20 @@ export function PasskeyStep({ flowId, initial, onFlow, onOtherMethod }: PasskeyS
     void runCeremony(kind);
   }
 
+  function signUp(): void {
+    if (naming.name.trim() === "") setPhase({ kind: "naming", mistake: "missingName" });
+    else attempt("signUp");
+  }
+
   async function runCeremony(kind: PasskeyAttempt): Promise<void> {
     const controller = new AbortController();
     ceremony.current = controller;
     try {
       const { signal } = controller;
       await onFlow(
-        await (kind === "signIn" ? signInWithPasskey(flowId, { signal }) : signUpWithPasskey(flowId, signal)),
+        await (kind === "signIn"
+          ? signInWithPasskey(flowId, { signal })
+          : signUpWithPasskey(flowId, naming, language, signal)),
       );
     } catch (error) {
       if (wasAbandoned(error)) return;
@@ -63,6 +78,7 @@ export function PasskeyStep({ flowId, initial, onFlow, onOtherMethod }: PasskeyS
         signalUnknownPasskey(error.flow.signalUnknown);
         // The flow failed (too many attempts): its state is the answer.
         if (error.flow.error === undefined) return await onFlow(error.flow);
+        if (isNamingMistake(error.flow.error)) return setPhase({ kind: "naming", mistake: error.flow.error });
       }
       setPhase({ kind: "failed", attempt: kind, failure: failureOf(error) });
     }
@@ -89,6 +105,18 @@ export function PasskeyStep({ flowId, initial, onFlow, onOtherMethod }: PasskeyS
 
   // Leaving the step stops a ceremony under way, so that the browser's dialog does not outlive it.
   useEffect(() => () => WebAuthnAbortService.cancelCeremony(), []);
+
+  if (phase.kind === "naming") {
+    return (
+      <PasskeyNameForm
+        naming={naming}
+        onChange={setNaming}
+        mistake={phase.mistake}
+        onSubmit={signUp}
+        onOtherMethod={onOtherMethod}
+      />
+    );
+  }
 
   if (phase.kind === "waiting") {
     const signingIn = phase.attempt === "signIn";
@@ -124,7 +152,7 @@ export function PasskeyStep({ flowId, initial, onFlow, onOtherMethod }: PasskeyS
       <Alert message={failureMessage(t, phase.failure)} />
       <p>{signUpFailed ? t("authFlow.passkey.signUpWarning") : t("authFlow.passkey.newHere")}</p>
       <div className="flex flex-col gap-3">
-        <Button size="large" className="w-full" onClick={() => attempt("signUp")}>
+        <Button size="large" className="w-full" onClick={() => setPhase({ kind: "naming", mistake: null })}>
           <PasskeyIcon />
           {signUpFailed ? t("authFlow.passkey.retrySignUp") : t("authFlow.passkey.signUp")}
         </Button>

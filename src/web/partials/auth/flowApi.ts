@@ -8,6 +8,7 @@ import {
   type emptyBodySchema,
   type FlowResponse,
   type passkeyCreateBodySchema,
+  type passkeyCreateStartBodySchema,
   type passkeyGetBodySchema,
   type passwordBodySchema,
   type providerStartBodySchema,
@@ -24,7 +25,7 @@ interface StepBodies {
   AuthFlowCodeComplete: z.infer<typeof codeBodySchema>;
   AuthFlowPasskeyGetStart: z.infer<typeof emptyBodySchema>;
   AuthFlowPasskeyGetComplete: z.infer<typeof passkeyGetBodySchema>;
-  AuthFlowPasskeyCreateStart: z.infer<typeof emptyBodySchema>;
+  AuthFlowPasskeyCreateStart: z.infer<typeof passkeyCreateStartBodySchema>;
   AuthFlowPasskeyCreateComplete: z.infer<typeof passkeyCreateBodySchema>;
   AuthFlowProviderStart: z.infer<typeof providerStartBodySchema>;
   AuthFlowRestartAuth: z.infer<typeof emptyBodySchema>;

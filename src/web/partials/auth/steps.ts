@@ -48,6 +48,9 @@ export function mistakeMessage(t: TFunction, mistake: StepMistake, emailOrUserna
       return email ? t("errors.invalidEmail") : t("errors.invalidUsername");
     case "shortEmailOrUsername":
       return email ? t("authFlow.errors.shortEmail") : t("authFlow.errors.shortUsername");
+    case "invalidUsername":
+    case "invalidEmail":
+      return t(`errors.${mistake}`);
     default:
       return t(`authFlow.errors.${mistake}`);
   }
