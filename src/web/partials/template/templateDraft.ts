@@ -272,3 +272,16 @@ export function changedFrom(template: Template, draft: TemplateDraft): boolean {
   const saved = templateEditOf(templateDraftOf(template)).edit;
   return JSON.stringify(saved) !== JSON.stringify(templateEditOf(draft).edit);
 }
+
+/** The saved template's clients that the draft no longer has: saving removes them from every app. */
+export function removedClients(
+  template: Template,
+  draft: TemplateDraft,
+): { kind: ClientKind; description: string }[] {
+  const kept = new Set(clientKinds.flatMap((kind) => draft.clients[kind].map((client) => client.id)));
+  return clientKinds.flatMap((kind) =>
+    template[clientListOf[kind]]
+      .filter((client) => !kept.has(client.id))
+      .map((client) => ({ kind, description: client.description })),
+  );
+}
