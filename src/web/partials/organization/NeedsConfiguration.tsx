@@ -102,7 +102,8 @@ function NeedsForm({
         ),
         rotateSecrets: needs.secrets,
       }),
-      t("organizations.apps.configurationSaved"),
+      // Said by the app's page: this form goes once the app has what it needed.
+      "",
       "needs",
     );
     if (!saved) return;

@@ -38,7 +38,6 @@ export function VariableRows({
           <TextField
             label={t("templates.variables.default")}
             name={`${path}.default`}
-            hint={t("templates.variables.defaultHint")}
             error={errors.at(`${path}.default`)}
             className="font-mono"
             value={variable.default}
