@@ -105,6 +105,8 @@ export type ServiceClient = z.infer<typeof serviceClientSchema>;
 
 export const templateUpdateSchema = z.extend(templateFieldsSchema, {
   version: z.int().check(z.positive()),
+  /** The count the template was read with may be sent back as it was; it changes nothing. */
+  organizationsUsing: z.optional(z.int()),
 });
 
 export const templateSchema = z.extend(templateFieldsSchema, {

@@ -45,7 +45,7 @@ export const templatePlugin: FastifyPluginAsync<{
 
   const update = async (request: FastifyRequest) => {
     const caller = await requireCaller(deps, request);
-    const { version, ...fields } = parseBody(templateUpdateSchema, request.body);
+    const { version, organizationsUsing: _asRead, ...fields } = parseBody(templateUpdateSchema, request.body);
     const { id } = request.params as { id: string };
     const updated = await updateTemplate(db, caller, id, version, fields, reachInternal);
     // Every organization's app of the template follows the version just saved.
