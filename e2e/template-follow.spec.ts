@@ -1,24 +1,11 @@
 import type { Page } from "@playwright/test";
 import { dropFailedLoads, expect, test } from "./fixtures.ts";
 import { createOrganizationWithApp, createTemplate, newName, signUp, status } from "./support/console.ts";
-import { checkPage } from "./support/layout-checks.ts";
+import { checkAtBothWidths } from "./support/layout-checks.ts";
 
 // An organization's app follows its template: the template's save asks before removing a client that
 // organizations' apps have, and says how many follow; an app that needs configuration says so on its
 // page, with the one form that gives it what it needs.
-
-const viewports = [
-  { width: 390, height: 844 },
-  { width: 1280, height: 800 },
-];
-
-/** Checks the page and saves its screenshot at a phone's and a desktop's width. */
-async function checkAtBothWidths(page: Page, name: string): Promise<void> {
-  for (const viewport of viewports) {
-    await page.setViewportSize(viewport);
-    await checkPage(page, `${name}-${viewport.width}`);
-  }
-}
 
 /** Switches the interface's language where the page is, keeping what is on it. */
 async function switchLanguage(page: Page, label: "Language" | "Jezik", language: "en" | "sl") {

@@ -6,7 +6,7 @@ import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
 import { organizationIdsWithTemplate, replaceDocument } from "../store/documents.ts";
-import { findTemplate, type TemplateDocument } from "../templates/templates.ts";
+import { findTemplate, recordedFields, type TemplateDocument } from "../templates/templates.ts";
 import { forgetApplications } from "./applications.ts";
 import { syncClients } from "./clients.ts";
 
@@ -56,19 +56,6 @@ export function followedApplication(
   };
 }
 
-/** What an app's template changed, as its organization's activity names it. */
-const followedFields = [
-  "name",
-  "description",
-  "homepageTemplate",
-  "idScopes",
-  "appScopes",
-  "variables",
-  "clientsPublic",
-  "clientsBackend",
-  "clientsService",
-] as const;
-
 /** A save of an organization that another save keeps beating is given up after this many tries. */
 const attempts = 10;
 
@@ -106,7 +93,7 @@ async function followIn(
       applicationTemplates: [{ id: templateId }],
       changes:
         previous && first
-          ? fieldChanges(previous.applicationTemplate, first.applicationTemplate, followedFields)
+          ? fieldChanges(previous.applicationTemplate, first.applicationTemplate, recordedFields)
           : [],
     },
     [{ organizationId }],

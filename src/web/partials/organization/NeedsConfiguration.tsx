@@ -2,13 +2,24 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { useTranslation } from "../../i18n/index.ts";
 import type { ConfigurationNeeds } from "../../../common/app-configuration.ts";
-import type { ConfiguredClient } from "../../../common/api/organization.ts";
-import type { Organization } from "../../../common/api/organization.ts";
+import type { ConfiguredClient, Organization } from "../../../common/api/organization.ts";
 import { Button } from "../../components/Button.tsx";
 import { QueryError } from "../../components/QueryError.tsx";
 import { applicationQuery, organizationQuery } from "./organizationApi.ts";
 import { SaveOutcome, useOrganizationSave, type Secrets } from "./useOrganizationSave.tsx";
 import { ValueFields } from "./ValueFields.tsx";
+
+interface NeedsProps {
+  readonly applicationId: string;
+  readonly needs: ConfigurationNeeds;
+  /** The template's variables, of which those in `needs` are asked for. */
+  readonly variables: readonly { name: string; description: string }[];
+  /** The app's clients, of which those in `needs` get their secret. */
+  readonly clients: readonly ConfiguredClient[];
+  readonly onSecrets: (secrets: Secrets) => void;
+  /** The app has what it needed: this section goes, so the page says so. */
+  readonly onSaved: () => void;
+}
 
 /**
  * The one place an app that needs configuration gets it, after its template changed: a value for
@@ -16,22 +27,8 @@ import { ValueFields } from "./ValueFields.tsx";
  */
 export function NeedsConfiguration({
   organizationId,
-  applicationId,
-  needs,
-  variables,
-  clients,
-  onSecrets,
-  onSaved,
-}: {
-  readonly organizationId: string;
-  readonly applicationId: string;
-  readonly needs: ConfigurationNeeds;
-  readonly variables: readonly { name: string; description: string }[];
-  readonly clients: readonly ConfiguredClient[];
-  readonly onSecrets: (secrets: Secrets) => void;
-  /** The app has what it needed: this section goes, so the page says so. */
-  readonly onSaved: () => void;
-}) {
+  ...props
+}: NeedsProps & { readonly organizationId: string }) {
   const { t } = useTranslation();
   const headingId = useId();
   const organization = useQuery(organizationQuery(organizationId));
@@ -45,15 +42,7 @@ export function NeedsConfiguration({
       </h2>
       <p>{t("organizations.app.needs.hint")}</p>
       {organization.data ? (
-        <NeedsForm
-          organization={organization.data}
-          applicationId={applicationId}
-          needs={needs}
-          variables={variables.filter(({ name }) => needs.variables.includes(name))}
-          clients={clients.filter(({ id }) => needs.secrets.includes(id))}
-          onSecrets={onSecrets}
-          onSaved={onSaved}
-        />
+        <NeedsForm organization={organization.data} {...props} />
       ) : organization.isError ? (
         <QueryError error={organization.error} />
       ) : (
@@ -67,19 +56,12 @@ function NeedsForm({
   organization,
   applicationId,
   needs,
-  variables,
-  clients,
   onSecrets,
   onSaved,
-}: {
-  readonly organization: Organization;
-  readonly applicationId: string;
-  readonly needs: ConfigurationNeeds;
-  readonly variables: readonly { name: string; description: string }[];
-  readonly clients: readonly ConfiguredClient[];
-  readonly onSecrets: (secrets: Secrets) => void;
-  readonly onSaved: () => void;
-}) {
+  ...props
+}: NeedsProps & { readonly organization: Organization }) {
+  const variables = props.variables.filter(({ name }) => needs.variables.includes(name));
+  const clients = props.clients.filter(({ id }) => needs.secrets.includes(id));
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const state = useOrganizationSave(organization, onSecrets);
