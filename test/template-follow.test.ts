@@ -1,6 +1,7 @@
 import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { activityPageSchema } from "../src/common/api/activity.ts";
+import { clientCacheMs } from "../src/common/limits.ts";
 import {
   organizationSchema,
   publicApplicationSchema,
@@ -234,6 +235,41 @@ describe.each(storeEngines)("an organization's app following its template, on $n
     await expect(client.refreshTokenGrant(webConfig, tokens.refresh_token ?? "")).rejects.toMatchObject(
       refused,
     );
+  });
+
+  it("reaches another instance of the deployment within the moment it keeps clients", async () => {
+    const second = await startTestServer({ ...(url ? { postgresUrl: url } : {}), shareStoreOf: server });
+    try {
+      const { template, organization } = await added("Almanac");
+      const web = clientByDescription(organization, template, "web");
+      /** The status of an authorization request to the second instance with this redirect URI. */
+      const authorize = async (path: string) => {
+        const request = new URL("/auth/oidc/authorize", second.issuer);
+        request.search = new URLSearchParams({
+          client_id: web.clientId,
+          redirect_uri: `${uriBase}${path}`,
+          response_type: "code",
+          scope: "openid",
+          code_challenge: await client.calculatePKCECodeChallenge(client.randomPKCECodeVerifier()),
+          code_challenge_method: "S256",
+        }).toString();
+        return (await fetch(request, { redirect: "manual" })).status;
+      };
+      // The second instance has looked the client up, so it keeps it for a moment.
+      expect(await authorize("/callback")).toBe(303);
+      expect(await authorize("/elsewhere")).toBe(400);
+
+      await saveTemplate(template, {
+        clientsBackend: [{ ...template.clientsBackend[0], redirectUriTemplates: ["{uriBase}/elsewhere"] }],
+      });
+      const saved = Date.now();
+      // Asked again until it answers with the change; the README promises a second.
+      while ((await authorize("/elsewhere")) !== 303)
+        expect(Date.now() - saved).toBeLessThan(clientCacheMs * 5);
+      expect(await authorize("/callback")).toBe(400);
+    } finally {
+      await second.dispose();
+    }
   });
 
   it("counts the organizations using it for its admins only", async () => {
