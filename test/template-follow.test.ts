@@ -237,6 +237,29 @@ describe.each(storeEngines)("an organization's app following its template, on $n
     );
   });
 
+  it("counts the organizations using it for its admins only", async () => {
+    const { template } = await added("Planner");
+    const other = await consoleSignUp(server.url, "petra");
+    const seen = templateSchema.parse(await (await other.api(`/api/a/${template.id}`)).json());
+    expect(seen.organizationsUsing).toBeUndefined();
+    expect(template.organizationsUsing).toBe(1);
+  });
+
+  it("refuses a variable default that makes a URI insecure, at the URI's field", async () => {
+    const { template } = await added("Atlas");
+    const { id, canUpdate: _canUpdate, organizationsUsing: _using, ...fields } = template;
+    const answer = await postJson(developer, `/api/a/update/${id}`, {
+      ...fields,
+      variables: [{ name: "uriBase", default: "http://atlas.example" }],
+    });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({
+      error: "invalidRedirectUri",
+      field: "clientsBackend.0.redirectUriTemplates",
+    });
+  });
+
+  // Last: the second instance, started with an issuer of its own, points the console's client at itself.
   it("reaches another instance of the deployment within the moment it keeps clients", async () => {
     const second = await startTestServer({ ...(url ? { postgresUrl: url } : {}), shareStoreOf: server });
     try {
@@ -270,27 +293,5 @@ describe.each(storeEngines)("an organization's app following its template, on $n
     } finally {
       await second.dispose();
     }
-  });
-
-  it("counts the organizations using it for its admins only", async () => {
-    const { template } = await added("Planner");
-    const other = await consoleSignUp(server.url, "petra");
-    const seen = templateSchema.parse(await (await other.api(`/api/a/${template.id}`)).json());
-    expect(seen.organizationsUsing).toBeUndefined();
-    expect(template.organizationsUsing).toBe(1);
-  });
-
-  it("refuses a variable default that makes a URI insecure, at the URI's field", async () => {
-    const { template } = await added("Atlas");
-    const { id, canUpdate: _canUpdate, organizationsUsing: _using, ...fields } = template;
-    const answer = await postJson(developer, `/api/a/update/${id}`, {
-      ...fields,
-      variables: [{ name: "uriBase", default: "http://atlas.example" }],
-    });
-    expect(answer.status).toBe(400);
-    expect(await answer.json()).toMatchObject({
-      error: "invalidRedirectUri",
-      field: "clientsBackend.0.redirectUriTemplates",
-    });
   });
 });
