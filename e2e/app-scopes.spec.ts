@@ -1,10 +1,9 @@
 import { createHash, randomBytes } from "node:crypto";
-import type { Page } from "@playwright/test";
 import { apiPath, apiPrefix, pathFor, routes } from "../src/common/routes.ts";
 import { expect, test } from "./fixtures.ts";
 import { consoleCaller, createTemplate, newName, password, saveTemplate, signUp } from "./support/console.ts";
 import { flowLabels } from "./support/labels.ts";
-import { checkPage } from "./support/layout-checks.ts";
+import { checkAtBothWidths } from "./support/layout-checks.ts";
 
 // A scope an app defines for its own API: typed on its template's page (and refused there while its
 // name is malformed), given to a client, and named with its description on the identity step of a
@@ -16,19 +15,6 @@ const scope = {
   en: "See the orders you placed",
   sl: "Ogled naročil, ki ste jih oddali",
 };
-const viewports = [
-  { width: 390, height: 844 },
-  { width: 1280, height: 800 },
-];
-
-/** Checks the page and saves its screenshot at a phone's and a desktop's width. */
-async function checkAtBothWidths(page: Page, name: string): Promise<void> {
-  for (const viewport of viewports) {
-    await page.setViewportSize(viewport);
-    await checkPage(page, `${name}-${viewport.width}`);
-  }
-}
-
 test.describe("scopes an app defines", () => {
   test.use({ locale: "en-US" });
 

@@ -124,7 +124,7 @@ async function snapshot({ caller, templateId, organizationId, activityId }: Stor
 
 function knownData(stored: Stored, before: Awaited<ReturnType<typeof snapshot>>, base: string): KnownData {
   const { caller, live } = stored;
-  const { id: _id, canUpdate: _canUpdate, ...templateUpdate } = before.template;
+  const { id: _id, canUpdate: _canUpdate, organizationsUsing: _using, ...templateUpdate } = before.template;
   const { version: _version, ...templateFields } = templateUpdate;
   const { organization, identity } = before;
   return {

@@ -216,3 +216,16 @@ export async function checkPage(page: Page, screenshotName: string): Promise<voi
     )
     .toEqual([]);
 }
+
+const viewports = [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+];
+
+/** Checks the page and saves its screenshot at a phone's and a desktop's width. */
+export async function checkAtBothWidths(page: Page, name: string): Promise<void> {
+  for (const viewport of viewports) {
+    await page.setViewportSize(viewport);
+    await checkPage(page, `${name}-${viewport.width}`);
+  }
+}

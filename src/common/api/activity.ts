@@ -10,6 +10,8 @@ export const activityTypes = [
   "organizationUpdate",
   "applicationTemplateCreate",
   "applicationTemplateUpdate",
+  /** An organization's app was updated from its template, which its developers saved. */
+  "applicationTemplateFollowed",
   "identityBlocked",
   "accountBlocked",
   "identityUnblocked",
@@ -62,7 +64,7 @@ export const changedFields = [
 export const activityCategories = {
   signIns: ["signIn", "signOut", "backchannelLogoutFailed"],
   identities: ["identityCreate", "identityUpdate", "identityBlocked", "identityUnblocked", "accountBlocked"],
-  organizations: ["organizationCreate", "organizationUpdate"],
+  organizations: ["organizationCreate", "organizationUpdate", "applicationTemplateFollowed"],
   applicationTemplates: ["applicationTemplateCreate", "applicationTemplateUpdate"],
   signInMethods: ["credentialAdd", "credentialUpdate", "credentialRemove"],
 } as const satisfies Record<string, readonly ActivityType[]>;

@@ -11,7 +11,10 @@ export const valueSchema = z.strictObject({
   value: typedText(2000),
 });
 
-/** A template as an organization added it: a frozen copy, without the template's admins. */
+/**
+ * A template as an organization's app follows it: a copy of its latest version, without the
+ * template's admins.
+ */
 export const applicationTemplateCopySchema = z.omit(templateFieldsSchema, { admins: true });
 
 export const applicationClientSchema = z.object({
@@ -19,6 +22,11 @@ export const applicationClientSchema = z.object({
   id: z.string(),
   /** The template's client it was made from. */
   templateClientId: z.string(),
+  /**
+   * A confidential client the template added after the app was: it has no secret until the
+   * organization's admins ask for one, which they alone see.
+   */
+  needsSecret: z.optional(z.literal(true)),
 });
 
 export const organizationApplicationSchema = z.object({
@@ -104,6 +112,8 @@ export const publicApplicationSchema = z.extend(
   {
     homepage: z.optional(z.string()),
     clients: z.optional(z.array(configuredClientSchema)),
+    /** For its admins: what the app needs configured after its template changed (nothing, mostly). */
+    needs: z.optional(z.object({ variables: z.array(z.string()), secrets: z.array(z.string()) })),
   },
 );
 

@@ -76,6 +76,11 @@ export const serviceClientSchema = z.strictObject({
 export const variableSchema = z.strictObject({
   name: typedText(100).check(z.minLength(1)),
   description: z._default(typedText(1000), ""),
+  /**
+   * The value an organization's app gets when the variable is added to a template it already uses;
+   * without one ("" or absent), such an app needs the organization to give it.
+   */
+  default: z.optional(typedText(2000)),
 });
 
 /** What an admin edits; the server fills in IDs and checks the rules of reference §9.1. */
@@ -100,12 +105,16 @@ export type ServiceClient = z.infer<typeof serviceClientSchema>;
 
 export const templateUpdateSchema = z.extend(templateFieldsSchema, {
   version: z.int().check(z.positive()),
+  /** The count the template was read with may be sent back as it was; it changes nothing. */
+  organizationsUsing: z.optional(z.int()),
 });
 
 export const templateSchema = z.extend(templateFieldsSchema, {
   id: z.string(),
   version: z.int(),
   canUpdate: z.boolean(),
+  /** Admins only: how many organizations have added the template, whose apps follow its changes. */
+  organizationsUsing: z.optional(z.int()),
   ownAdminIdentities: ownAdminIdentitiesSchema,
 });
 export type Template = z.infer<typeof templateSchema>;

@@ -7,7 +7,7 @@ import type { ActivityChange, Change, ChangedField } from "../../common/api/acti
  * A value as JSON with the keys of its objects sorted: the same data stored in another key order (a
  * client that got its ID after its settings, say) compares equal.
  */
-function comparable(value: unknown): string {
+export function comparable(value: unknown): string {
   return JSON.stringify(value, (_key, part: unknown) =>
     part !== null && typeof part === "object" && !Array.isArray(part)
       ? Object.fromEntries(Object.entries(part).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))

@@ -2,7 +2,7 @@ import type { ConfiguredClient, OrganizationApplication } from "../../common/api
 import type { AccessTokenType, BackendClient, PublicClient } from "../../common/api/template.ts";
 import type { Database } from "../store/database.ts";
 import { syncOrganizationClients, type SyncedClient } from "../store/clients.ts";
-import { interpolate } from "../templates/interpolate.ts";
+import { filledOrNone } from "../templates/interpolate.ts";
 import { grantedScopes } from "../../common/scopes.ts";
 import { extraMetadata } from "../oidc/client-extras.ts";
 
@@ -10,14 +10,17 @@ import { extraMetadata } from "../oidc/client-extras.ts";
 
 const unique = <T>(values: readonly T[]) => [...new Set(values)];
 
-function valuesOf(application: OrganizationApplication): Map<string, string> {
-  return new Map(application.values.map(({ name, value }) => [name, value]));
+/** The application's values; one not given yet (it needs configuration) is absent. */
+export function valuesOf(application: Pick<OrganizationApplication, "values">): Map<string, string> {
+  return new Map(
+    application.values.filter(({ value }) => value !== "").map(({ name, value }) => [name, value]),
+  );
 }
 
-/** URI templates with the application's values, each URI once. */
+/** URI templates with the application's values, each URI once; ones using a missing value are left out. */
 function filledIn(application: OrganizationApplication, templates: readonly string[]): string[] {
   const values = valuesOf(application);
-  return unique(templates.map((uri) => interpolate(uri, values)));
+  return unique(templates.flatMap((uri) => filledOrNone(uri, values) ?? []));
 }
 
 /** The back-channel logout URI of a backend client, if it has one. */
@@ -26,12 +29,12 @@ function backchannelLogoutUri(
   client: BackendClient,
 ): string | undefined {
   const template = client.backchannelLogoutUriTemplate;
-  return template ? interpolate(template, valuesOf(application)) : undefined;
+  return template ? filledOrNone(template, valuesOf(application)) : undefined;
 }
 
 export function homepageOf(application: OrganizationApplication): string | undefined {
   const template = application.applicationTemplate.homepageTemplate;
-  return template ? interpolate(template, valuesOf(application)) : undefined;
+  return template ? filledOrNone(template, valuesOf(application)) : undefined;
 }
 
 /** Every client of the application with the metadata oidc-provider needs. */
@@ -112,7 +115,13 @@ export function clientsOf(application: OrganizationApplication): SyncedClient[] 
         },
       };
     }),
-  ].map((client) => ({ ...client, applicationId: application.id, active: application.active }));
+  ].map((client) => ({
+    ...client,
+    applicationId: application.id,
+    // A client that signs people in but has no redirect URI yet (each uses a value the app lacks)
+    // is off until its organization gives the value.
+    active: application.active && !(client.kind !== "service" && client.metadata.redirect_uris.length === 0),
+  }));
 }
 
 /** What an app's admins configure a client that signs people in with. */

@@ -10,6 +10,7 @@ import type { Caller } from "../access/caller.ts";
 import { actingIdentity } from "../access/documents.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
+import { configurationNeeds } from "../../common/app-configuration.ts";
 import type { Database } from "../store/database.ts";
 import { insertDocument, listDocuments, replaceDocument } from "../store/documents.ts";
 import { setClientSecretHash } from "../store/clients.ts";
@@ -23,10 +24,10 @@ import {
   isOrganizationAdmin,
   type OrganizationDocument,
 } from "../access/organizations.ts";
-import { interpolate } from "../templates/interpolate.ts";
+import { filledOrNone } from "../templates/interpolate.ts";
 import { findTemplate } from "../templates/templates.ts";
 import { uriProblem, uriTemplateFields } from "../templates/uri-fields.ts";
-import { clientsOf, syncClients } from "./clients.ts";
+import { clientsOf, syncClients, valuesOf } from "./clients.ts";
 import { hashClientSecret, newClientSecret } from "./secrets.ts";
 
 export { findOrganization, type OrganizationDocument };
@@ -84,12 +85,17 @@ async function membershipIdOf(db: Database, organizationId: string, identityId: 
 
 /**
  * Values must name exactly the template's variables, each with a value (reference §2.3), and make
- * URIs without a problem (templates/uri-fields.ts).
+ * URIs without a problem (templates/uri-fields.ts). An app that needs configuration may keep lacking
+ * the values it lacked (`lacking`) while another change of it is saved; one given must not be empty.
  */
-function checkedValues(application: OrganizationApplication, reachInternal: boolean): void {
+function checkedValues(
+  application: OrganizationApplication,
+  reachInternal: boolean,
+  lacking: readonly string[] = [],
+): void {
   const expected = application.applicationTemplate.variables.map((variable) => variable.name).sort();
   const given = application.values.map((value) => value.name).sort();
-  const missing = expected.filter((name) => !given.includes(name));
+  const missing = expected.filter((name) => !given.includes(name) && !lacking.includes(name));
   const extra = given.filter((name) => !expected.includes(name));
   const empty = application.values.filter((value) => value.value === "").map((value) => value.name);
   if (missing.length + extra.length + empty.length > 0) {
@@ -100,16 +106,35 @@ function checkedValues(application: OrganizationApplication, reachInternal: bool
     ].filter(Boolean);
     throw new HttpError(400, "invalidValues", `values: ${parts.join("; ")}`);
   }
-  const values = new Map(application.values.map(({ name, value }) => [name, value]));
+  const values = valuesOf(application);
   for (const uris of uriTemplateFields(application.applicationTemplate)) {
     for (const uri of uris.templates) {
-      const problem = uriProblem(uris, interpolate(uri, values), reachInternal);
+      const filled = filledOrNone(uri, values);
+      const problem = filled === undefined ? undefined : uriProblem(uris, filled, reachInternal);
       if (problem) throw new HttpError(400, problem.code, `${uri} with these values ${problem.rule}`);
     }
   }
 }
 
-/** A template being added: a frozen copy with new client IDs; backend and service clients get secrets. */
+/** A client that needed a secret has one once its admins ask for it (a rotation gives the first one). */
+function withSecretsAsked(
+  application: OrganizationApplication,
+  asked: readonly string[],
+): OrganizationApplication {
+  const given = (clients: OrganizationApplication["clientsBackend"]) =>
+    clients.map((client) => {
+      if (!asked.includes(client.id)) return client;
+      const { needsSecret: _given, ...rest } = client;
+      return rest;
+    });
+  return {
+    ...application,
+    clientsBackend: given(application.clientsBackend),
+    clientsService: given(application.clientsService),
+  };
+}
+
+/** A template being added: a copy of it with new client IDs; backend and service clients get secrets. */
 async function addedApplication(
   db: Database,
   change: { templateId: string; active: boolean; values: OrganizationApplication["values"] },
@@ -198,14 +223,17 @@ export async function updateOrganization(
   const applications: OrganizationApplication[] = [];
   for (const change of update.applications) {
     if ("templateId" in change) {
-      applications.push(await addedApplication(db, change));
+      const added = await addedApplication(db, change);
+      checkedValues(added, reachInternal);
+      applications.push(added);
       continue;
     }
     const existing = stored.document.applications.find((application) => application.id === change.id);
     if (!existing) throw new HttpError(400, "badRequest", `no application ${change.id} in this organization`);
-    applications.push({ ...existing, active: change.active, values: change.values });
+    const changed = { ...existing, active: change.active, values: change.values };
+    checkedValues(changed, reachInternal, configurationNeeds(existing).variables);
+    applications.push(withSecretsAsked(changed, update.rotateSecrets));
   }
-  for (const application of applications) checkedValues(application, reachInternal);
 
   const wasActive = stored.document.active !== false;
   const active = update.active ?? wasActive;

@@ -11,6 +11,7 @@ import { summaries } from "../access/documents.ts";
 import { administeredAmong, isOrganizationAdmin } from "../access/organizations.ts";
 import { HttpError } from "../http/errors.ts";
 import { ownAdminIdentities } from "../access/identities.ts";
+import { configurationNeeds } from "../../common/app-configuration.ts";
 import { configuredClients, homepageOf } from "./clients.ts";
 import { organizationUsersPage } from "./users.ts";
 import {
@@ -75,7 +76,7 @@ export const organizationPlugin: FastifyPluginAsync<{
       values,
       ...(homepage ? { homepage } : {}),
       // What the admins configure the app with; client IDs need not be published to everybody.
-      ...(admin ? { clients: configuredClients(application) } : {}),
+      ...(admin ? { clients: configuredClients(application), needs: configurationNeeds(application) } : {}),
     };
   });
 

@@ -80,3 +80,18 @@ export async function replaceDocument(
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
+
+/**
+ * The IDs of the organizations with an application of the template: the documents are searched for
+ * the template's ID as stored JSON writes it, rather than each one read.
+ */
+export async function organizationIdsWithTemplate(db: Database, templateId: string): Promise<string[]> {
+  // Vrata's IDs are base58: no character in them is special to LIKE.
+  const rows = await db
+    .selectFrom("organizations")
+    .select("id")
+    .where("document", "like", `%"templateId":${JSON.stringify(templateId)}%`)
+    .orderBy("id")
+    .execute();
+  return rows.map((row) => row.id);
+}

@@ -28,3 +28,12 @@ export function interpolate(template: string, values: ReadonlyMap<string, string
   checkVariables([template], values, field);
   return template.replace(placeholder, (match, name: string) => values.get(name) ?? match);
 }
+
+/**
+ * The template filled in, or undefined when it uses a name without a value: an app whose template
+ * added a variable it has no value for yet leaves such URIs out until its organization gives one.
+ */
+export function filledOrNone(template: string, values: ReadonlyMap<string, string>): string | undefined {
+  const names = [...template.matchAll(placeholder)].map((match) => match[1] ?? "");
+  return names.every((name) => values.has(name)) ? interpolate(template, values) : undefined;
+}

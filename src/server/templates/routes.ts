@@ -6,6 +6,8 @@ import { optionalCaller, requireCaller, type CallerDeps } from "../access/caller
 import { adminListed, summaries } from "../access/documents.ts";
 import { HttpError } from "../http/errors.ts";
 import { ownAdminIdentities } from "../access/identities.ts";
+import { followTemplate } from "../organizations/follow-template.ts";
+import { organizationIdsWithTemplate } from "../store/documents.ts";
 import { createTemplate, findTemplate, listTemplates, templateView, updateTemplate } from "./templates.ts";
 
 /** Application templates: public to read, created by anyone signed in, changed by their admins. */
@@ -34,14 +36,20 @@ export const templatePlugin: FastifyPluginAsync<{
     const caller = await optionalCaller(deps, request);
     const ownAdmins = await ownAdminIdentities(db, caller, stored.document.admins);
     const view = templateView(id, stored.version, stored.document, caller);
-    return ownAdmins ? { ...view, ownAdminIdentities: ownAdmins } : view;
+    // Its admins are told how many organizations a change reaches; others are not.
+    const usage = view.canUpdate
+      ? { organizationsUsing: (await organizationIdsWithTemplate(db, id)).length }
+      : {};
+    return { ...view, ...usage, ...(ownAdmins ? { ownAdminIdentities: ownAdmins } : {}) };
   });
 
   const update = async (request: FastifyRequest) => {
     const caller = await requireCaller(deps, request);
-    const { version, ...fields } = parseBody(templateUpdateSchema, request.body);
+    const { version, organizationsUsing: _asRead, ...fields } = parseBody(templateUpdateSchema, request.body);
     const { id } = request.params as { id: string };
-    return updateTemplate(db, caller, id, version, fields, reachInternal);
+    const updated = await updateTemplate(db, caller, id, version, fields, reachInternal);
+    // Every organization's app of the template follows the version just saved.
+    return { ...updated, organizationsUsing: await followTemplate(db, id) };
   };
   for (const url of [
     routes.ApplicationTemplateUpdate.path,

@@ -77,7 +77,8 @@ export async function findTemplate(db: Database, id: string) {
 /** The templates as their list shows them: their clients' settings are not read. */
 export const listTemplates = (db: Database) => listDocuments<TemplateDocument>(db, table);
 
-const recordedFields = [
+/** The fields whose changes activity names: all but the admins, which it records as they are. */
+export const recordedFields = [
   "name",
   "description",
   "homepageTemplate",

@@ -59,6 +59,15 @@ export function validTemplate(fields: TemplateFields, reachInternal: boolean): T
   for (const uris of uriTemplateFields({ ...fields, homepageTemplate })) {
     checkUris(uris, samples, reachInternal);
   }
+  // Apps that get a variable's default use it as it is: the URIs must be right with it too.
+  if (fields.variables.some((variable) => variable.default)) {
+    const defaults = new Map(
+      fields.variables.map((variable) => [variable.name, variable.default || sampleValue]),
+    );
+    for (const uris of uriTemplateFields({ ...fields, homepageTemplate })) {
+      checkUris(uris, defaults, reachInternal);
+    }
+  }
   const tidyClient = <C extends { additionalScopes: string[] }>(client: C): C => ({
     ...client,
     additionalScopes: unique(client.additionalScopes),
@@ -72,6 +81,10 @@ export function validTemplate(fields: TemplateFields, reachInternal: boolean): T
     ...fields,
     homepageTemplate,
     idScopes: unique(fields.idScopes),
+    // No default is stored as none.
+    variables: fields.variables.map(({ default: fallback, ...variable }) =>
+      fallback ? { ...variable, default: fallback } : variable,
+    ),
     clientsPublic: fields.clientsPublic.map(tidySignInClient),
     clientsBackend: fields.clientsBackend.map(tidySignInClient),
     clientsService: fields.clientsService.map(tidyClient),

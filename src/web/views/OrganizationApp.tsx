@@ -1,4 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { useTranslation } from "../i18n/index.ts";
 import { useParams } from "react-router";
 import type { ConfiguredClient } from "../../common/api/organization.ts";
@@ -13,6 +14,10 @@ import { Section } from "../components/Section.tsx";
 import { useDocumentTitle } from "../documentTitle.ts";
 import { applicationQuery, issuerQuery } from "../partials/organization/organizationApi.ts";
 import { useOrganizationTrail } from "../partials/organization/organizationTrail.ts";
+import { NeedsConfiguration } from "../partials/organization/NeedsConfiguration.tsx";
+import { SecretField } from "../partials/organization/SecretField.tsx";
+import type { Secrets } from "../partials/organization/useOrganizationSave.tsx";
+import { needsConfiguration } from "../../common/app-configuration.ts";
 
 /**
  * An application of an organization: what anybody may see of it, and for the organization's admins
@@ -27,6 +32,10 @@ export function OrganizationApp() {
   const name = template ? names.application(appId, template.name) : t("organizations.app.title");
   useDocumentTitle(name);
   const trail = useOrganizationTrail(id);
+  // What the app's configuration just gave: its new secrets, shown once, and that it was saved.
+  const [secrets, setSecrets] = useState<Secrets>({});
+  const [configured, setConfigured] = useState(false);
+  const needs = application.data?.needs;
 
   return (
     <div className="flex max-w-3xl flex-col gap-6">
@@ -35,12 +44,32 @@ export function OrganizationApp() {
         <span className="break-words">{name}</span>
         {application.data?.clients && (
           <Labels
-            labels={[application.data.active ? t("common.labels.active") : t("common.labels.disabled")]}
+            labels={[
+              application.data.active ? t("common.labels.active") : t("common.labels.disabled"),
+              ...(needs && needsConfiguration(needs) ? [t("organizations.app.needs.label")] : []),
+            ]}
           />
         )}
       </h1>
       {application.data !== undefined && template ? (
         <>
+          {needs && needsConfiguration(needs) && (
+            <NeedsConfiguration
+              organizationId={id}
+              applicationId={appId}
+              needs={needs}
+              variables={template.variables}
+              clients={application.data.clients ?? []}
+              onSecrets={setSecrets}
+              onSaved={() => setConfigured(true)}
+            />
+          )}
+          <p role="status" className="font-medium text-green-800 empty:hidden">
+            {configured ? t("organizations.apps.configurationSaved") : ""}
+          </p>
+          {Object.entries(secrets).map(([clientId, secret]) => (
+            <SecretField key={clientId} clientId={clientId} secret={secret} />
+          ))}
           <DetailList
             fields={[
               [t("common.description"), template.description],

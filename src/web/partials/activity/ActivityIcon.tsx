@@ -77,6 +77,7 @@ const icons: Record<ActivityType, () => React.JSX.Element> = {
   organizationUpdate: OrganizationIcon,
   applicationTemplateCreate: TemplateIcon,
   applicationTemplateUpdate: TemplateIcon,
+  applicationTemplateFollowed: TemplateIcon,
   identityBlocked: BlockedIcon,
   accountBlocked: BlockedIcon,
   credentialAdd: KeyIcon,

@@ -112,6 +112,7 @@ const subjects: Record<
   organizationUpdate: "organization",
   applicationTemplateCreate: "applicationTemplate",
   applicationTemplateUpdate: "applicationTemplate",
+  applicationTemplateFollowed: "application",
   identityBlocked: "identity",
   identityUnblocked: "identity",
 };

@@ -6,6 +6,7 @@ import type {
   OrganizationApplication,
   OrganizationUpdate,
 } from "../../../common/api/organization.ts";
+import { configurationNeeds, needsConfiguration } from "../../../common/app-configuration.ts";
 import { pathFor } from "../../../common/routes.ts";
 import { useBuiltInNames } from "../../builtInNames.ts";
 import { Button } from "../../components/Button.tsx";
@@ -128,7 +129,14 @@ function AddedApplication({
     <li aria-labelledby={nameId} className="flex flex-col gap-4 rounded-md border border-slate-200 p-4">
       <h3 id={nameId} className="text-lg font-semibold break-words">
         {name}
-        <Labels labels={[application.active ? t("common.labels.active") : t("common.labels.disabled")]} />
+        <Labels
+          labels={[
+            application.active ? t("common.labels.active") : t("common.labels.disabled"),
+            ...(needsConfiguration(configurationNeeds(application))
+              ? [t("organizations.app.needs.label")]
+              : []),
+          ]}
+        />
       </h3>
       <dl className="flex flex-col gap-3">
         {clients.map(({ label, id, confidential }) => (
@@ -185,10 +193,13 @@ function AddedApplication({
           void changeThis(
             (app) => ({
               ...app,
-              values: template.variables.map((variable) => ({
-                name: variable.name,
-                value: values[variable.name] ?? "",
-              })),
+              // A value still missing after a template change may stay missing here (the app's
+              // page asks for it); a value cleared is refused.
+              values: template.variables.flatMap((variable) => {
+                const value = values[variable.name] ?? "";
+                const lacking = value === "" && !app.values.some(({ name }) => name === variable.name);
+                return lacking ? [] : [{ name: variable.name, value }];
+              }),
             }),
             t("organizations.apps.configurationSaved"),
             "values",

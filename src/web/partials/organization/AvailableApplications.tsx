@@ -150,6 +150,10 @@ function AddApplicationForm({
   if (template.data === undefined)
     return template.isError ? <QueryError error={template.error} /> : <p role="status">{t("app.loading")}</p>;
   const { variables, name } = template.data;
+  // A variable's default is offered as its value.
+  const shown = Object.fromEntries(
+    variables.map((variable) => [variable.name, values[variable.name] ?? variable.default ?? ""]),
+  );
 
   return (
     <form
@@ -168,7 +172,7 @@ function AddApplicationForm({
                   active: true,
                   values: variables.map((variable) => ({
                     name: variable.name,
-                    value: values[variable.name] ?? "",
+                    value: shown[variable.name] ?? "",
                   })),
                 },
               ],
@@ -188,7 +192,7 @@ function AddApplicationForm({
       {variables.length === 0 && (
         <p className="text-sm text-slate-700">{t("organizations.apps.noVariables")}</p>
       )}
-      <ValueFields variables={variables} values={values} onChange={setValues} />
+      <ValueFields variables={variables} values={shown} onChange={setValues} />
       <div className="flex flex-wrap gap-3">
         <Button type="submit" {...state.button("add")}>
           {t("organizations.apps.add")}

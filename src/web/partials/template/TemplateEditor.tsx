@@ -11,13 +11,21 @@ import { useUnsavedChanges } from "../../components/UnsavedChangesGuard.tsx";
 import { AppScopeRows } from "./AppScopeRows.tsx";
 import { ClientList } from "./ClientList.tsx";
 import { fieldErrorsOf, shownAt, type FieldError } from "./fieldErrors.ts";
-import { changedFrom, templateDraftOf, templateEditOf, type TemplateDraft } from "./templateDraft.ts";
+import { useConfirmation } from "../organization/useConfirmation.tsx";
+import {
+  changedFrom,
+  removedClients,
+  templateDraftOf,
+  templateEditOf,
+  type TemplateDraft,
+} from "./templateDraft.ts";
 import { fieldsOf, templateQuery, updateTemplate } from "./templateApi.ts";
 import { VariableRows } from "./VariableRows.tsx";
 
 /** How the last save went. */
 type Outcome =
-  | { readonly kind: "saved" }
+  /** `followed`: how many organizations' apps follow the saved template. */
+  | { readonly kind: "saved"; readonly followed: number }
   /** Someone else saved the template meanwhile (409). */
   | { readonly kind: "conflict" }
   | {
@@ -43,8 +51,9 @@ function namedControl(form: HTMLFormElement | null, name: string): HTMLElement |
  * the page with them asks first.
  */
 export function TemplateEditor({ template }: { readonly template: Template }) {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const queryClient = useQueryClient();
+  const confirmation = useConfirmation();
   /** The template as last loaded or saved here: the version the next save builds on. */
   const [saved, setSaved] = useState(template);
   const [draft, setDraft] = useState(() => templateDraftOf(template));
@@ -84,7 +93,8 @@ export function TemplateEditor({ template }: { readonly template: Template }) {
     setDraft(templateDraftOf(template));
   }
 
-  async function save(): Promise<void> {
+  /** Saves the draft; removing clients that organizations' apps have asks first (`confirmed` once asked). */
+  async function save(confirmed = false): Promise<void> {
     if (busy) return;
     const { edit: fields, problems } = templateEditOf(draft);
     if (problems.length > 0) {
@@ -98,11 +108,30 @@ export function TemplateEditor({ template }: { readonly template: Template }) {
       setOutcome({ kind: "failed", fieldErrors, messages: [], focus: true });
       return;
     }
+    const removed = removedClients(saved, draft);
+    const using = saved.organizationsUsing ?? 0;
+    if (!confirmed && removed.length > 0 && using > 0) {
+      const names = removed.map(({ kind, description }) =>
+        t("templates.removeClients.quoted", { name: description || t(`organizations.app.kinds.${kind}`) }),
+      );
+      confirmation.ask({
+        title: t("templates.removeClients.title", {
+          count: removed.length,
+          names: new Intl.ListFormat(language, { type: "conjunction" }).format(names),
+        }),
+        message: t("templates.removeClients.message", { count: using }),
+        confirmLabel: t("templates.removeClients.confirm"),
+        destructive: true,
+        onConfirm: () => void save(true),
+      });
+      return;
+    }
     setBusy(true);
     setOutcome(null);
     try {
-      adopt(await updateTemplate(queryClient, saved.id, { ...fieldsOf(saved), ...fields }));
-      setOutcome({ kind: "saved" });
+      const updated = await updateTemplate(queryClient, saved.id, { ...fieldsOf(saved), ...fields });
+      adopt(updated);
+      setOutcome({ kind: "saved", followed: updated.organizationsUsing ?? 0 });
     } catch (caught) {
       const failure = caught instanceof ApiError ? caught : new ApiError("unexpected", 0);
       const message = errorMessage(t, failure.code, failure.values);
@@ -206,6 +235,7 @@ export function TemplateEditor({ template }: { readonly template: Template }) {
         </fieldset>
         <SaveBar dirty={dirty} busy={busy} outcome={outcome} onLoadLatest={() => void loadLatest()} />
       </form>
+      {confirmation.dialog}
       <AdminsSection
         admins={saved.admins}
         save={async (admins) => {
@@ -260,7 +290,14 @@ function SaveBar({
         )}
         <div>
           <p role="status" className="font-medium text-green-800">
-            {outcome?.kind === "saved" ? t("templates.save.saved") : ""}
+            {outcome?.kind === "saved"
+              ? [
+                  t("templates.save.saved"),
+                  ...(outcome.followed > 0
+                    ? [t("templates.save.followed", { count: outcome.followed })]
+                    : []),
+                ].join(" ")
+              : ""}
           </p>
           {dirty && outcome === null && <p className="text-slate-700">{t("templates.save.unsaved")}</p>}
         </div>

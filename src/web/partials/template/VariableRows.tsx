@@ -4,7 +4,9 @@ import { EditableRows } from "./EditableRows.tsx";
 import type { FieldErrors } from "./fieldErrors.ts";
 import { newVariable, type VariableDraft } from "./templateDraft.ts";
 
-/** The template's variables, one row each: name, description and Remove; then Add variable. */
+/**
+ * The template's variables, one row each: name, description, default and Remove; then Add variable.
+ */
 export function VariableRows({
   variables,
   errors,
@@ -21,7 +23,7 @@ export function VariableRows({
       errors={errors}
       rows={variables}
       newRow={newVariable}
-      rowClassName="sm:grid-cols-[minmax(0,1fr)_minmax(0,2fr)_auto]"
+      rowClassName="sm:grid-cols-[minmax(0,1fr)_minmax(0,2fr)_minmax(0,1fr)_auto]"
       onChange={onChange}
       fields={(variable, { path, change, nameField, removeButton }) => (
         <>
@@ -32,6 +34,14 @@ export function VariableRows({
             error={errors.at(`${path}.description`)}
             value={variable.description}
             onChange={(event) => change({ description: event.target.value })}
+          />
+          <TextField
+            label={t("templates.variables.default")}
+            name={`${path}.default`}
+            error={errors.at(`${path}.default`)}
+            className="font-mono"
+            value={variable.default}
+            onChange={(event) => change({ default: event.target.value })}
           />
           {removeButton}
         </>

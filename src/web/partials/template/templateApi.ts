@@ -34,7 +34,13 @@ type TemplateUpdate = z.input<typeof templateUpdateSchema>;
 
 /** The editable fields of a loaded template, to send back with a section's changes. */
 export function fieldsOf(template: Template): TemplateUpdate {
-  const { id: _id, canUpdate: _canUpdate, ownAdminIdentities: _ownAdminIdentities, ...fields } = template;
+  const {
+    id: _id,
+    canUpdate: _canUpdate,
+    ownAdminIdentities: _ownAdminIdentities,
+    organizationsUsing: _organizationsUsing,
+    ...fields
+  } = template;
   return fields;
 }
 

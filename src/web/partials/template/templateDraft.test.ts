@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { Template } from "../../../common/api/template.ts";
-import { changedFrom, newClient, newVariable, templateDraftOf, templateEditOf } from "./templateDraft.ts";
+import {
+  changedFrom,
+  newClient,
+  newVariable,
+  removedClients,
+  templateDraftOf,
+  templateEditOf,
+} from "./templateDraft.ts";
 
 const template: Template = {
   id: "t1",
@@ -56,6 +63,31 @@ const template: Template = {
 };
 
 describe("template drafts", () => {
+  it("name the saved clients a draft removed, and none that it only added", () => {
+    const draft = templateDraftOf(template);
+    const edited = {
+      ...draft,
+      clients: { ...draft.clients, backend: [], public: [...draft.clients.public, newClient("public", [])] },
+    };
+    expect(removedClients(template, edited)).toEqual([{ kind: "backend", description: "server" }]);
+    expect(removedClients(template, draft)).toEqual([]);
+  });
+
+  it("keep a variable's default, and save an empty one as none", () => {
+    const draft = templateDraftOf({
+      ...template,
+      variables: [{ name: "uriBase", description: "", default: "https://wiki.example" }],
+    });
+    expect(templateEditOf(draft).edit.variables).toEqual([
+      { name: "uriBase", description: "", default: "https://wiki.example" },
+    ]);
+    const cleared = {
+      ...draft,
+      variables: draft.variables.map((variable) => ({ ...variable, default: "" })),
+    };
+    expect(templateEditOf(cleared).edit.variables).toEqual([{ name: "uriBase", description: "" }]);
+  });
+
   it("give back the template's fields unchanged when nothing was edited", () => {
     const { edit, problems } = templateEditOf(templateDraftOf(template));
     expect(problems).toEqual([]);

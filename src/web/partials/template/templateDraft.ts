@@ -39,6 +39,8 @@ export interface VariableDraft {
   readonly key: string;
   readonly name: string;
   readonly description: string;
+  /** What organizations' apps that already use the template get; empty for none. */
+  readonly default: string;
 }
 
 /** A scope of the app's own API, with its description in each language. */
@@ -91,7 +93,7 @@ let lastKey = 0;
 const newKey = () => `new-${++lastKey}`;
 
 export function newVariable(): VariableDraft {
-  return { key: newKey(), name: "", description: "" };
+  return { key: newKey(), name: "", description: "", default: "" };
 }
 
 export function newAppScope(): AppScopeDraft {
@@ -130,7 +132,11 @@ export function templateDraftOf(template: Template): TemplateDraft {
     homepageTemplate: template.homepageTemplate,
     idScopes: template.idScopes.join(" "),
     appScopes: template.appScopes.map(({ name, description }) => ({ key: newKey(), name, ...description })),
-    variables: template.variables.map((variable) => ({ key: newKey(), ...variable })),
+    variables: template.variables.map((variable) => ({
+      key: newKey(),
+      ...variable,
+      default: variable.default ?? "",
+    })),
     clients: {
       public: template.clientsPublic.map((client) => clientDraftOf("public", client)),
       backend: template.clientsBackend.map((client) => clientDraftOf("backend", client)),
@@ -191,9 +197,9 @@ export function templateEditOf(draft: TemplateDraft): {
 } {
   const problems: DraftProblem[] = [];
   if (draft.name.trim() === "") problems.push({ field: "name", problem: "name" });
-  const variables = draft.variables.map(({ name, description }, index) => {
+  const variables = draft.variables.map(({ name, description, default: fallback }, index) => {
     if (name.trim() === "") problems.push({ field: `variables.${index}.name`, problem: "variableName" });
-    return { name, description };
+    return { name, description, ...(fallback ? { default: fallback } : {}) };
   });
 
   const seconds = (client: ClientDraft, path: string, field: LifespanField, required: boolean) => {
@@ -265,4 +271,17 @@ export function templateEditOf(draft: TemplateDraft): {
 export function changedFrom(template: Template, draft: TemplateDraft): boolean {
   const saved = templateEditOf(templateDraftOf(template)).edit;
   return JSON.stringify(saved) !== JSON.stringify(templateEditOf(draft).edit);
+}
+
+/** The saved template's clients that the draft no longer has: saving removes them from every app. */
+export function removedClients(
+  template: Template,
+  draft: TemplateDraft,
+): { kind: ClientKind; description: string }[] {
+  const kept = new Set(clientKinds.flatMap((kind) => draft.clients[kind].map((client) => client.id)));
+  return clientKinds.flatMap((kind) =>
+    template[clientListOf[kind]]
+      .filter((client) => !kept.has(client.id))
+      .map((client) => ({ kind, description: client.description })),
+  );
 }
