@@ -1,7 +1,7 @@
 import type { Browser } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
 import { addRelyingPartyApp, consoleCaller, newName, signUp } from "./support/console.ts";
-import { passwordSignUpSteps } from "./support/flow.ts";
+import { passwordSignInAgainSteps, passwordSignUpSteps } from "./support/flow.ts";
 import { flowLabels } from "./support/labels.ts";
 import { checkPage } from "./support/layout-checks.ts";
 import { startRelyingParty, type RelyingParty } from "./support/relyingParty.ts";
@@ -49,7 +49,7 @@ async function appOfRelyingParty(
 }
 
 for (const { language, locale, labels, title, asks, signOut, stay } of languages) {
-  test(`an app signs the person out after asking on Vrata's page (${language})`, async ({
+  test(`an app signs the person out at once with its ID token, and after asking without it (${language})`, async ({
     browser,
     baseURL,
   }) => {
@@ -68,15 +68,24 @@ for (const { language, locale, labels, title, asks, signOut, stay } of languages
       await passwordSignUpSteps(person, username, labels);
       await expect(person.locator("#claims")).toBeVisible();
 
-      // "Stay signed in" goes back to the app and leaves the person signed in to Vrata.
+      // With its ID token of this session and no other app signed in, the app signs out at once.
       await person.getByRole("link", { name: "Sign out of the app" }).click();
+      await expect(person.getByRole("heading", { name: "Signed out of the app" })).toBeVisible();
+      await expect(person.locator("#state")).toHaveText("signed-out-state");
+      await person.goto(`${relyingParty.base}/login`);
+      await passwordSignInAgainSteps(person, username, labels);
+      await expect(person.locator("#claims")).toBeVisible();
+
+      // Without the hint anyone could have sent the browser: Vrata asks. "Stay signed in" goes back to
+      // the app and leaves the person signed in to Vrata.
+      await person.goto(`${relyingParty.base}/logout?hint=none`);
       await expect(person.getByRole("heading", { level: 1, name: title })).toBeVisible();
       await person.getByRole("button", { name: stay }).click();
       await expect(person.getByRole("heading", { name: "Signed out of the app" })).toBeVisible();
       await expect(person.locator("#state")).toHaveText("signed-out-state");
 
       // Signing out for real: the page is looked at on a phone and a desktop, then confirmed.
-      await person.goto(`${relyingParty.base}/logout`);
+      await person.goto(`${relyingParty.base}/logout?hint=none`);
       await expect(person.getByRole("heading", { level: 1, name: title })).toBeVisible();
       await expect(person.getByText(asks(appName))).toBeVisible();
       await checkPage(person, `logout-confirm-390-${language}`);

@@ -34,11 +34,23 @@ export const identityItem = (page: Page, name: string) =>
  * passphrase, selects the identity of that name and goes back to the app.
  */
 export async function passwordSignUpSteps(page: Page, username: string, labels: FlowLabels): Promise<void> {
+  await passwordAndIdentity(page, username, labels, labels.select);
+}
+
+/**
+ * On a flow page: signs in again with the username's passphrase, continues with the identity last
+ * used for the app and goes back to it.
+ */
+export async function passwordSignInAgainSteps(page: Page, username: string, labels: FlowLabels) {
+  await passwordAndIdentity(page, username, labels, labels.continue);
+}
+
+async function passwordAndIdentity(page: Page, username: string, labels: FlowLabels, choose: string) {
   await page.getByLabel(labels.identifier, { exact: true }).fill(username);
   await page.getByRole("button", { name: labels.next }).click();
   await page.getByLabel(labels.password, { exact: true }).fill(passphrase);
   await page.getByRole("button", { name: labels.submit }).click();
-  await identityItem(page, username).getByRole("button", { name: labels.select }).click();
+  await identityItem(page, username).getByRole("button", { name: choose }).click();
   await page.getByRole("button", { name: labels.redirectNow }).click();
 }
 

@@ -116,8 +116,10 @@ export async function startRelyingParty(): Promise<RelyingParty> {
       }
       if (url.pathname === "/logout") {
         const locale = url.searchParams.get("ui_locales");
+        // `?hint=none` signs out as an app that kept no ID token would: by its client ID alone.
+        const withHint = lastIdToken && url.searchParams.get("hint") !== "none";
         const location = client.buildEndSessionUrl(config, {
-          ...(lastIdToken ? { id_token_hint: lastIdToken } : {}),
+          ...(withHint ? { id_token_hint: lastIdToken } : {}),
           post_logout_redirect_uri: `${base}/signed-out`,
           state: "signed-out-state",
           ...(locale ? { ui_locales: locale } : {}),
