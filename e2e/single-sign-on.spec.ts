@@ -188,9 +188,7 @@ test("one sign-in reaches the console and two organizations' apps, each knowing 
           await checkPage(page, `single-sign-on-identity-${viewport.width}-${language}`);
         }
       }
-      expect(await chooseAndReturn(page, page.getByRole("button", { name: sl.continue }), sl)).toBe(
-        notesSub,
-      );
+      expect(await chooseAndReturn(page, page.getByRole("button", { name: sl.continue }), sl)).toBe(notesSub);
     });
     expect(seenChoosingAgain).toContain(workIdentity);
     expect(seenChoosingAgain).not.toContain(tasksSub);

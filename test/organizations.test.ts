@@ -144,7 +144,10 @@ describe("organizations", () => {
       postLogoutRedirectUris: [],
       requirePushedAuthorizationRequests: false,
       tokenEndpointAuthMethod: "client_secret_basic",
+      // What it may ask for, next to the discovery URL: no service client gets a person's data.
+      scopes: ["openid", "profile"],
     });
+    expect(adminView.clients?.find((configured) => configured.kind === "service")?.scopes).toEqual([]);
     expect(adminView.clients?.map((configured) => configured.kind).sort()).toEqual([
       "backend",
       "backend",

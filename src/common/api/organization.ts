@@ -100,6 +100,8 @@ export const configuredClientSchema = z.object({
   tokenEndpointAuthMethod: z.optional(z.enum(tokenEndpointAuthMethods)),
   /** Where a backend client's server hears that a person's session ended, if anywhere. */
   backchannelLogoutUri: z.optional(z.string()),
+  /** The scopes the client may ask for: OpenID scopes (not for a service client) and the app's own. */
+  scopes: z.array(z.string()),
 });
 export type ConfiguredClient = z.infer<typeof configuredClientSchema>;
 

@@ -1,5 +1,10 @@
 import type { ConfiguredClient, OrganizationApplication } from "../../common/api/organization.ts";
-import type { AccessTokenType, BackendClient, PublicClient } from "../../common/api/template.ts";
+import type {
+  AccessTokenType,
+  BackendClient,
+  PublicClient,
+  ServiceClient,
+} from "../../common/api/template.ts";
 import type { Database } from "../store/database.ts";
 import { syncOrganizationClients, type SyncedClient } from "../store/clients.ts";
 import { filledOrNone } from "../templates/interpolate.ts";
@@ -124,9 +129,20 @@ export function clientsOf(application: OrganizationApplication): SyncedClient[] 
   }));
 }
 
+/** The scopes a client may ask for; a service client gets no person's data, so no OpenID scope. */
+function askableScopes(
+  application: OrganizationApplication,
+  client: PublicClient | ServiceClient,
+  service = false,
+) {
+  const { openId, app } = grantedScopes(application.applicationTemplate, client.additionalScopes);
+  return service ? app : [...openId, ...app];
+}
+
 /** What an app's admins configure a client that signs people in with. */
 function configuredSignIn(application: OrganizationApplication, client: PublicClient) {
   return {
+    scopes: askableScopes(application, client),
     redirectUris: filledIn(application, client.redirectUriTemplates),
     postLogoutRedirectUris: filledIn(application, client.postLogoutRedirectUriTemplates),
     requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
@@ -180,6 +196,7 @@ export function configuredClients(application: OrganizationApplication): Configu
           postLogoutRedirectUris: [],
           requirePushedAuthorizationRequests: false,
           tokenEndpointAuthMethod: client.tokenEndpointAuthMethod,
+          scopes: askableScopes(application, client, true),
         },
       ];
     }),

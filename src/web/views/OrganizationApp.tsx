@@ -127,6 +127,17 @@ function SetUp({ clients }: { readonly clients: readonly ConfiguredClient[] }) {
             <span role="status">{t("app.loading")}</span>
           )}
         </dd>
+        {issuer.data !== undefined && (
+          <>
+            <dt className="mt-2 font-medium">{t("organizations.app.discovery")}</dt>
+            <dd>
+              <CopyableValue
+                value={`${issuer.data}/.well-known/openid-configuration`}
+                copyLabel={t("organizations.app.copyDiscovery")}
+              />
+            </dd>
+          </>
+        )}
       </dl>
       <ul className="flex flex-col gap-4">
         {clients.map((client) => (
@@ -156,6 +167,23 @@ function ClientSetUp({ client }: { readonly client: ConfiguredClient }) {
             <CopyableValue value={client.id} copyLabel={t("organizations.apps.copyClientId")} />
           </dd>
         </div>
+        {client.scopes.length > 0 && (
+          <div className="flex flex-col gap-1">
+            <dt className="font-medium">{t("organizations.app.scopes")}</dt>
+            <dd>
+              <ul className="flex flex-wrap gap-2" aria-label={t("organizations.app.scopes")}>
+                {client.scopes.map((scope) => (
+                  <li key={scope}>
+                    <code className="rounded bg-slate-100 px-2 py-0.5 text-sm text-slate-800">{scope}</code>
+                  </li>
+                ))}
+              </ul>
+              <p className="mt-1 text-sm text-slate-700">
+                {t(`organizations.app.scopesHint.${client.kind}`)}
+              </p>
+            </dd>
+          </div>
+        )}
         <UriList
           title={t("organizations.app.redirectUris")}
           uris={client.redirectUris}
