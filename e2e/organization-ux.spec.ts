@@ -142,7 +142,7 @@ test("an admin picks people by name, copies the app's set-up and adds a template
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
   for (const width of [390, 1280]) await expectFits(page, width);
   await inSlovenian(page);
-  await expect(page.getByRole("region", { name: "Nastavitev" })).toContainText(clientId);
+  await expect(page.getByRole("region", { name: "Povezovanje aplikacije" })).toContainText(clientId);
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
   await page.evaluate(() => localStorage.setItem("vrata.locale", "en"));
 
