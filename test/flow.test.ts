@@ -302,6 +302,8 @@ describe("after the sign-in", () => {
     const restarted = await driver.step("restartAuth");
     expect(restarted.flow.completed).toEqual([]);
     expect(driver.jar.has(`__Host-session-${driver.flowId}`)).toBe(false);
+    // The identity step after the next sign-in still says what the app asks for.
+    expect(restarted.flow.personalData).toEqual(["profile", "email"]);
   });
 
   it("creates an identity inline and chooses it", async () => {

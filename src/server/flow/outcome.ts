@@ -19,10 +19,11 @@ export async function restart(deps: FlowDeps, request: FastifyRequest, step: Ste
   const { flow, effects } = step;
   await requireSession(deps, request, flow);
   if (!authenticated(flow.state)) throw new HttpError(400, "badRequest", "this flow cannot start over");
-  const { sessionId, locale } = flow.state;
+  const { sessionId, locale, appScopes = [], personalData = [] } = flow.state;
   if (sessionId) effects.write((db) => deactivateSessions(db, [sessionId]));
   effects.onceStored((reply) => clearSessionCookie(reply, flow.id));
-  flow.state = newFlowState(locale);
+  // What the app asks for is the same for whoever signs in next.
+  flow.state = newFlowState(locale, { appScopes, personalData });
 }
 
 export async function decline(deps: FlowDeps, request: FastifyRequest, flow: Flow): Promise<void> {
