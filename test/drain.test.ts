@@ -131,8 +131,10 @@ describe.runIf(postgresUrl && haproxyInstalled)("SIGTERM of one of two instances
     expect(await direct("HealthLive")).toEqual({ status: 200, body: { status: "ok" } });
 
     expect(await stopped.command.exited).toBe(0);
+    // The other instance goes on serving alone (a streak of successes may be long done already: the
+    // staying instance's own log says when it has served more).
     const afterExit = servedBy(staying);
-    await load.succeeding(100);
+    await expect.poll(() => servedBy(staying), { timeout: 60_000 }).toBeGreaterThan(afterExit + 100);
     await load.stop();
 
     console.log(
@@ -141,7 +143,6 @@ describe.runIf(postgresUrl && haproxyInstalled)("SIGTERM of one of two instances
     );
     expect(load.tally.noAnswer).toBe(0);
     expect([...load.tally.statuses.keys()]).toEqual([303]);
-    expect(servedBy(staying)).toBeGreaterThan(afterExit);
     expect(stopped.command.lines.slice(signalled).map((line) => line.msg)).toContain(
       "SIGTERM received: readiness answers 503, stopping in 10 s",
     );
