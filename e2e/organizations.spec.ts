@@ -12,6 +12,7 @@ import {
   status,
 } from "./support/console.ts";
 import { startRelyingParty, type RelyingParty } from "./support/relyingParty.ts";
+import { identityItem } from "./support/flow.ts";
 
 // Application templates and organizations in the console, against the real server: a template with a
 // uriBase variable and a public client, an organization that adds it, and the client ID it gets.
@@ -24,6 +25,11 @@ async function signInThrough(
 ): Promise<Record<string, unknown>> {
   await person.goto(`${relyingParty.base}/login`);
   await passwordSteps(person, username);
+  return claimsAtApp(person);
+}
+
+/** The ID token's claims the relying party shows once the person is back there signed in. */
+async function claimsAtApp(person: Page): Promise<Record<string, unknown>> {
   await expect(person.getByRole("heading", { name: "Signed in" })).toBeVisible();
   return JSON.parse((await person.locator("#claims").textContent()) ?? "{}") as Record<string, unknown>;
 }
@@ -197,7 +203,13 @@ test.describe("application templates and organizations", () => {
         // The same person signing in to the same app of another organization is someone else there.
         const secondClientId = await createOrganizationWithApp(page, templateName, otherParty.base);
         await otherParty.setClient(baseURL ?? "", secondClientId);
-        const second = await signInThrough(person, otherParty, username);
+        // Signed in already, the person is asked only which identity the other organization's app gets.
+        await person.goto(`${otherParty.base}/login`);
+        await expect(person.getByText("You're signed in.")).toBeVisible();
+        await expect(person.getByLabel("Password or passphrase", { exact: true })).toHaveCount(0);
+        await identityItem(person, username).getByRole("button", { name: "Select" }).click();
+        await person.getByRole("button", { name: "Redirect now" }).click();
+        const second = await claimsAtApp(person);
         expect(second.aud).toBe(secondClientId);
         expect(typeof second.sub).toBe("string");
         expect(second.sub).not.toBe(first.sub);

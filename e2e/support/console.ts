@@ -10,13 +10,18 @@ import type { RelyingParty } from "./relyingParty.ts";
 export const password = "correct horse battery";
 export const newName = (prefix: string) => `${prefix}-${randomUUID().slice(0, 8)}`;
 
-/** On the flow page: the username and password, the identity of that name, and back to the app. */
+/**
+ * On the flow page: the username and password, the identity of that name (Select, or Continue where it
+ * is the one last chosen for the app), and back to the app.
+ */
 export async function passwordSteps(page: Page, username: string): Promise<void> {
   await page.getByLabel("Username or e-mail address", { exact: true }).fill(username);
   await page.getByRole("button", { name: "Next" }).click();
   await page.getByLabel("Password or passphrase", { exact: true }).fill(password);
   await page.getByRole("button", { name: "Submit" }).click();
-  await identityItem(page, username).getByRole("button", { name: "Select" }).click();
+  await identityItem(page, username)
+    .getByRole("button", { name: /^(Select|Continue)$/ })
+    .click();
   await page.getByRole("button", { name: "Redirect now" }).click();
 }
 
