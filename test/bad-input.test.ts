@@ -156,6 +156,7 @@ function knownData(stored: Stored, before: Awaited<ReturnType<typeof snapshot>>,
       ApplicationTemplateCreate: templateFields,
       ApplicationTemplateUpdate: templateUpdate,
       OrganizationCreate: { name: organization.name, description: "d" },
+      ConnectApp: { kind: "webServer", name: "Bad input app", address: "https://app.example" },
       OrganizationUpdate: {
         name: organization.name,
         description: organization.description,

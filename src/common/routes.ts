@@ -107,6 +107,8 @@ export const routes = {
   OrganizationInvitations: api("/o/invitations/:id"),
   OrganizationInvite: api("/o/invite/:id"),
   OrganizationInvitationWithdraw: api("/o/withdraw/:id/:invitationId"),
+  /** An app connected in one step: its template, its organization (new or administered) and its client. */
+  ConnectApp: viewAndApi("/start"),
 
   /** Whether the process serves at all, and whether it can serve requests (store reachable, migrated). */
   HealthLive: api("/health/live"),

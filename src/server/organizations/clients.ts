@@ -42,6 +42,25 @@ export function homepageOf(application: OrganizationApplication): string | undef
   return template ? filledOrNone(template, valuesOf(application)) : undefined;
 }
 
+const loopbackHosts = new Set(["127.0.0.1", "[::1]", "localhost"]);
+const onLoopback = (uri: string, withoutPort = false) => {
+  const url = URL.parse(uri);
+  return url?.protocol === "http:" && loopbackHosts.has(url.hostname) && (!withoutPort || url.port === "");
+};
+
+/**
+ * A public client whose redirect URIs are all on loopback without a port is a native or command-line
+ * app: it listens on whatever port it gets, and the engine takes any port there (RFC 8252 §7.3). Its
+ * post-logout URIs must be on loopback too, as the engine asks of a native client.
+ */
+function nativeApplication(redirectUris: readonly string[], postLogoutRedirectUris: readonly string[]) {
+  const native =
+    redirectUris.length > 0 &&
+    redirectUris.every((uri) => onLoopback(uri, true)) &&
+    postLogoutRedirectUris.every((uri) => onLoopback(uri));
+  return native ? { application_type: "native" } : {};
+}
+
 /** Every client of the application with the metadata oidc-provider needs. */
 export function clientsOf(application: OrganizationApplication): SyncedClient[] {
   const template = application.applicationTemplate;
@@ -83,10 +102,16 @@ export function clientsOf(application: OrganizationApplication): SyncedClient[] 
   return [
     ...application.clientsPublic.map(({ id, templateClientId }) => {
       const client = find(template.clientsPublic, templateClientId);
+      const uris = signIn(client);
       return {
         id,
         kind: "public",
-        metadata: { ...common(client), ...signIn(client), token_endpoint_auth_method: "none" },
+        metadata: {
+          ...common(client),
+          ...uris,
+          ...nativeApplication(uris.redirect_uris, uris.post_logout_redirect_uris),
+          token_endpoint_auth_method: "none",
+        },
       };
     }),
     ...application.clientsBackend.map(({ id, templateClientId }) => {

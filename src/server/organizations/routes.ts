@@ -4,6 +4,7 @@ import {
   organizationUpdateSchema,
   organizationUsersQuerySchema,
 } from "../../common/api/organization.ts";
+import { connectAppSchema } from "../../common/api/connect-app.ts";
 import { apiPrefix, routes } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
 import { optionalCaller, requireCaller, requireConsoleCaller, type CallerDeps } from "../access/caller.ts";
@@ -14,6 +15,7 @@ import { ownAdminIdentities } from "../access/identities.ts";
 import { configurationNeeds } from "../../common/app-configuration.ts";
 import { configuredClients, homepageOf } from "./clients.ts";
 import { organizationUsersPage } from "./users.ts";
+import { connectApp } from "./connect-app.ts";
 import {
   createOrganization,
   findOrganization,
@@ -40,6 +42,12 @@ export const organizationPlugin: FastifyPluginAsync<{
     const caller = await requireCaller(deps, request);
     const id = await createOrganization(db, caller, parseBody(organizationFieldsSchema, request.body));
     return reply.status(201).send({ id });
+  });
+
+  app.post(apiPrefix + routes.ConnectApp.path, async (request, reply) => {
+    const caller = await requireConsoleCaller(deps, request);
+    const body = parseBody(connectAppSchema, request.body);
+    return reply.status(201).send(await connectApp(db, caller, body, reachInternal));
   });
 
   app.get(apiPrefix + routes.OrganizationGet.path, async (request) => {

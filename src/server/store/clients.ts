@@ -1,4 +1,4 @@
-import type { Database } from "./database.ts";
+import { inTransaction, type Database } from "./database.ts";
 import { ShortCache } from "./short-cache.ts";
 
 export interface ClientRow {
@@ -14,7 +14,8 @@ export interface ClientRow {
 // made through this server forget them at once.
 const cachedClients = new ShortCache<ClientRow | undefined>(10_000);
 
-const forgetClients = (db: Database) => cachedClients.forget(db);
+/** This server just changed clients of the store: it reads them again at once. */
+export const forgetClients = (db: Database) => cachedClients.forget(db);
 
 export const findActiveClient = (db: Database, id: string): Promise<ClientRow | undefined> =>
   cachedClients.get(db, id, () => queryActiveClient(db, id));
@@ -55,7 +56,7 @@ export async function syncOrganizationClients(
   organizationId: string,
   clients: readonly SyncedClient[],
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await inTransaction(db, async (trx) => {
     let removal = trx.deleteFrom("oauth_clients").where("organization_id", "=", organizationId);
     if (clients.length > 0)
       removal = removal.where(
