@@ -5,7 +5,8 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import * as client from "openid-client";
 
-// A small relying party on loopback for end-to-end tests: /login starts an authorization code flow
+// A small relying party on loopback for end-to-end tests, a public client or a backend one with its
+// secret: /login starts an authorization code flow
 // with PKCE at Vrata (passing on the `prompt` and `ui_locales` it is given), /callback finishes it and
 // shows the ID token's claims as JSON in a <pre>; /logout sends the person to Vrata's logout with the
 // ID token as hint, and /signed-out is where Vrata sends them back.
@@ -49,8 +50,11 @@ function fetchTrusting(ca: string): client.CustomFetch {
 export interface RelyingParty {
   /** http://127.0.0.1:<port>, what the organization fills in as uriBase. */
   readonly base: string;
-  /** Starts using the client ID the organization's application got. */
-  setClient(issuer: string, clientId: string): Promise<void>;
+  /**
+   * Starts using the client ID the organization's application got: a public client's, or with its
+   * secret a backend client's (sent in the Authorization header).
+   */
+  setClient(issuer: string, clientId: string, secret?: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -149,9 +153,10 @@ export async function startRelyingParty(): Promise<RelyingParty> {
 
   return {
     base,
-    async setClient(issuer, clientId) {
+    async setClient(issuer, clientId, secret) {
       const customFetch = fetchTrusting(ca);
-      config = await client.discovery(new URL(issuer), clientId, undefined, client.None(), {
+      const authentication = secret === undefined ? client.None() : client.ClientSecretBasic(secret);
+      config = await client.discovery(new URL(issuer), clientId, undefined, authentication, {
         [client.customFetch]: customFetch,
       });
       config[client.customFetch] = customFetch;

@@ -43,6 +43,7 @@ const lazyViews: Partial<Record<RouteName, () => Promise<ComponentType>>> = {
   OrganizationActivity: async () => (await import("./views/OrganizationActivity.tsx")).OrganizationActivity,
   OrganizationActivityGet: async () =>
     (await import("./views/OrganizationActivityGet.tsx")).OrganizationActivityGet,
+  ConnectApp: async () => (await import("./views/ConnectApp.tsx")).ConnectApp,
 };
 
 const definitions: Record<RouteName, RouteDefinition> = routes;

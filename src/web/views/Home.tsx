@@ -7,6 +7,7 @@ import { useSiteContext } from "../api.ts";
 import { ActivityIcon, IdentityIcon, OrganizationIcon, TemplateIcon } from "../components/icons.tsx";
 import { useOwnIdentities } from "../currentIdentity.ts";
 import { useDocumentTitle } from "../documentTitle.ts";
+import { ConnectAppLink, FirstAppCard } from "../partials/home/ConnectAppEntry.tsx";
 import { organizationsQuery } from "../partials/organization/organizationApi.ts";
 import { templatesQuery } from "../partials/template/templateApi.ts";
 import { useSignedIn } from "../session.ts";
@@ -28,6 +29,8 @@ export function Home() {
   const organizations = useQuery(organizationsQuery).data;
   const identities = useOwnIdentities();
   useDocumentTitle();
+  // An app lives in an organization: a person who administers none has no app yet.
+  const firstApp = organizations && !organizations.some((organization) => organization.canUpdate);
 
   const sections: Section[] = [
     ...(signedIn
@@ -44,7 +47,10 @@ export function Home() {
         <h1 className="text-3xl font-bold tracking-tight break-words sm:text-4xl">{context.title}</h1>
         <p className="mt-4 max-w-prose text-lg text-slate-700">{t("home.introduction")}</p>
         {!signedIn && <p className="mt-3 max-w-prose text-slate-700">{t("home.signInHint")}</p>}
+        {signedIn && firstApp === false && <ConnectAppLink />}
       </section>
+
+      {signedIn && firstApp && <FirstAppCard />}
 
       <section aria-labelledby="home-sections">
         <h2 id="home-sections" className="text-xl font-semibold">

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "../i18n/index.ts";
 import { useParams } from "react-router";
 import type { ConfiguredClient } from "../../common/api/organization.ts";
@@ -17,6 +17,7 @@ import { useOrganizationTrail } from "../partials/organization/organizationTrail
 import { NeedsConfiguration } from "../partials/organization/NeedsConfiguration.tsx";
 import { SecretField } from "../partials/organization/SecretField.tsx";
 import type { Secrets } from "../partials/organization/useOrganizationSave.tsx";
+import { forgetHandedOverSecrets, handedOverSecrets } from "../partials/organization/handedOverSecrets.ts";
 import { needsConfiguration } from "../../common/app-configuration.ts";
 
 /**
@@ -32,8 +33,10 @@ export function OrganizationApp() {
   const name = template ? names.application(appId, template.name) : t("organizations.app.title");
   useDocumentTitle(name);
   const trail = useOrganizationTrail(id);
-  // What the app's configuration just gave: its new secrets, shown once, and that it was saved.
-  const [secrets, setSecrets] = useState<Secrets>({});
+  // What the app's configuration just gave, or its connection did: new secrets, shown once, and that
+  // it was saved.
+  const [secrets, setSecrets] = useState<Secrets>(() => handedOverSecrets(appId));
+  useEffect(() => forgetHandedOverSecrets(appId), [appId]);
   const [configured, setConfigured] = useState(false);
   const needs = application.data?.needs;
 

@@ -4,11 +4,13 @@ export interface Choice<T extends string> {
   readonly value: T;
   /** The choice in words. */
   readonly label: string;
+  /** What the choice is for, in a line: shown in place of its technical value. */
+  readonly hint?: string;
 }
 
 /**
  * A choice among a few fixed values, each shown in words with its technical value beside it (the
- * value people meet in libraries and the OIDC documents).
+ * value people meet in libraries and the OIDC documents), or with a line on what it is for.
  */
 export function ChoiceField<T extends string>({
   legend,
@@ -45,8 +47,12 @@ export function ChoiceField<T extends string>({
               className="mt-1 accent-blue-700"
             />
             <span className="flex min-w-0 flex-col">
-              <span>{choice.label}</span>
-              <code className="text-sm break-words text-slate-700">{choice.value}</code>
+              <span className={choice.hint ? "font-medium" : ""}>{choice.label}</span>
+              {choice.hint ? (
+                <span className="text-sm text-slate-700">{choice.hint}</span>
+              ) : (
+                <code className="text-sm break-words text-slate-700">{choice.value}</code>
+              )}
             </span>
           </label>
         ))}

@@ -11,7 +11,7 @@ import { documentListSchema } from "../../../common/api/summary.ts";
 import { apiPath, apiPrefix, pathFor } from "../../../common/routes.ts";
 import { getJson, postJson } from "../../api.ts";
 
-const templatesKey = ["templates"] as const;
+export const templatesKey = ["templates"] as const;
 
 export const templatesQuery = queryOptions({
   queryKey: [...templatesKey, "list"],
