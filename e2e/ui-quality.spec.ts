@@ -433,6 +433,15 @@ const signedInPages: PageVisit[] = [
     },
   },
   {
+    name: "connect-app",
+    open: async (page, sample) => {
+      await page.goto(pathFor("ConnectApp"));
+      // The organization the person administers is offered first.
+      await expect(page.locator("form select")).toHaveValue(sample.organization.id);
+      return formField(page);
+    },
+  },
+  {
     name: "identities",
     open: async (page, sample) => {
       await page.goto(pathFor("IdentityList"));
