@@ -230,6 +230,32 @@ describe.each(storeEngines)("connecting an app on $name", ({ url }) => {
     expect(organization.applications).toHaveLength(1);
   });
 
+  it("adds apps connected at the same moment to one organization each whole, or refuses them whole", async () => {
+    const { organizationId } = await connect(developer.api, { kind: "service", name: "Busy" });
+    const templatesBefore = (await counts()).templates;
+    const answers = await Promise.all(
+      ["One", "Two", "Three", "Four"].map((name) =>
+        postJson(developer.api, connectPath, { kind: "service", name, organizationId }),
+      ),
+    );
+    const added = [];
+    for (const answer of answers) {
+      // Another save of the organization came first: the person is told to try again.
+      expect([201, 409]).toContain(answer.status);
+      if (answer.status === 201) added.push(connectedAppSchema.parse(await answer.json()).applicationId);
+      else expect(await answer.json()).toMatchObject({ error: "conflict" });
+    }
+    expect(added.length).toBeGreaterThan(0);
+    const organization = await readOrganization(developer.api, organizationId);
+    expect(
+      organization.applications
+        ?.slice(1)
+        .map((application) => application.id)
+        .sort(),
+    ).toEqual(added.sort());
+    expect((await counts()).templates).toBe(templatesBefore + added.length);
+  });
+
   it("asks who calls: nobody signed in gets 401", async () => {
     const response = await fetch(server.url + connectPath, {
       method: "POST",
