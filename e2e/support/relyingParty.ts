@@ -6,10 +6,10 @@ import path from "node:path";
 import * as client from "openid-client";
 
 // A small relying party on loopback for end-to-end tests, a public client or a backend one with its
-// secret: /login starts an authorization code flow
-// with PKCE at Vrata (passing on the `prompt` and `ui_locales` it is given), /callback finishes it and
-// shows the ID token's claims as JSON in a <pre>; /logout sends the person to Vrata's logout with the
-// ID token as hint, and /signed-out is where Vrata sends them back.
+// secret: /login starts an authorization code flow with PKCE at Vrata (passing on the `prompt` and
+// `ui_locales` it is given), /callback finishes it and shows the ID token's claims as JSON in a <pre>;
+// /logout sends the person to Vrata's logout with the ID token as hint, and /signed-out is where
+// Vrata sends them back.
 
 /** Node's fetch cannot be given a CA: a fetch over node:https that trusts the server's generated CA. */
 function fetchTrusting(ca: string): client.CustomFetch {
