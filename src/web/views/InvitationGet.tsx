@@ -209,7 +209,7 @@ function InvitationAnswer({ token, invitation, onAnswered }: InvitationAnswerPro
           </Button>
         </div>
       )}
-      <div className="flex flex-col gap-2 border-t border-slate-200 pt-4 dark:border-slate-700">
+      <div className="flex flex-col items-start gap-2 border-t border-slate-200 pt-4 dark:border-slate-700">
         <Button
           variant="secondary"
           {...action.button("decline")}
