@@ -147,6 +147,46 @@ test("a withdrawn invitation's link says so", async ({ page, browser }) => {
   }
 });
 
+test("a person who already has an account accepts with an identity made for the organization", async ({
+  page,
+  browser,
+}) => {
+  await page.goto("/");
+  await signUp(page, newName("inviter"));
+  const organizationName = newName("Fresh start");
+  await createOrganization(page, organizationName);
+  const address = newEmail("fresh");
+  const form = page.getByRole("region", { name: "Invite an identity" });
+  await form.getByLabel("Whom to invite").selectOption("address");
+  await form.getByLabel("E-mail address").fill(address);
+  await form.getByLabel("Role").selectOption({ label: "Admin" });
+  await form.getByRole("button", { name: "Invite" }).click();
+  await expect(status(page, "Invitation sent.")).toBeVisible();
+
+  const context = await browser.newContext({ ignoreHTTPSErrors: true, locale: "en-US" });
+  try {
+    const person = await context.newPage();
+    await person.goto("/");
+    await signUp(person, newName("existing"));
+    await person.goto(linkIn((await waitForMail(address)).text));
+    await expect(person.getByText(/invites one of your identities to become an admin\./)).toBeVisible();
+    await person.getByRole("radio", { name: "A new identity" }).check();
+    const fresh = newName("for-the-club");
+    await person
+      .getByRole("region", { name: "The new identity" })
+      .getByLabel("Username", { exact: true })
+      .fill(fresh);
+    await person.getByRole("button", { name: "Create and accept" }).click();
+    await expect(person.getByRole("heading", { level: 1, name: "Invitation accepted" })).toBeVisible();
+    await expect(person.getByText(`${fresh} is now in ${organizationName}.`)).toBeVisible();
+
+    await page.reload();
+    await expect(page.getByRole("region", { name: "Admins" }).getByRole("listitem")).toHaveCount(2);
+  } finally {
+    await context.close();
+  }
+});
+
 test("an identity's ID, which people share to be invited, has a Copy button", async ({ page, context }) => {
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.goto("/");

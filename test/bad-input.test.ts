@@ -156,6 +156,7 @@ function knownData(stored: Stored, before: Awaited<ReturnType<typeof snapshot>>,
       ApplicationTemplateCreate: templateFields,
       ApplicationTemplateUpdate: templateUpdate,
       OrganizationCreate: { name: organization.name, description: "d" },
+      OrganizationInviteByAddress: { address: "someone@example.com", role: "member" },
       OrganizationUpdate: {
         name: organization.name,
         description: organization.description,
