@@ -58,7 +58,7 @@ test("a person invited by e-mail signs up through the link and accepts with thei
   await expect(pending).toContainText(address);
   await expect(pending).toContainText("Invited by e-mail");
   await inBothLanguages(page, "invite-by-email-organization", async (language) => {
-    const whom = language === "en" ? "Whom to invite" : "Koga povabite";
+    const whom = language === "en" ? "Whom to invite" : "Koga želite povabiti";
     await page.getByLabel(whom).selectOption("address");
     await expect(page.getByText(address)).toBeVisible();
   });
