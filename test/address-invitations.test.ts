@@ -122,6 +122,13 @@ describe.each(storeEngines)("invitations by e-mail on $name", ({ url }) => {
     expect(mail.text).toContain("olga invites you to join the organization “Mailbox Club”");
     expect(mail.text).toContain("as a member");
     const link = linkIn(mail);
+    // The store keeps only the token's keyed hash: a copy of it opens no invitation.
+    const stored = await server.db
+      .selectFrom("address_invitations")
+      .selectAll()
+      .where("id", "=", invitation.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.stringify(stored)).not.toContain(link.split("/").at(-1));
 
     // Nobody opens the link without signing in.
     expect((await fetch(`${server.url}/api${link}`)).status).toBe(401);
