@@ -157,6 +157,7 @@ function knownData(stored: Stored, before: Awaited<ReturnType<typeof snapshot>>,
       ApplicationTemplateUpdate: templateUpdate,
       OrganizationCreate: { name: organization.name, description: "d" },
       ConnectApp: { kind: "webServer", name: "Bad input app", address: "https://app.example" },
+      OrganizationInviteByAddress: { address: "someone@example.com", role: "member" },
       OrganizationUpdate: {
         name: organization.name,
         description: organization.description,

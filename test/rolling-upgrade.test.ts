@@ -22,7 +22,12 @@ import { RunningCommand } from "./support/running-command.ts";
 
 /** The previous release: its store has the migrations up to 0014. */
 const previousRelease = "4ef7932";
-const newMigrations = ["0015-saml-assertions", "0016-identity-address-shares", "0017-application-choices"];
+const newMigrations = [
+  "0015-saml-assertions",
+  "0016-identity-address-shares",
+  "0017-application-choices",
+  "0018-address-invitations",
+];
 const previousReleaseAvailable =
   spawnSync("git", ["cat-file", "-e", `${previousRelease}^{commit}`]).status === 0;
 if (postgresUrl && !previousReleaseAvailable)

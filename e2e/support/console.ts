@@ -67,7 +67,7 @@ export async function openIdentity(page: Page, username: string): Promise<string
 export async function invite(page: Page, identityId: string, role: "Admin" | "Member"): Promise<void> {
   const form = page.getByRole("region", { name: "Invite an identity" });
   await form.getByRole("combobox", { name: "Identity" }).fill(identityId);
-  await form.getByRole("option").first().click();
+  await form.getByRole("listbox").getByRole("option").first().click();
   await form.getByLabel("Role").selectOption({ label: role });
   await form.getByRole("button", { name: "Invite", exact: true }).click();
   await expect(status(page, "Invitation sent.")).toBeVisible();

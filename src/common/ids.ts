@@ -9,3 +9,6 @@ export const flowIdPattern = /^[\w-]{43}$/;
 
 /** A third-party provider's key as the configuration names it ("google"). */
 export const providerKeyPattern = /^[\w-]{1,64}$/;
+
+/** The token of a link sent by e-mail: 32 random bytes in base64url, always 43 characters. */
+export const linkTokenPattern = /^[\w-]{43}$/;

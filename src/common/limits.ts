@@ -94,6 +94,12 @@ export const rateLimits = {
    */
   sharesPerAccount: { limit: 30, regainedOverMs: 60 * minuteMs },
   sharesPerPerson: { limit: 10, regainedOverMs: 60 * minuteMs },
+  /**
+   * Invitations sent by e-mail, as codes are: per inviting organization, and per address invited (a
+   * mailbox is not to be flooded by any number of organizations).
+   */
+  invitationsPerOrganization: { limit: 30, regainedOverMs: 60 * minuteMs },
+  invitationsPerAddress: { limit: 5, regainedOverMs: 60 * minuteMs },
 } as const satisfies Record<string, RateLimit>;
 
 /** Password hashes computed at once by one server process; more wait in a queue of this length. */

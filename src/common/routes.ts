@@ -11,9 +11,14 @@
 //   its errors are pages for that POST too.
 // - `params`: the format of each `:param` that is not one of Vrata's IDs.
 
-import { flowIdPattern, idPattern, providerKeyPattern } from "./ids.ts";
+import { flowIdPattern, idPattern, linkTokenPattern, providerKeyPattern } from "./ids.ts";
 
-export const paramFormats = { id: idPattern, flowId: flowIdPattern, providerKey: providerKeyPattern };
+export const paramFormats = {
+  id: idPattern,
+  flowId: flowIdPattern,
+  providerKey: providerKeyPattern,
+  linkToken: linkTokenPattern,
+};
 export type ParamFormat = keyof typeof paramFormats;
 
 export interface RouteDefinition {
@@ -35,6 +40,7 @@ const ofFlow = (route: RouteDefinition, param = "id"): RouteDefinition => ({
   ...route,
   params: { [param]: "flowId" },
 });
+const ofLink = (route: RouteDefinition): RouteDefinition => ({ ...route, params: { token: "linkToken" } });
 const ofProvider = (route: RouteDefinition): RouteDefinition => ({
   ...route,
   params: { provider: "providerKey" },
@@ -107,6 +113,7 @@ export const routes = {
   OrganizationInvitations: api("/o/invitations/:id"),
   OrganizationInvite: api("/o/invite/:id"),
   OrganizationInvitationWithdraw: api("/o/withdraw/:id/:invitationId"),
+  OrganizationInviteByAddress: api("/o/inviteByAddress/:id"),
   /** An app connected in one step: its template, its organization (new or administered) and its client. */
   ConnectApp: viewAndApi("/start"),
 
@@ -137,6 +144,11 @@ export const routes = {
   IdentityInvitations: api("/i/invitations/:id"),
   IdentityInvitationAccept: api("/i/accept/:id/:invitationId"),
   IdentityInvitationDecline: api("/i/decline/:id/:invitationId"),
+
+  /** The link of an invitation sent by e-mail: whoever signs in with it answers with an identity. */
+  InvitationGet: ofLink(viewAndApi("/invitation/:token")),
+  InvitationAccept: ofLink(api("/invitation/accept/:token")),
+  InvitationDecline: ofLink(api("/invitation/decline/:token")),
 } as const satisfies Record<string, RouteDefinition>;
 
 export type RouteName = keyof typeof routes;

@@ -23,6 +23,7 @@ const lazyViews: Partial<Record<RouteName, () => Promise<ComponentType>>> = {
   IdentityList: async () => (await import("./views/IdentityList.tsx")).IdentityList,
   IdentityCreate: async () => (await import("./views/IdentityCreate.tsx")).IdentityCreate,
   IdentityGet: async () => (await import("./views/IdentityGet.tsx")).IdentityGet,
+  InvitationGet: async () => (await import("./views/InvitationGet.tsx")).InvitationGet,
   Account: async () => (await import("./views/Account.tsx")).Account,
   ActivityList: async () => (await import("./views/ActivityList.tsx")).ActivityList,
   ActivityGet: async () => (await import("./views/ActivityGet.tsx")).ActivityGet,

@@ -48,6 +48,8 @@ export const errorCodes = [
   "alreadyJoined",
   "invitationExpired",
   "invitationWithdrawn",
+  /** An e-mailed invitation's link that was accepted or declined already: it works once. */
+  "invitationUsed",
   "unknownPerson",
   "alreadyShared",
   "lastAdmin",

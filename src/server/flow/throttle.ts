@@ -195,3 +195,9 @@ export const shareBuckets = (accountId: string, personKey: string): Bucket[] => 
   bucket(`share:${accountId}`, rateLimits.sharesPerAccount),
   bucket(`share-to:${personKey}`, rateLimits.sharesPerPerson),
 ];
+
+/** Buckets for sending an invitation by e-mail: the inviting organization, and the address invited. */
+export const invitationBuckets = (organizationId: string, addressKey: string): Bucket[] => [
+  bucket(`invite:${organizationId}`, rateLimits.invitationsPerOrganization),
+  bucket(`invite-to:${addressKey}`, rateLimits.invitationsPerAddress),
+];

@@ -5,16 +5,17 @@ import type {
 } from "../../common/api/invitation.ts";
 import type { z } from "zod/mini";
 import { invitationLifetimeMs } from "../../common/limits.ts";
-import { recordActivity } from "../activity/activity.ts";
 import type { Caller } from "../access/caller.ts";
 import { HttpError } from "../http/errors.ts";
-import { accessibleIdentities } from "../access/identities.ts";
-import { joinOrganization } from "../identities/memberships.ts";
 import { newId } from "../ids.ts";
 import { administeredOrganization } from "../access/organizations.ts";
-import { addAdmin, findOrganization } from "../organizations/organizations.ts";
+import { findOrganization } from "../organizations/organizations.ts";
+import {
+  pendingAddressInvitations,
+  settleAddressInvitation,
+  type AddressInvitationRow,
+} from "../store/address-invitations.ts";
 import { inTransaction, type Database } from "../store/database.ts";
-import { isBlocked } from "../store/blocks.ts";
 import { findIdentity } from "../store/identities.ts";
 import {
   deleteInvitation,
@@ -23,6 +24,7 @@ import {
   pendingInvitations,
   type InvitationRow,
 } from "../store/invitations.ts";
+import { grant, inviterStillAdmin, requireIdentityAdmin } from "./acceptance.ts";
 
 // Organization invitations: the organization's admins invite an identity as admin or member, and the
 // identity's admins accept or decline. Only an acceptance changes the organization, so neither side
@@ -34,6 +36,18 @@ function organizationView(invitation: InvitationRow): OrganizationInvitation {
   return {
     id: invitation.id,
     identityId: invitation.identityId,
+    role: invitation.role,
+    invitedBy: invitation.invitedByIdentityId,
+    createdAt: iso(invitation.createdAt),
+    expiresAt: iso(invitation.expiresAt),
+  };
+}
+
+/** An invitation by e-mail as the organization's admins see it: by the address they typed. */
+export function addressInvitationView(invitation: AddressInvitationRow): OrganizationInvitation {
+  return {
+    id: invitation.id,
+    address: invitation.address,
     role: invitation.role,
     invitedBy: invitation.invitedByIdentityId,
     createdAt: iso(invitation.createdAt),
@@ -81,7 +95,12 @@ export async function organizationInvitations(
   organizationId: string,
 ): Promise<OrganizationInvitation[]> {
   await administeredOrganization(db, caller, organizationId);
-  return (await pendingInvitations(db, "organization_id", organizationId, Date.now())).map(organizationView);
+  const now = Date.now();
+  const toIdentities = (await pendingInvitations(db, "organization_id", organizationId, now)).map(
+    organizationView,
+  );
+  const byAddress = (await pendingAddressInvitations(db, organizationId, now)).map(addressInvitationView);
+  return [...toIdentities, ...byAddress].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
 
 /** Deletes the invitation if it is one `belongs` accepts; else, or when it is gone already, a 404. */
@@ -103,17 +122,16 @@ export async function withdraw(
   invitationId: string,
 ): Promise<OrganizationInvitation[]> {
   await administeredOrganization(db, caller, organizationId);
-  await deleteWhere(db, invitationId, (invitation) => invitation.organizationId === organizationId);
+  // An invitation by e-mail is kept as withdrawn, so that its link says so.
+  const byAddress = await settleAddressInvitation(
+    db,
+    { id: invitationId, organizationId },
+    "withdrawn",
+    Date.now(),
+  );
+  if (!byAddress)
+    await deleteWhere(db, invitationId, (invitation) => invitation.organizationId === organizationId);
   return organizationInvitations(db, caller, organizationId);
-}
-
-/** Invitations are answered by the identity's admins; people who may only use it do not see them. */
-async function requireIdentityAdmin(db: Database, accountId: string, identityId: string): Promise<void> {
-  const access = (await accessibleIdentities(db, accountId)).get(identityId);
-  if (!access) throw new HttpError(404, "notFound", "no such identity");
-  if (access !== "admin") {
-    throw new HttpError(403, "forbidden", "only admins of an identity answer its invitations");
-  }
 }
 
 export async function identityInvitations(
@@ -145,9 +163,7 @@ async function claim(db: Database, identityId: string, invitationId: string): Pr
   if (invitation.expiresAt <= Date.now()) {
     throw new HttpError(410, "invitationExpired", "the invitation has expired");
   }
-  // An admin removed since inviting no longer speaks for the organization.
-  const organization = await findOrganization(db, invitation.organizationId);
-  if (!organization?.document.admins.includes(invitation.invitedByIdentityId)) {
+  if (!(await inviterStillAdmin(db, invitation))) {
     throw new HttpError(410, "invitationWithdrawn", "the admin who invited is no longer one");
   }
   if (!(await deleteInvitation(db, invitationId))) {
@@ -165,38 +181,9 @@ export async function accept(
   await requireIdentityAdmin(db, accountId, identityId);
   // Taking the invitation and what it grants are stored together: a failure keeps the invitation.
   const accepting = inTransaction(db, async (trx) => {
-    const { organizationId, role, invitedByAccountId } = await claim(trx, identityId, invitationId);
-    // A block binds in every role: the blocked join or administer the organization no more than they
-    // sign in to it. The invitation stays, for when the block is lifted.
-    if (await isBlocked(trx, organizationId, identityId, accountId))
-      throw new HttpError(403, "identityBlocked", "the identity or account is blocked in this organization");
-    const changed =
-      role === "admin"
-        ? await addAdmin(trx, organizationId, identityId)
-        : (await joinOrganization(trx, accountId, identityId, organizationId)).created;
-    if (!changed) return;
-    // The organization's side: the admin who invited sees the acceptance, as does a new admin.
-    // A new member's joining is in the organization's activity already; a new admin's is added once.
-    const accounts = new Set([invitedByAccountId, ...(role === "admin" ? [accountId] : [])]);
-    let toldOrganization = role !== "admin";
-    for (const account of accounts) {
-      await recordActivity(
-        trx,
-        account,
-        {
-          type: "organizationUpdate",
-          organizations: [{ id: organizationId }],
-          changes: [
-            {
-              kind: role === "admin" ? "permissionsAdded" : "identitiesAdded",
-              identities: [{ id: identityId }],
-            },
-          ],
-        },
-        toldOrganization ? [] : [{ organizationId }],
-      );
-      toldOrganization = true;
-    }
+    const invitation = await claim(trx, identityId, invitationId);
+    // The invitation stays when a block refuses it, for when the block is lifted.
+    await grant(trx, accountId, identityId, invitation);
   });
   await accepting.catch(async (error: unknown) => {
     // A void invitation is removed once its refusal is told.

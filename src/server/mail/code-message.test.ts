@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { appNameForEmail, codeMessage } from "./code-message.ts";
+import { nameForEmail, codeMessage } from "./code-message.ts";
 
 describe("the app's name in a code e-mail", () => {
   it("is left out when it could carry a link or an address", () => {
@@ -12,16 +12,16 @@ describe("the app's name in a code e-mail", () => {
       "javascript:alert(1)",
       "evil。example",
     ]) {
-      expect(appNameForEmail(name), name).toBeUndefined();
+      expect(nameForEmail(name), name).toBeUndefined();
     }
   });
 
   it("is kept on one line and cut short, so it cannot be a message of its own", () => {
-    expect(appNameForEmail("Notes\r\nYour account is locked")).toBe("Notes Your account is locked");
-    const long = appNameForEmail("Your account has been locked and you must reply with your password");
+    expect(nameForEmail("Notes\r\nYour account is locked")).toBe("Notes Your account is locked");
+    const long = nameForEmail("Your account has been locked and you must reply with your password");
     expect(Array.from(long ?? "")).toHaveLength(40);
     expect(long?.endsWith("…")).toBe(true);
-    expect(appNameForEmail("Beležke")).toBe("Beležke");
+    expect(nameForEmail("Beležke")).toBe("Beležke");
   });
 
   it("is quoted, and the e-mail says which instance sent it", () => {

@@ -19,11 +19,12 @@ interface CodeMessageInput {
 const linkLike = /[a-z][a-z0-9+.-]*:|@|www\.|[\p{L}\p{N}-]\s*[.。．｡]\s*[\p{L}\p{N}]{2,}/iu;
 
 /**
- * The app's name as an e-mail may quote it. Anyone can name an application template, so the name must
- * not be able to carry a link or a message of its own: it is cut short, kept on one line, quoted, and
+ * A name others chose (an app's, an organization's, an identity's) as an e-mail may quote it. Anyone
+ * can name an application template or an organization, so the name must not be able to carry a link
+ * or a message of its own: it is cut short, kept on one line, quoted, and
  * left out altogether when it looks like an address.
  */
-export function appNameForEmail(name: string): string | undefined {
+export function nameForEmail(name: string): string | undefined {
   const oneLine = name
     .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, " ")
     .replace(/\s+/g, " ")
@@ -78,6 +79,6 @@ const texts: Record<
 };
 
 export function codeMessage(input: CodeMessageInput): Message {
-  const { subject, body } = texts[input.locale](input, appNameForEmail(input.appName));
+  const { subject, body } = texts[input.locale](input, nameForEmail(input.appName));
   return { to: input.to, subject, text: body };
 }

@@ -20,6 +20,8 @@ export interface InstanceSecrets {
   upstreamStates: KeyedHash;
   /** Stands for the SAML assertions already accepted (their IdP and ID). */
   samlAssertions: KeyedHash;
+  /** Stands for the tokens of invitation links sent by e-mail. */
+  invitationTokens: KeyedHash;
 }
 
 const subkey = (instanceKey: Buffer, purpose: string) =>
@@ -35,5 +37,6 @@ export function deriveInstanceSecrets(instanceKey: Buffer): InstanceSecrets {
     limitKeys: keyedHash(subkey(instanceKey, "limit counters v1")),
     upstreamStates: keyedHash(subkey(instanceKey, "upstream states v1")),
     samlAssertions: keyedHash(subkey(instanceKey, "saml assertions v1")),
+    invitationTokens: keyedHash(subkey(instanceKey, "invitation tokens v1")),
   };
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "./database.ts";
 import { deleteExpiredFlows, deleteExpiredSessions } from "./flows.ts";
+import { deleteExpiredAddressInvitations } from "./address-invitations.ts";
 import { deleteExpiredInvitations } from "./invitations.ts";
 import { deleteExpiredOidcModels } from "./oidc-models.ts";
 import { deleteExpiredPasskeyChallenges } from "./passkey-challenges.ts";
@@ -19,6 +20,7 @@ async function removeExpired(db: Database, now: number): Promise<number> {
     deleteExpiredSessions(db, now),
     deleteStaleCounters(db, now - counterRetentionMs),
     deleteExpiredInvitations(db, now),
+    deleteExpiredAddressInvitations(db, now),
     deleteExpiredPasskeyChallenges(db, now),
     deleteExpiredUpstreamRequests(db, now),
     deleteExpiredSamlAssertions(db, now),

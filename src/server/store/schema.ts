@@ -186,6 +186,24 @@ export interface OrganizationInvitationTable {
   expires_at: number;
 }
 
+/** An invitation to an organization sent to an e-mail address (migration 0018). */
+export interface AddressInvitationTable {
+  id: string;
+  organization_id: string;
+  /** The keyed hash of the e-mailed link's token. */
+  token_hash: string;
+  address_key: string;
+  address: string;
+  /** admin or member */
+  role: string;
+  /** pending, accepted, declined or withdrawn */
+  status: string;
+  invited_by_identity_id: string;
+  invited_by_account_id: string;
+  created_at: number;
+  expires_at: number;
+}
+
 /** A challenge of a passkey an account is adding, until it is answered or expires. */
 export interface PasskeyChallengeTable {
   challenge: string;
@@ -291,6 +309,7 @@ export interface Schema {
   attempt_counters: AttemptCounterTable;
   application_templates: DocumentTable;
   organization_invitations: OrganizationInvitationTable;
+  address_invitations: AddressInvitationTable;
   passkey_challenges: PasskeyChallengeTable;
   blocks: BlockTable;
   block_accounts: BlockAccountTable;

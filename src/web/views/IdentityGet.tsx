@@ -5,6 +5,7 @@ import { useLocation, useNavigate, useParams } from "react-router";
 import { displayName, type Identity } from "../../common/api/identity.ts";
 import { pathFor } from "../../common/routes.ts";
 import { Breadcrumbs } from "../components/Breadcrumbs.tsx";
+import { CopyButton } from "../components/CopyButton.tsx";
 import { DetailList } from "../components/DetailList.tsx";
 import { Identifier } from "../components/Identifier.tsx";
 import { Labels } from "../components/Labels.tsx";
@@ -79,7 +80,16 @@ function IdentityDetails({ identity }: { readonly identity: Identity }) {
       ),
     ],
     [t("identities.fields.description"), identity.description],
-    [t("identities.fields.id"), <Identifier value={identity.id} />],
+    [
+      t("identities.fields.id"),
+      <span className="flex flex-col items-start gap-2">
+        <span className="flex flex-wrap items-center gap-2">
+          <Identifier value={identity.id} />
+          <CopyButton value={identity.id} label={t("identities.page.copyId")} />
+        </span>
+        <span className="text-sm text-slate-700 dark:text-slate-300">{t("identities.page.shareId")}</span>
+      </span>,
+    ],
   ];
 
   return (

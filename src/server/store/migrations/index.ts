@@ -16,6 +16,7 @@ import * as identitySearchWords from "./0014-identity-search-words.ts";
 import * as samlAssertions from "./0015-saml-assertions.ts";
 import * as identityAddressShares from "./0016-identity-address-shares.ts";
 import * as applicationChoices from "./0017-application-choices.ts";
+import * as addressInvitations from "./0018-address-invitations.ts";
 
 /** Forward-only migrations, applied in the order of their names. Never edit one that has shipped. */
 export const migrations: MigrationProvider = {
@@ -38,5 +39,6 @@ export const migrations: MigrationProvider = {
       "0015-saml-assertions": samlAssertions,
       "0016-identity-address-shares": identityAddressShares,
       "0017-application-choices": applicationChoices,
+      "0018-address-invitations": addressInvitations,
     }),
 };

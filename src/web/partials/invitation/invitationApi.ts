@@ -1,6 +1,9 @@
 import { queryOptions, type QueryClient } from "@tanstack/react-query";
+import { z } from "zod/mini";
 import {
   identityInvitationListSchema,
+  linkAcceptedSchema,
+  linkInvitationSchema,
   organizationInvitationListSchema,
   organizationInvitationSchema,
   type IdentityInvitation,
@@ -38,12 +41,14 @@ export function identityInvitationsQuery(id: string) {
   });
 }
 
+/** Invites an identity by its ID, or whoever reads an e-mail address. */
 export async function invite(
   queryClient: QueryClient,
   id: string,
-  body: { identityId: string; role: InvitationRole },
+  body: { identityId: string; role: InvitationRole } | { address: string; role: InvitationRole },
 ): Promise<void> {
-  await postJson(apiPrefix + pathFor("OrganizationInvite", { id }), body, organizationInvitationSchema);
+  const route = "address" in body ? "OrganizationInviteByAddress" : "OrganizationInvite";
+  await postJson(apiPrefix + pathFor(route, { id }), body, organizationInvitationSchema);
   await queryClient.invalidateQueries({ queryKey: organizationInvitationsQuery(id).queryKey });
 }
 
@@ -80,4 +85,36 @@ export async function answer(
       queryClient.invalidateQueries({ queryKey }),
     ),
   );
+}
+
+/** The invitation an e-mailed link opens, for the signed-in person. */
+export function linkInvitationQuery(token: string) {
+  return queryOptions({
+    queryKey: [...invitationsKey, "link", token],
+    queryFn: ({ signal }) =>
+      getJson(apiPrefix + pathFor("InvitationGet", { token }), linkInvitationSchema, signal),
+  });
+}
+
+/** Answers an e-mailed invitation; an acceptance returns the organization the identity joined. */
+export async function answerLink(
+  queryClient: QueryClient,
+  token: string,
+  identityId: string | null,
+): Promise<string | null> {
+  if (identityId === null) {
+    await postJson(apiPrefix + pathFor("InvitationDecline", { token }), {}, z.object({}));
+    return null;
+  }
+  const { organizationId } = await postJson(
+    apiPrefix + pathFor("InvitationAccept", { token }),
+    { identityId },
+    linkAcceptedSchema,
+  );
+  await Promise.all(
+    [organizationsKey, identitiesKey, activityKey].map((queryKey) =>
+      queryClient.invalidateQueries({ queryKey }),
+    ),
+  );
+  return organizationId;
 }

@@ -10,6 +10,7 @@ import { Labels } from "../../components/Labels.tsx";
 import { LoadedList } from "../../components/LoadedList.tsx";
 import { Section } from "../../components/Section.tsx";
 import { SectionForm } from "../../components/SectionForm.tsx";
+import { TextField } from "../../components/Field.tsx";
 import { SelectField } from "../../components/SelectField.tsx";
 import { ActionFeedback, useAction } from "../../components/useAction.tsx";
 import { toTheMinute, useFormatTimestamp } from "../../format.ts";
@@ -21,11 +22,19 @@ import { useConfirmation } from "./useConfirmation.tsx";
 
 const dayMs = 24 * 60 * 60 * 1000;
 
-/** For the organization's admins: inviting an identity as admin or member, and the pending invitations. */
+/** Whom an invitation names: an identity by its ID, or whoever reads an e-mail address. */
+type Invitee = "identity" | "address";
+
+/**
+ * For the organization's admins: inviting an identity, or a person by e-mail address, as admin or
+ * member, and the pending invitations.
+ */
 export function OrganizationInvitations({ organizationId }: { readonly organizationId: string }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
+  const [invitee, setInvitee] = useState<Invitee>("identity");
   const [invited, setInvited] = useState<string[]>([]);
+  const [address, setAddress] = useState("");
   const [role, setRole] = useState<InvitationRole>("member");
 
   return (
@@ -35,8 +44,13 @@ export function OrganizationInvitations({ organizationId }: { readonly organizat
         submitLabel={t("organizations.invitations.invite")}
         savedMessage={t("organizations.invitations.sent")}
         onSubmit={async () => {
-          await invite(queryClient, organizationId, { identityId: invited[0] ?? "", role });
-          setInvited([]);
+          if (invitee === "address") {
+            await invite(queryClient, organizationId, { address, role });
+            setAddress("");
+          } else {
+            await invite(queryClient, organizationId, { identityId: invited[0] ?? "", role });
+            setInvited([]);
+          }
         }}
       >
         {(fieldError) => (
@@ -44,15 +58,38 @@ export function OrganizationInvitations({ organizationId }: { readonly organizat
             <p className="text-sm text-slate-700">
               {t("organizations.invitations.hint", { count: invitationLifetimeMs / dayMs })}
             </p>
-            <IdentityPicker
-              label={t("organizations.invitations.identity")}
-              hint={t("organizations.invitations.identityHint")}
-              name="identityId"
-              single
-              selected={invited}
-              error={fieldError("identityId")}
-              onChange={setInvited}
+            <SelectField
+              label={t("organizations.invitations.invitee")}
+              value={invitee}
+              options={[
+                ["identity", t("organizations.invitations.invitees.identity")],
+                ["address", t("organizations.invitations.invitees.address")],
+              ]}
+              onChange={setInvitee}
             />
+            {invitee === "address" ? (
+              <TextField
+                label={t("organizations.invitations.address")}
+                hint={t("organizations.invitations.addressHint")}
+                name="address"
+                type="email"
+                autoComplete="off"
+                required
+                value={address}
+                error={fieldError("address")}
+                onChange={(event) => setAddress(event.target.value)}
+              />
+            ) : (
+              <IdentityPicker
+                label={t("organizations.invitations.identity")}
+                hint={t("organizations.invitations.identityHint")}
+                name="identityId"
+                single
+                selected={invited}
+                error={fieldError("identityId")}
+                onChange={setInvited}
+              />
+            )}
             <SelectField
               label={t("organizations.invitations.role")}
               value={role}
@@ -85,8 +122,10 @@ function PendingInvitations({ organizationId }: { readonly organizationId: strin
         {(items) => (
           <CardList>
             {items.map((invitation) => {
-              const identity = known(invitation.identityId);
-              const name = identity ? displayName(identity) : invitation.identityId;
+              const identity = invitation.identityId === undefined ? undefined : known(invitation.identityId);
+              const name =
+                invitation.address ?? (identity ? displayName(identity) : (invitation.identityId ?? ""));
+              const roleLabel = <Labels labels={[t(`common.labels.${invitation.role}`)]} />;
               return (
                 <CardItem
                   key={invitation.id}
@@ -114,11 +153,17 @@ function PendingInvitations({ organizationId }: { readonly organizationId: strin
                     </Button>
                   }
                 >
-                  <PersonSummary
-                    id={invitation.identityId}
-                    identity={identity}
-                    labels={<Labels labels={[t(`common.labels.${invitation.role}`)]} />}
-                  />
+                  {invitation.identityId === undefined ? (
+                    <p className="font-medium break-words">
+                      {invitation.address}
+                      {roleLabel}
+                      <span className="block text-sm font-normal text-slate-700">
+                        {t("organizations.invitations.byEmail")}
+                      </span>
+                    </p>
+                  ) : (
+                    <PersonSummary id={invitation.identityId} identity={identity} labels={roleLabel} />
+                  )}
                   <p className="mt-1 text-sm text-slate-700">
                     {t("organizations.invitations.expires", { date: formatTimestamp(invitation.expiresAt) })}
                   </p>
