@@ -27,7 +27,6 @@ export function TrySignInResult({
   readonly app: TryApp | undefined;
 }) {
   const { t } = useTranslation();
-  const back = pathFor("OrganizationApp", { id: app?.organizationId ?? "", appId: app?.applicationId ?? "" });
   return (
     <>
       {result === null ? (
@@ -53,21 +52,30 @@ export function TrySignInResult({
           </Section>
         </>
       )}
-      {app && (
-        <div className="flex flex-wrap items-start gap-3 border-t border-slate-200 pt-6">
-          <TryButton app={app} label={t("organizations.try.again")} />
-          <TryButton
-            app={app}
-            anotherIdentity
-            variant="secondary"
-            label={t("organizations.try.anotherIdentity")}
-          />
-          <Link to={back} className={buttonClassName({ variant: "secondary" })}>
-            {t("organizations.try.back")}
-          </Link>
-        </div>
-      )}
+      {app && <TryActions app={app} />}
     </>
+  );
+}
+
+/** Trying again, with the same identity or another, or back to the app's page. */
+function TryActions({ app }: { readonly app: TryApp }) {
+  const { t } = useTranslation();
+  return (
+    <div className="flex flex-wrap items-start gap-3 border-t border-slate-200 pt-6">
+      <TryButton app={app} label={t("organizations.try.again")} />
+      <TryButton
+        app={app}
+        anotherIdentity
+        variant="secondary"
+        label={t("organizations.try.anotherIdentity")}
+      />
+      <Link
+        to={pathFor("OrganizationApp", { id: app.organizationId, appId: app.applicationId })}
+        className={buttonClassName({ variant: "secondary" })}
+      >
+        {t("organizations.try.back")}
+      </Link>
+    </div>
   );
 }
 
