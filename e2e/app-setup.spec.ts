@@ -102,6 +102,8 @@ test("an admin copies a library's configuration, tries the app's sign-in and see
   expect(application.localCaFile).toMatch(/ca\.pem$/);
   expect(curl).toContain(`--cacert ${application.localCaFile ?? ""}`);
   await expect(setUp.getByText(application.localCaFile ?? "", { exact: true })).toBeVisible();
+  // From the top: a full-page screenshot of a scrolled page draws the sticky header mid-page.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await checkAtBothWidths(page, "app-setup-en");
   await inLanguage(page, "sl");
   await expect(page.getByRole("region", { name: "Povezovanje aplikacije" })).toContainText(publicId);
