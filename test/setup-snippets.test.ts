@@ -88,6 +88,28 @@ describe.each(storeEngines)("the Set-up page's configuration to copy on $name", 
     return (await response.json()) as { active: boolean; scope?: string };
   }
 
+  it("gives code that parses in its language for every client, the Authlib and browser ones included", async () => {
+    const checks = {
+      javascript: (file: string) => run(process.execPath, ["--check", file]),
+      python: (file: string) =>
+        run("python3", ["-c", "import ast, sys; ast.parse(open(sys.argv[1]).read())", file]),
+      shell: (file: string) => run("bash", ["-n", file]),
+    };
+    const extensions = { javascript: "mjs", python: "py", shell: "sh" };
+    const snippets = clients.flatMap((client) => snippetsFor({ issuer: server.issuer, client, caFile }));
+    expect(snippets.map((snippet) => snippet.library).sort()).toEqual(
+      ["authlib", "authlib", "curl", "oidc-client-ts", "openid-client", "openid-client"].sort(),
+    );
+    for (const [index, snippet] of snippets.entries()) {
+      const file = path.join(folder, `check-${index}.${extensions[snippet.language]}`);
+      fs.writeFileSync(file, snippet.code);
+      await expect(
+        checks[snippet.language](file),
+        `${snippet.library}: ${snippet.code}`,
+      ).resolves.toBeDefined();
+    }
+  });
+
   it("gets a service's access token with curl", async () => {
     const { client, code } = snippetOf("service", "curl");
     expect(code).toContain(`--cacert ${caFile}`);
