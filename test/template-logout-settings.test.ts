@@ -75,7 +75,7 @@ async function expectRefused(response: Response, expected: Record<string, unknow
 
 /** The engine's metadata of a client, as it reads it for every request of the client. */
 async function metadataOf(server: TestServer, clientId: string) {
-  const metadata = await findClientMetadata(server.db, clientId);
+  const metadata = await findClientMetadata(server.db, server.issuer, clientId);
   expect(metadata, `client ${clientId}`).toBeDefined();
   return metadata ?? {};
 }

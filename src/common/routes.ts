@@ -104,6 +104,8 @@ export const routes = {
   OrganizationGet: viewAndApi("/o/:id"),
   OrganizationUpdate: api("/o/update/:id"),
   OrganizationApp: viewAndApi("/o/app/:id/:appId"),
+  /** Where "Try signing in" comes back to: the app's test client's only redirect URI. */
+  OrganizationAppTry: view("/o/try/:id/:appId"),
   OrganizationIdentity: viewAndApi("/o/identity/:id/:identityId"),
   OrganizationUsers: viewAndApi("/o/users/:id"),
   OrganizationBlockUser: viewAndApi("/o/block/:id/:identityId"),

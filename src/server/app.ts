@@ -193,7 +193,7 @@ export async function buildApp({
   await app.register(activityPlugin, { deps });
   const reachInternal = config.backchannelLogoutPrivate;
   await app.register(templatePlugin, { deps, reachInternal });
-  await app.register(organizationPlugin, { deps, reachInternal });
+  await app.register(organizationPlugin, { deps, reachInternal, localCaFile: tls?.caFile });
   await app.register(blockPlugin, { deps });
   await app.register(invitationPlugin, { deps });
   await app.register(pagesPlugin, {

@@ -1,12 +1,22 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import bs58 from "bs58";
 
 const idLength = 22;
 
 /** A new random identifier: 128 bits in base58, always 22 characters (reference §1.2). */
 export function newId(): string {
-  return bs58.encode(randomBytes(16)).padStart(idLength, "1");
+  return idOf(randomBytes(16));
 }
+
+/**
+ * An identifier that always follows from another one and a purpose, of the same shape as {@link newId}:
+ * for what exists because the other does and needs no record of its own.
+ */
+export function derivedId(purpose: string, from: string): string {
+  return idOf(createHash("sha256").update(`${purpose}\0${from}`).digest().subarray(0, 16));
+}
+
+const idOf = (bits: Uint8Array) => bs58.encode(bits).padStart(idLength, "1");
 
 /** A high-entropy secret: 32 random bytes, base64url. */
 export function newSecret(): string {

@@ -4,6 +4,7 @@ import type { Context } from "../common/api/context.ts";
 import { clockToleranceSeconds, consoleScope, discoveryTimeoutMs } from "../common/limits.ts";
 import { ApiError } from "./api.ts";
 import { setAccessToken } from "./session.ts";
+import { takeStored } from "./storedJson.ts";
 
 // The console is an OIDC public client of its own server (spec §4): authorization code flow with
 // PKCE S256, state and nonce, through oauth4webapi.
@@ -27,7 +28,8 @@ export interface SignInCallback {
   readonly entry: SignInEntry;
 }
 
-async function discover(): Promise<oauth.AuthorizationServer> {
+/** The server's own metadata, by OpenID discovery on this origin. */
+export async function discover(): Promise<oauth.AuthorizationServer> {
   const issuer = new URL(window.location.origin);
   const response = await oauth.discoveryRequest(issuer, { signal: AbortSignal.timeout(discoveryTimeoutMs) });
   return oauth.processDiscoveryResponse(issuer, response);
@@ -125,16 +127,7 @@ export function isSilentRefusal(error: unknown): boolean {
 }
 
 function popEntry(state: string): SignInEntry | null {
-  const key = entryKeyPrefix + state;
-  const stored = localStorage.getItem(key);
-  localStorage.removeItem(key);
-  if (stored === null) return null;
-  try {
-    const parsed = signInEntrySchema.safeParse(JSON.parse(stored));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  return takeStored(localStorage, entryKeyPrefix + state, signInEntrySchema);
 }
 
 /** Whether the address is an authorization response (it has a `state`), known to this tab or not. */

@@ -18,12 +18,15 @@ import { consoleTexts } from "./i18n/console.ts";
 import { pageTexts, startTexts } from "./i18n/index.ts";
 import { loadedWithError } from "./pageError.ts";
 import { createRouter } from "./router.tsx";
+import { completeTrySignIn, takeTrySignInCallback } from "./trySignIn.ts";
 import { setSignInError, setSigningIn } from "./session.ts";
 
 // Before the router reads the address, so that it never sees the authorization response's query.
 const hadSignInCallback = addressHasSignInCallback();
 // An error page keeps its address: an app's refused authorization request has a `state` of the app's,
-// which is no answer to the console's sign-in.
+// which is no answer to the console's sign-in. "Try signing in" is answered on a page of its own, as
+// the app's test client: taken first, so that the console's callback finds no query there.
+const tryCallback = loadedWithError ? null : takeTrySignInCallback();
 const signInCallback = loadedWithError ? null : takeSignInCallback();
 
 startTexts([pageTexts, consoleTexts]);
@@ -46,9 +49,18 @@ if (signInCallback !== null) {
       if (!(silent && isSilentRefusal(error))) setSignInError(signInErrorCode(error));
     })
     .finally(() => setSigningIn(false));
+} else if (tryCallback !== null) {
+  // The console's token lives in memory, so it signs in again without a page once the answer is taken.
+  void completeTrySignIn(tryCallback).then(() => {
+    if (mayTrySilentSignIn(window.location.pathname, false)) signInSilently();
+  });
 } else if (!loadedWithError && mayTrySilentSignIn(window.location.pathname, hadSignInCallback)) {
   // Not on an error page: the person should read it rather than be sent round a sign-in first.
-  // The page is left at once unless the attempt cannot even start (then the person stays signed out).
+  signInSilently();
+}
+
+/** The page is left at once unless the attempt cannot even start (then the person stays signed out). */
+function signInSilently(): void {
   setSigningIn(true);
   const { pathname, search } = window.location;
   queryClient

@@ -37,6 +37,7 @@ const lazyViews: Partial<Record<RouteName, () => Promise<ComponentType>>> = {
   OrganizationCreate: async () => (await import("./views/OrganizationCreate.tsx")).OrganizationCreate,
   OrganizationGet: async () => (await import("./views/OrganizationGet.tsx")).OrganizationGet,
   OrganizationApp: async () => (await import("./views/OrganizationApp.tsx")).OrganizationApp,
+  OrganizationAppTry: async () => (await import("./views/OrganizationAppTry.tsx")).OrganizationAppTry,
   OrganizationIdentity: async () => (await import("./views/OrganizationIdentity.tsx")).OrganizationIdentity,
   OrganizationBlockUser: async () =>
     (await import("./views/OrganizationBlockUser.tsx")).OrganizationBlockUser,

@@ -116,8 +116,19 @@ export const publicApplicationSchema = z.extend(
     clients: z.optional(z.array(configuredClientSchema)),
     /** For its admins: what the app needs configured after its template changed (nothing, mostly). */
     needs: z.optional(z.object({ variables: z.array(z.string()), secrets: z.array(z.string()) })),
+    /**
+     * For its admins, while the app can sign people in: its test client, which the console's "Try
+     * signing in" runs the app's sign-in with, and the scopes it asks for.
+     */
+    trySignIn: z.optional(z.object({ clientId: z.string(), scopes: z.array(z.string()) })),
+    /**
+     * For its admins, when Vrata serves a certificate of its own local CA: the CA's certificate file,
+     * which the app has to trust.
+     */
+    localCaFile: z.optional(z.string()),
   },
 );
+export type PublicApplication = z.infer<typeof publicApplicationSchema>;
 
 /** `GET /api/o/identity/{id}/{identityId}`: an identity as the organization sees it. */
 export const organizationIdentitySchema = z.object({

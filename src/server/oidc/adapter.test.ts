@@ -27,6 +27,7 @@ describe.each(storeEngines)("oidc-provider adapter on $name", ({ open }) => {
         sealer: secrets.sealer,
       }),
       secrets,
+      "https://vrata.test",
     );
   });
   afterAll(() => store.dispose());

@@ -169,13 +169,15 @@ class AccessTokenAdapter extends StoreAdapter {
  */
 class ClientAdapter implements Adapter {
   readonly #db: Database;
+  readonly #issuer: string;
 
-  constructor(db: Database) {
+  constructor(db: Database, issuer: string) {
     this.#db = db;
+    this.#issuer = issuer;
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
-    return findClientMetadata(this.#db, id);
+    return findClientMetadata(this.#db, this.#issuer, id);
   }
 
   upsert(): Promise<void> {
@@ -195,10 +197,11 @@ export function adapterFactory(
   db: Database,
   jwtAccessTokens: JwtAccessTokens,
   secrets: AdapterSecrets,
+  issuer: string,
 ): (model: string) => Adapter {
   const tokens = new TokenLookup(db);
   return (model) => {
-    if (model === "Client") return new ClientAdapter(db);
+    if (model === "Client") return new ClientAdapter(db, issuer);
     if (accessTokenModels.has(model)) {
       return new AccessTokenAdapter(db, model, secrets, tokens, jwtAccessTokens);
     }

@@ -1,13 +1,18 @@
 import type { AdapterPayload, Client } from "oidc-provider";
 import type Provider from "oidc-provider";
 import { idPattern } from "../../common/ids.ts";
+import { pathFor } from "../../common/routes.ts";
+import { tryClientKind } from "../organizations/try-client.ts";
 import type { Database } from "../store/database.ts";
 import { findActiveClient, type ClientRow } from "../store/clients.ts";
 
-/** The engine's metadata of each client row, made once per row (rows are cached for a moment). */
-const metadataOfRow = new WeakMap<ClientRow, AdapterPayload | undefined>();
+/**
+ * The engine's metadata of each client row, made once per row and issuer (rows are cached for a
+ * moment; a test client's redirect URI is on the issuer's origin).
+ */
+const metadataOfRow = new WeakMap<ClientRow, Map<string, AdapterPayload | undefined>>();
 
-function engineMetadata(client: ClientRow): AdapterPayload | undefined {
+function engineMetadata(client: ClientRow, issuer: string): AdapterPayload | undefined {
   const metadata = {
     ...(JSON.parse(client.metadata) as AdapterPayload),
     client_id: client.id,
@@ -17,6 +22,10 @@ function engineMetadata(client: ClientRow): AdapterPayload | undefined {
     require_auth_time: true,
   };
   if (client.kind === "public") return metadata;
+  if (client.kind === tryClientKind) {
+    const page = pathFor("OrganizationAppTry", { id: client.organizationId, appId: client.applicationId });
+    return { ...metadata, redirect_uris: [issuer + page] };
+  }
   // A confidential client without a secret cannot authenticate, so it does not exist for the engine.
   if (client.secretHash === null) return undefined;
   return { ...metadata, client_secret: client.secretHash };
@@ -29,6 +38,7 @@ function engineMetadata(client: ClientRow): AdapterPayload | undefined {
  */
 export async function findClientMetadata(
   db: Database,
+  issuer: string,
   clientId: string,
 ): Promise<AdapterPayload | undefined> {
   // A client_id of another shape names no client (the engine answers invalid_client) and never
@@ -36,8 +46,10 @@ export async function findClientMetadata(
   if (!idPattern.test(clientId)) return undefined;
   const client = await findActiveClient(db, clientId);
   if (!client) return undefined;
-  if (!metadataOfRow.has(client)) metadataOfRow.set(client, engineMetadata(client));
-  return metadataOfRow.get(client);
+  const ofIssuer = metadataOfRow.get(client) ?? new Map<string, AdapterPayload | undefined>();
+  metadataOfRow.set(client, ofIssuer);
+  if (!ofIssuer.has(issuer)) ofIssuer.set(issuer, engineMetadata(client, issuer));
+  return ofIssuer.get(issuer);
 }
 
 /**
@@ -51,7 +63,7 @@ export function keepEngineClients(provider: Provider, db: Database): void {
   provider.Client.find = async (id: string) => {
     // The engine passes on whatever a request said, a missing or repeated client_id included.
     if (typeof id !== "string") return undefined;
-    const metadata = await findClientMetadata(db, id);
+    const metadata = await findClientMetadata(db, provider.issuer, id);
     if (!metadata) return undefined;
     const known = clients.get(metadata);
     if (known) return known;
@@ -61,7 +73,8 @@ export function keepEngineClients(provider: Provider, db: Database): void {
     // URI) is about subjects made per host; Vrata's are made per organization, so it is not applied.
     if (client?.responseTypes?.length) (client as { subjectType: string }).subjectType = "pairwise";
     // Kept only if the row did not change while the engine made the client.
-    if (client && (await findClientMetadata(db, id)) === metadata) clients.set(metadata, client);
+    if (client && (await findClientMetadata(db, provider.issuer, id)) === metadata)
+      clients.set(metadata, client);
     return client;
   };
 }

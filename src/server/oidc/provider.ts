@@ -59,7 +59,7 @@ export function createProvider({
   appAddresses,
 }: ProviderOptions): Provider {
   const configuration: Configuration = {
-    adapter: adapterFactory(db, jwtAccessTokens, secrets),
+    adapter: adapterFactory(db, jwtAccessTokens, secrets, issuer),
     jwks: { keys: signingKeys },
     routes: {
       authorization: routes.OIDCAuthorize.path,

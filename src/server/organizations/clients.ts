@@ -10,6 +10,7 @@ import { syncOrganizationClients, type SyncedClient } from "../store/clients.ts"
 import { filledOrNone } from "../templates/interpolate.ts";
 import { grantedScopes } from "../../common/scopes.ts";
 import { extraMetadata } from "../oidc/client-extras.ts";
+import { tryClientKind, tryClientOf, tryScopesOf } from "./try-client.ts";
 
 // The OAuth clients of an organization's applications, as oidc-provider sees them (reference §5.2).
 
@@ -99,7 +100,7 @@ export function clientsOf(application: OrganizationApplication): SyncedClient[] 
     response_types: ["code"],
   });
 
-  return [
+  const clients = [
     ...application.clientsPublic.map(({ id, templateClientId }) => {
       const client = find(template.clientsPublic, templateClientId);
       const uris = signIn(client);
@@ -152,6 +153,11 @@ export function clientsOf(application: OrganizationApplication): SyncedClient[] 
     // is off until its organization gives the value.
     active: application.active && !(client.kind !== "service" && client.metadata.redirect_uris.length === 0),
   }));
+  const tryClient = tryClientOf(
+    application,
+    clients.some((client) => client.kind !== "service" && client.active),
+  );
+  return tryClient ? [...clients, tryClient] : clients;
 }
 
 /** The scopes a client may ask for; a service client gets no person's data, so no OpenID scope. */
@@ -242,4 +248,18 @@ export async function syncClients(
     .flatMap(clientsOf)
     .map((client) => ({ ...client, active: client.active && organizationActive }));
   await syncOrganizationClients(db, organizationId, clients);
+}
+
+/**
+ * What the console's "Try signing in" runs the app's sign-in with: its test client while that can sign
+ * people in (the organization and the app are active, a sign-in client has its redirect URIs).
+ */
+export function trySignInOf(
+  application: OrganizationApplication,
+  organizationActive: boolean,
+): { clientId: string; scopes: string[] } | undefined {
+  const client = clientsOf(application).find((candidate) => candidate.kind === tryClientKind);
+  const scopes = tryScopesOf(application);
+  if (!organizationActive || !client?.active || !scopes) return undefined;
+  return { clientId: client.id, scopes: [...scopes.openId, ...scopes.app] };
 }

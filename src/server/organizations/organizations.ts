@@ -28,6 +28,7 @@ import { filledOrNone } from "../templates/interpolate.ts";
 import { findTemplate } from "../templates/templates.ts";
 import { uriProblem, uriTemplateFields } from "../templates/uri-fields.ts";
 import { clientsOf, syncClients, valuesOf } from "./clients.ts";
+import { tryClientKind } from "./try-client.ts";
 import { hashClientSecret, newClientSecret } from "./secrets.ts";
 
 export { findOrganization, type OrganizationDocument };
@@ -244,7 +245,13 @@ export async function updateOrganization(
     applications,
     ...(active ? {} : { active: false }),
   };
-  const clientIds = new Set(applications.flatMap(clientsOf).map((client) => client.id));
+  // The test client has no secret to rotate.
+  const clientIds = new Set(
+    applications
+      .flatMap(clientsOf)
+      .filter((client) => client.kind !== tryClientKind)
+      .map((client) => client.id),
+  );
   const unknownRotation = update.rotateSecrets.find((clientId) => !clientIds.has(clientId));
   if (unknownRotation) throw new HttpError(400, "badRequest", `no client ${unknownRotation} to rotate`);
 

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import {
+  type OrganizationApplication,
   organizationFieldsSchema,
   organizationUpdateSchema,
   organizationUsersQuerySchema,
@@ -13,7 +14,7 @@ import { administeredAmong, isOrganizationAdmin } from "../access/organizations.
 import { HttpError } from "../http/errors.ts";
 import { ownAdminIdentities } from "../access/identities.ts";
 import { configurationNeeds } from "../../common/app-configuration.ts";
-import { configuredClients, homepageOf } from "./clients.ts";
+import { configuredClients, homepageOf, trySignInOf } from "./clients.ts";
 import { organizationUsersPage } from "./users.ts";
 import { connectApp } from "./connect-app.ts";
 import {
@@ -25,12 +26,29 @@ import {
   updateOrganization,
 } from "./organizations.ts";
 
+/** What an application's admins connect the app with, and try its sign-in with. */
+function setUpView(
+  application: OrganizationApplication,
+  organizationActive: boolean,
+  localCaFile: string | undefined,
+) {
+  const trySignIn = trySignInOf(application, organizationActive);
+  return {
+    clients: configuredClients(application),
+    needs: configurationNeeds(application),
+    ...(trySignIn ? { trySignIn } : {}),
+    ...(localCaFile ? { localCaFile } : {}),
+  };
+}
+
 /** Organizations: public summaries, created by anyone signed in, managed by their admins. */
 export const organizationPlugin: FastifyPluginAsync<{
   deps: CallerDeps;
   /** Their apps' URIs that Vrata calls may name internal hosts (--backchannel-logout-private). */
   reachInternal: boolean;
-}> = (app, { deps, reachInternal }) => {
+  /** The local CA's certificate file, when Vrata serves a certificate of its own (never a key's path). */
+  localCaFile: string | undefined;
+}> = (app, { deps, reachInternal, localCaFile }) => {
   const { db } = deps;
 
   app.get(apiPrefix + routes.OrganizationList.path, async (request) => {
@@ -84,7 +102,7 @@ export const organizationPlugin: FastifyPluginAsync<{
       values,
       ...(homepage ? { homepage } : {}),
       // What the admins configure the app with; client IDs need not be published to everybody.
-      ...(admin ? { clients: configuredClients(application), needs: configurationNeeds(application) } : {}),
+      ...(admin ? setUpView(application, organization.document.active !== false, localCaFile) : {}),
     };
   });
 
