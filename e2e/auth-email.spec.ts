@@ -397,10 +397,10 @@ test.describe("e-mail code in Slovenian", () => {
     await expect(codesSent(page)).toHaveText("1 poslana koda");
 
     const mail = await waitForMail(email);
-    expect(mail.subject).toBe("Vaša koda za Vrata");
+    expect(mail.subject).toBe("Vaša koda za storitev Vrata");
     const code = codeFrom(mail);
     expect(mail.text).toContain(
-      `Vaša koda za prijavo ali registracijo v aplikacijo „Console“ prek Vrata je:\n\n${code}\n`,
+      `Vaša koda za prijavo ali registracijo v aplikacijo „Console“ prek storitve Vrata je:\n\n${code}\n`,
     );
     expect(mail.text).toContain(`odprete to povezavo: ${baseURL}/auth/${flowId}#code=${code}`);
     expect(mail.text).toContain("Koda velja 10 minut.");

@@ -481,7 +481,7 @@ describe("language", () => {
     expect((await driver.get()).locale).toBe("sl");
     await driver.step("codeStart", { emailOrUsername: "spela@example.com" });
     const mail = await smtp.waitFor("spela@example.com");
-    expect(mail.subject).toBe("Vaša koda za Vrata");
+    expect(mail.subject).toBe("Vaša koda za storitev Vrata");
     expect(mail.text).toContain("Koda velja 10 minut.");
   });
 
