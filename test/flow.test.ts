@@ -148,7 +148,7 @@ describe("username and password", () => {
       ["passwordStart", { emailOrUsername: "ab" }, "shortEmailOrUsername"],
       ["passwordStart", { emailOrUsername: "a b c" }, "invalidEmailOrUsername"],
       ["passwordStart", { emailOrUsername: "henryⅣ" }, "invalidEmailOrUsername"],
-      ["codeStart", { emailOrUsername: "nobody-here" }, "noAccount"],
+      ["codeStart", { emailOrUsername: "nobody-here" }, "noEmails"],
     ];
     for (const [step, body, error] of cases) {
       expect(await driver.step(step, body)).toMatchObject({ status: 400, flow: { error } });

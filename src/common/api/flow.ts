@@ -100,6 +100,13 @@ export const flowResponseSchema = z.object({
   emailOrUsername: z.optional(z.string()),
   /** How many codes were sent in this flow (the UI shows "sent (Nx)"). */
   codesSent: z.optional(z.int()),
+  /** Seconds until another code may be sent, while the last one went out too recently. */
+  resendInSeconds: z.optional(z.int()),
+  /**
+   * Only in the answer of a password step for a username: the password was wrong, and a code went to
+   * the account's e-mail addresses instead.
+   */
+  codeAfterWrongPassword: z.optional(z.literal(true)),
   /** The browser was signed in already: the flow starts at the identity step (single sign-on). */
   singleSignOn: z.optional(z.literal(true)),
   /** The language the app asked for (`ui_locales`); the page uses it unless the person chose one. */

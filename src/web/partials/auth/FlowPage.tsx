@@ -12,7 +12,7 @@ import { StartStep } from "./StartStep.tsx";
 import { Stepper, type StepperItem } from "./Stepper.tsx";
 import { isBuiltInProvider, stepFor, type Step } from "./steps.ts";
 import { fulfilledValue, settling } from "../../settled.ts";
-import { useStepAction } from "./useStepAction.ts";
+import { failureMessage, useStepAction } from "./useStepAction.ts";
 
 let laterSteps: Promise<typeof import("./laterSteps.ts")> | undefined;
 
@@ -160,7 +160,8 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
         ended={ended}
       />
       {!ended && <Stepper items={stepperItems} current={step} />}
-      {(restart.failure !== null || laterStepsFailed) && <Alert message={t("errors.unexpected")} />}
+      {restart.failure !== null && <Alert message={failureMessage(t, restart.failure)} />}
+      {laterStepsFailed && <Alert message={t("errors.unexpected")} />}
       {step === "finish" && <FinishOnLoad flowId={flowId} onBlocked={() => setStep("manual")} />}
       {step === "start" && (
         <StartStep
