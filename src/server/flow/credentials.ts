@@ -134,7 +134,7 @@ async function signInWithPassword(
   flow.state.providers = ["password", "code"];
   // Said only for a username, which the password step has told apart already (a new one signs up at
   // once). For an e-mail address the answer stays that of a sign-up, which also goes on to a code.
-  if (identifier.kind === "username") step.answer.codeAfterWrongPassword = true;
+  step.answer.codeAfterPassword = identifier.kind === "username" ? "wrong" : "undisclosed";
 }
 
 async function signUpWithPassword(
@@ -166,6 +166,7 @@ async function signUpWithPassword(
   if (flow.state.code?.identifierKey === identifier.key) flow.state.code.target = target;
   await sendCodeTo(deps, step, identifier, target, [identifier.display]);
   flow.state.providers = ["password", "code"];
+  step.answer.codeAfterPassword = "undisclosed";
 }
 
 export async function codeStart(deps: FlowDeps, step: StepRequest, emailOrUsername: string): Promise<void> {

@@ -43,7 +43,7 @@ export interface Flow {
 /** What a step's answer may carry besides the flow's state. */
 export type StepAnswer = Pick<
   FlowResponse,
-  "passkey" | "signalUnknown" | "thirdPartyProvider" | "codeAfterWrongPassword"
+  "passkey" | "signalUnknown" | "thirdPartyProvider" | "codeAfterPassword"
 >;
 
 /** A flow step the person can correct: answered 400 with the flow's state and the error code. */

@@ -60,9 +60,11 @@ export function CodeStep({
       failure={failure}
       intro={
         <>
-          {flow.codeAfterWrongPassword ? (
+          {flow.codeAfterPassword ? (
             <p className="rounded-md border border-amber-400 bg-amber-50 px-4 py-3 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
-              {t("authFlow.code.afterWrongPassword", { username: recipient })}
+              {flow.codeAfterPassword === "wrong"
+                ? t("authFlow.code.afterWrongPassword", { username: recipient })
+                : t("authFlow.code.afterPasswordForEmail", { email: recipient })}
             </p>
           ) : (
             recipient !== "" && (
