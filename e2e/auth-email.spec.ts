@@ -303,7 +303,7 @@ test.describe("e-mail code in English", () => {
     await page.getByRole("combobox", { name: "Language" }).selectOption("sl");
     await expect(page.getByRole("heading", { name: "Prijava ali registracija ni uspela." })).toBeVisible();
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
-    await page.getByRole("button", { name: "Nazaj v aplikacijo Console" }).click();
+    await page.getByRole("button", { name: "Nazaj v aplikacijo Konzola" }).click();
     await expect(page.getByRole("alert")).toContainText("Prijava ali registracija je bila zavrnjena.");
     expect(page.url()).toBe(`${baseURL}/`);
     dropRefusedRequests(pageErrors);

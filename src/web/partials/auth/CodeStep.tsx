@@ -60,18 +60,18 @@ export function CodeStep({
       failure={failure}
       intro={
         <>
-          {flow.codeAfterPassword ? (
+          {flow.codeAfterPassword === "wrong" ? (
             <p className="rounded-md border border-amber-400 bg-amber-50 px-4 py-3 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
-              {flow.codeAfterPassword === "wrong"
-                ? t("authFlow.code.afterWrongPassword", { username: recipient })
-                : t("authFlow.code.afterPasswordForEmail", { email: recipient })}
+              {t("authFlow.code.afterWrongPassword", { username: recipient })}
             </p>
           ) : (
             recipient !== "" && (
               <p>
-                {isEmail(recipient)
-                  ? t("authFlow.code.sentToEmail", { email: recipient })
-                  : t("authFlow.code.sentToUsername", { username: recipient })}
+                {flow.codeAfterPassword === "undisclosed"
+                  ? t("authFlow.code.afterPasswordForEmail", { email: recipient })
+                  : isEmail(recipient)
+                    ? t("authFlow.code.sentToEmail", { email: recipient })
+                    : t("authFlow.code.sentToUsername", { username: recipient })}
               </p>
             )
           )}
