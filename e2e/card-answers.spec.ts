@@ -1,9 +1,17 @@
 import { randomUUID } from "node:crypto";
+import path from "node:path";
 import type { Page } from "@playwright/test";
+import { createAccount } from "../src/server/accounts/accounts.ts";
+import { normalizeIdentifier } from "../src/server/accounts/normalize.ts";
+import { hashPassword } from "../src/server/accounts/passwords.ts";
+import { createIdentity } from "../src/server/identities/identities.ts";
+import { newId } from "../src/server/ids.ts";
+import { openDatabase } from "../src/server/store/database.ts";
 import { expect, test } from "./fixtures.ts";
 import { dropRefusedRequests, newEmail, startFlow } from "./support/flow.ts";
 import { flowLabels } from "./support/labels.ts";
 import { checkAtBothWidths } from "./support/layout-checks.ts";
+import { codeFrom, waitForMail } from "./support/mail.ts";
 
 // What the sign-in card says where a newcomer meets it, in both languages: a flow that expired while
 // its page was open, a server that cannot be reached, a code asked for with a username, the code step
@@ -17,6 +25,8 @@ const texts = {
     sendCode: "Send a code instead",
     noEmails:
       "There is no e-mail address associated with the provided username. A code can be sent only to an e-mail address: enter one instead, or use a password.",
+    wrongPassword: (username: string) =>
+      `Wrong password or passphrase. We sent a code to the e-mail addresses of the account ${username}: enter it to sign in.`,
     afterPassword: (email: string) =>
       `We sent a code to ${email}. If this address already has an account, the password was wrong and the code signs you in instead; if the address is new, the code confirms it is yours.`,
     resendIn: /^Resend code \((\d+) s\)$/,
@@ -30,6 +40,8 @@ const texts = {
     sendCode: "Namesto tega pošlji kodo",
     noEmails:
       "Z vnesenim uporabniškim imenom ni povezan noben e-poštni naslov. Kodo lahko pošljemo le na e-poštni naslov: vnesite ga namesto uporabniškega imena ali pa uporabite geslo.",
+    wrongPassword: (username: string) =>
+      `Napačno geslo ali geselna fraza. Kodo smo poslali na e-poštne naslove računa ${username}: vnesite jo, da se prijavite.`,
     afterPassword: (email: string) =>
       `Kodo smo poslali na ${email}. Če ima ta naslov že račun, je bilo geslo napačno in se boste prijavili s kodo; če je naslov nov, koda potrdi, da je vaš.`,
     resendIn: /^Ponovno pošlji kodo \((\d+) s\)$/,
@@ -39,6 +51,28 @@ const texts = {
 } as const;
 
 const newUsername = () => `card-${randomUUID().slice(0, 8)}`;
+
+/**
+ * An account with a username, an e-mail address and a password, written straight into the server's
+ * store: an account gets both only from an import, which the pages do not offer.
+ */
+async function seedAccountWithEmail(username: string, email: string, password: string): Promise<void> {
+  const file = path.join(process.env.VRATA_E2E_DATA ?? "", "vrata.sqlite");
+  const db = await openDatabase({ database: { kind: "sqlite", file } });
+  try {
+    const [name, address] = [normalizeIdentifier(username), normalizeIdentifier(email)];
+    if (typeof name === "string" || typeof address === "string") throw new Error("not an identifier");
+    const accountId = newId();
+    await createAccount(db, accountId, {
+      username: name,
+      email: address,
+      passwordHash: await hashPassword(password),
+    });
+    await createIdentity(db, accountId, { username });
+  } finally {
+    await db.destroy();
+  }
+}
 
 for (const language of ["en", "sl"] as const) {
   test.describe(`the sign-in card (${language})`, () => {
@@ -148,6 +182,24 @@ for (const language of ["en", "sl"] as const) {
         .poll(async () => Number(w.resendIn.exec((await resend.textContent()) ?? "")?.[1]))
         .toBeLessThan(seconds);
       await checkAtBothWidths(page, `card-code-after-password-${language}`);
+    });
+
+    test("a wrong password for a username with an e-mail address says so on the code step, and the code signs in", async ({
+      page,
+    }) => {
+      const username = newUsername();
+      const email = newEmail("card-wrong");
+      await seedAccountWithEmail(username, email, "correct horse battery");
+      await toPasswordStep(page, username);
+      await passwordField(page).fill("not the passphrase");
+      await page.getByRole("button", { name: l.submit }).click();
+      await expect(page.getByText(w.wrongPassword(username))).toBeVisible();
+      await expect(page.getByLabel(l.code, { exact: true })).toBeFocused();
+      await checkAtBothWidths(page, `card-code-after-wrong-password-${language}`);
+
+      await page.getByLabel(l.code, { exact: true }).fill(codeFrom(await waitForMail(email)));
+      await page.getByRole("button", { name: l.submit }).click();
+      await expect(page.getByText(l.signedIn)).toBeVisible();
     });
   });
 }
