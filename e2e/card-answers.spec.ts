@@ -110,6 +110,22 @@ for (const language of ["en", "sl"] as const) {
       pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((error) => !error.includes("404")));
     });
 
+    test("a flow that is gone when the person asks for a passkey shows the same page", async ({
+      page,
+      pageErrors,
+    }) => {
+      const flowId = await startFlow(page, l.signIn);
+      await expect(identifierField(page)).toBeFocused();
+      const vanished = "x".repeat(flowId.length);
+      await page.route(`**/api/auth/passkeyGetStart/${flowId}`, (route) =>
+        route.continue({ url: route.request().url().replace(flowId, vanished) }),
+      );
+      await page.getByRole("button", { name: l.passkeySignIn }).click();
+      await expect(page.getByRole("heading", { level: 1, name: w.expired })).toBeVisible();
+      await expect(page.getByText(w.notFound)).toHaveCount(0);
+      pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((error) => !error.includes("404")));
+    });
+
     test("a server that cannot be reached is named as such, on the card and in the console", async ({
       page,
       pageErrors,

@@ -2,7 +2,7 @@ import { useContext, useEffect, useRef, useState, type RefObject } from "react";
 import type { FlowResponse } from "../../../common/api/flow.ts";
 import { ApiError, errorMessage, FlowStateError } from "../../api.ts";
 import type { TFunction } from "../../i18n/index.ts";
-import { FlowGoneContext, isFlowGone } from "./flowGone.ts";
+import { flowGoneError, FlowGoneContext } from "./flowGone.ts";
 import type { StepMistake } from "./steps.ts";
 
 /** Takes the flow's new state; the step stays busy until the promise it may give settles. */
@@ -37,7 +37,8 @@ export function useStepAction(onFlow: OnFlow, field?: RefObject<HTMLElement | nu
       await onFlow(await call());
       return true;
     } catch (error) {
-      if (isFlowGone(error)) flowGone(error);
+      const gone = flowGoneError(error);
+      if (gone) flowGone(gone);
       else if (!(error instanceof FlowStateError))
         setFailure({ kind: "other", code: error instanceof ApiError ? error.code : "unexpected" });
       else if (error.flow.error === undefined) await onFlow(error.flow);
