@@ -7,6 +7,7 @@ import { hashPassword } from "../src/server/accounts/passwords.ts";
 import { createIdentity } from "../src/server/identities/identities.ts";
 import { newId } from "../src/server/ids.ts";
 import { registerTestApp, type TestApp } from "./support/apps.ts";
+import { LogLines } from "./support/log-lines.ts";
 import { consoleApp } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
 import { storeEngines } from "./support/postgres.ts";
@@ -27,12 +28,17 @@ describe.each(storeEngines)("the card's answers on $name", ({ url }) => {
   let server: TestServer;
   let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
   let app: TestApp;
+  const log = new LogLines();
 
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
     server = await startTestServer({
       ...(url ? { postgresUrl: url } : {}),
-      args: ["--mail-host", "127.0.0.1", "--mail-port", String(smtp.port), "--no-mail-starttls"],
+      args: [
+        ...["--mail-host", "127.0.0.1", "--mail-port", String(smtp.port), "--no-mail-starttls"],
+        ...["--log-level", "debug"],
+      ],
+      logStream: log,
     });
     app = await registerTestApp(server.db, "Notes");
   });
@@ -137,5 +143,14 @@ describe.each(storeEngines)("the card's answers on $name", ({ url }) => {
     expect((await driver.get()).resendInSeconds).toBeGreaterThan(0);
     const tooSoon = await driver.step("codeStart", { emailOrUsername: "uma@example.com" });
     expect(tooSoon).toMatchObject({ status: 400, flow: { error: "codeRecentlySent", codesSent: 1 } });
+  });
+
+  it("never writes a code to the log when an SMTP server takes the e-mail", async () => {
+    const mark = log.mark();
+    const driver = await FlowDriver.start(server.issuer, app);
+    await driver.step("codeStart", { emailOrUsername: "vera@example.com" });
+    const code = codeIn(await smtp.waitFor("vera@example.com"));
+    await expect.poll(() => log.events("codeSent", mark).length).toBe(1);
+    expect(log.text.slice(mark).filter((line) => line.includes(code))).toEqual([]);
   });
 });
