@@ -148,7 +148,7 @@ describe("username and password", () => {
       ["passwordStart", { emailOrUsername: "ab" }, "shortEmailOrUsername"],
       ["passwordStart", { emailOrUsername: "a b c" }, "invalidEmailOrUsername"],
       ["passwordStart", { emailOrUsername: "henryⅣ" }, "invalidEmailOrUsername"],
-      ["codeStart", { emailOrUsername: "nobody-here" }, "noAccount"],
+      ["codeStart", { emailOrUsername: "nobody-here" }, "noEmails"],
     ];
     for (const [step, body, error] of cases) {
       expect(await driver.step(step, body)).toMatchObject({ status: 400, flow: { error } });
@@ -481,7 +481,7 @@ describe("language", () => {
     expect((await driver.get()).locale).toBe("sl");
     await driver.step("codeStart", { emailOrUsername: "spela@example.com" });
     const mail = await smtp.waitFor("spela@example.com");
-    expect(mail.subject).toBe("Vaša koda za Vrata");
+    expect(mail.subject).toBe("Vaša koda za storitev Vrata");
     expect(mail.text).toContain("Koda velja 10 minut.");
   });
 

@@ -4,7 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { vrataCommand } from "./support/command.ts";
+import { consoleApp } from "./support/console.ts";
+import { FlowDriver } from "./support/flow-driver.ts";
 import { freePort } from "./support/ports.ts";
+import { trustCa } from "./support/server.ts";
 
 // What the `vrata` command writes, as a terminal or a log collector gets it: readable lines when asked,
 // one fatal JSON line for a crash, and never the password of a database URL.
@@ -126,5 +129,46 @@ describe("a crash", () => {
     const record = JSON.parse(lines[0] ?? "") as { level: number; msg: string; pid: number; err: object };
     expect(record).toMatchObject({ level: 60, pid: node.child.pid, err: { type } });
     expect((record.err as { stack: string }).stack).toContain(`${type}: `);
+  });
+});
+
+describe("an e-mail without an SMTP server", () => {
+  it("is printed as its text, for the person copying the code, and the log's entry does not hold it", async () => {
+    const port = await freePort();
+    const mailData = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-log-mail-"));
+    const vrata = run([
+      ...vrataCommand,
+      ...["--port", String(port), "--data", mailData, "--workers", "1", "--log-format", "json"],
+    ]);
+    try {
+      await vrata.lineLike(/Vrata is serving/);
+      trustCa(path.join(mailData, "tls", "ca.pem"));
+      const base = `https://localhost:${port}`;
+      const driver = await FlowDriver.start(base, await consoleApp(base));
+      expect((await driver.step("codeStart", { emailOrUsername: "tina@example.com" })).status).toBe(200);
+      await vrata.lineLike(/^----- end of e-mail$/);
+
+      const lines = vrata.output().stdout.split("\n");
+      const begins = lines.indexOf("----- e-mail to tina@example.com: Your code for Vrata");
+      const ends = lines.indexOf("----- end of e-mail");
+      expect(begins).toBeGreaterThan(-1);
+      const text = lines.slice(begins + 1, ends);
+      const code = text.find((line) => /^\d{6}$/.test(line)) ?? "";
+      expect(code).toMatch(/^\d{6}$/);
+      expect(text).toContain(
+        `You can also open this link to enter the code: ${base}/auth/${driver.flowId}#code=${code}`,
+      );
+      // The structured log stays JSON lines, and its entry names the e-mail without its text.
+      const entry = await vrata.lineLike(/e-mail not sent, no SMTP server/);
+      expect(JSON.parse(entry)).toMatchObject({
+        msg: "e-mail not sent, no SMTP server",
+        to: ["tina@example.com"],
+      });
+      expect(entry).not.toContain(code);
+    } finally {
+      vrata.child.kill("SIGTERM");
+      await vrata.exited;
+      fs.rmSync(mailData, { recursive: true, force: true });
+    }
   });
 });

@@ -84,7 +84,8 @@ async function requestJson<T>(
     });
   } catch (error) {
     if (init.signal?.aborted) throw error;
-    throw new ApiError("unexpected", 0, error instanceof Error ? error.message : undefined);
+    // No HTTP answer at all: the network or the server is down, which the person is told as such.
+    throw new ApiError("unreachable", 0, error instanceof Error ? error.message : undefined);
   }
 
   const body = await readJson(response);

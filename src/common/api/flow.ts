@@ -100,6 +100,15 @@ export const flowResponseSchema = z.object({
   emailOrUsername: z.optional(z.string()),
   /** How many codes were sent in this flow (the UI shows "sent (Nx)"). */
   codesSent: z.optional(z.int()),
+  /** Seconds until another code may be sent, while the last one went out too recently. */
+  resendInSeconds: z.optional(z.int()),
+  /**
+   * Only in the answer of a password step that sent a code: `wrong` for a username whose password was
+   * wrong (the code went to the account's addresses); `undisclosed` for an e-mail address, whose answer
+   * is the same whether it has an account (the password was wrong) or not (the code proves it for a
+   * sign-up).
+   */
+  codeAfterPassword: z.optional(z.enum(["wrong", "undisclosed"])),
   /** The browser was signed in already: the flow starts at the identity step (single sign-on). */
   singleSignOn: z.optional(z.literal(true)),
   /** The language the app asked for (`ui_locales`); the page uses it unless the person chose one. */

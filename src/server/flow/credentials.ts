@@ -132,6 +132,9 @@ async function signInWithPassword(
   if (recipients.length === 0) throw new FlowStepError(flow, "wrongPassword");
   await sendCodeTo(deps, step, identifier, { kind: "signin", accountId }, recipients);
   flow.state.providers = ["password", "code"];
+  // Said only for a username, which the password step has told apart already (a new one signs up at
+  // once). For an e-mail address the answer stays that of a sign-up, which also goes on to a code.
+  step.answer.codeAfterPassword = identifier.kind === "username" ? "wrong" : "undisclosed";
 }
 
 async function signUpWithPassword(
@@ -163,6 +166,7 @@ async function signUpWithPassword(
   if (flow.state.code?.identifierKey === identifier.key) flow.state.code.target = target;
   await sendCodeTo(deps, step, identifier, target, [identifier.display]);
   flow.state.providers = ["password", "code"];
+  step.answer.codeAfterPassword = "undisclosed";
 }
 
 export async function codeStart(deps: FlowDeps, step: StepRequest, emailOrUsername: string): Promise<void> {
@@ -181,7 +185,8 @@ export async function codeStart(deps: FlowDeps, step: StepRequest, emailOrUserna
     if (recipients.length === 0) throw new FlowStepError(flow, "noEmails");
     target = { kind: "signin", accountId };
   } else if (identifier.kind === "username") {
-    throw new FlowStepError(flow, "noAccount");
+    // Answered as for an account without an address: whether the username has an account stays unsaid.
+    throw new FlowStepError(flow, "noEmails");
   } else {
     const pending =
       sameIdentifier && flow.state.code?.target.kind === "signup" ? flow.state.code.target : undefined;
@@ -220,8 +225,11 @@ export async function codeComplete(deps: FlowDeps, step: StepRequest, typedCode:
     throw new FlowStepError(flow, "invalidCode");
   }
   await guess.forgive();
-  if (accountId !== undefined) completeAuthStep(deps, step, { accountId });
-  else if (target.kind === "signup") await signUpWithCode(deps, step, target);
+  if (accountId !== undefined) {
+    // Only the code proved anything: a password typed before it was wrong or never checked.
+    flow.state.providers = ["code"];
+    completeAuthStep(deps, step, { accountId });
+  } else if (target.kind === "signup") await signUpWithCode(deps, step, target);
 }
 
 /** A new account for the address the code proved; with the password typed before, if one was. */

@@ -3,7 +3,7 @@ import type Provider from "oidc-provider";
 import type { FlowError, FlowResponse } from "../../common/api/flow.ts";
 import type { AppScope } from "../../common/api/app-scope.ts";
 import { flowIdPattern } from "../../common/ids.ts";
-import type { Locale } from "../../common/limits.ts";
+import { codeResendCooldownMs, type Locale } from "../../common/limits.ts";
 import { isOpenIdScope, personalDataScopes } from "../../common/scopes.ts";
 import { HttpError } from "../http/errors.ts";
 import { requestedLocale } from "../http/locale.ts";
@@ -11,7 +11,7 @@ import type { Database } from "../store/database.ts";
 import { findFlow, insertFlow, updateFlowState } from "../store/flows.ts";
 import { findActiveClient } from "../store/clients.ts";
 import { applicationOf } from "../organizations/applications.ts";
-import { newFlowState, type FlowState, type RequestedAccess } from "./state.ts";
+import { newFlowState, type CodeState, type FlowState, type RequestedAccess } from "./state.ts";
 import type { Device } from "./known-device.ts";
 import { StepEffects } from "./step-effects.ts";
 
@@ -41,7 +41,10 @@ export interface Flow {
 }
 
 /** What a step's answer may carry besides the flow's state. */
-export type StepAnswer = Pick<FlowResponse, "passkey" | "signalUnknown" | "thirdPartyProvider">;
+export type StepAnswer = Pick<
+  FlowResponse,
+  "passkey" | "signalUnknown" | "thirdPartyProvider" | "codeAfterPassword"
+>;
 
 /** A flow step the person can correct: answered 400 with the flow's state and the error code. */
 export class FlowStepError extends Error {
@@ -136,6 +139,12 @@ function describedScopes(names: readonly string[], defined: readonly AppScope[])
   return names.flatMap((name) => defined.filter((scope) => scope.name === name));
 }
 
+/** How long until another code may be sent, while that is still to come. */
+function resendWait(code: CodeState, now: number): Pick<FlowResponse, "resendInSeconds"> {
+  const seconds = Math.ceil((code.lastSentAt + codeResendCooldownMs - now) / 1000);
+  return seconds > 0 ? { resendInSeconds: seconds } : {};
+}
+
 export async function flowResponse(
   db: Database,
   flow: Flow,
@@ -152,7 +161,7 @@ export async function flowResponse(
     appName: application.name,
     ...(state.providers.length > 0 ? { providers: state.providers } : {}),
     ...(state.emailOrUsername ? { emailOrUsername: state.emailOrUsername } : {}),
-    ...(state.code ? { codesSent: state.code.sent } : {}),
+    ...(state.code ? { codesSent: state.code.sent, ...resendWait(state.code, Date.now()) } : {}),
     ...(state.singleSignOn ? { singleSignOn: true as const } : {}),
     ...(state.locale ? { locale: state.locale } : {}),
     ...(state.appScopes ? { appScopes: describedScopes(state.appScopes, application.appScopes) } : {}),

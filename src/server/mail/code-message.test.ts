@@ -43,6 +43,22 @@ describe("the app's name in a code e-mail", () => {
       locale: "sl",
     });
     expect(unnamed.text).not.toContain("evil");
-    expect(unnamed.text).toContain("v aplikacijo prek Acme ID");
+    expect(unnamed.text).toContain("v aplikacijo prek storitve Acme ID");
+  });
+
+  it("leaves the instance's title undeclined in Slovenian, whatever its gender and number", () => {
+    const message = codeMessage({
+      to: ["a@example.com"],
+      code: "123456",
+      link: "https://id.example/auth/x#code=123456",
+      title: "Vrata",
+      issuer: "https://id.example",
+      appName: "Beležke",
+      locale: "sl",
+    });
+    expect(message.subject).toBe("Vaša koda za storitev Vrata");
+    expect(message.text).toContain("„Beležke“ prek storitve Vrata je:");
+    expect(message.text).toContain("To sporočilo je poslala storitev Vrata (https://id.example)");
+    expect(message.text).not.toMatch(/prek Vrat|poslal Vrata/);
   });
 });

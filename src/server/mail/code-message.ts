@@ -2,7 +2,8 @@ import { appNameInEmailMaxLength, type Locale } from "../../common/limits.ts";
 import type { Message } from "./mailer.ts";
 
 // The e-mail with a sign-in code, in the flow's language (design.md §6a: e-mails are rendered by the
-// server in the person's language; everything else the server sends is codes).
+// server in the person's language; everything else the server sends is codes). The instance's title
+// is whatever its operator chose, so Slovenian never declines it: "storitev" carries the case.
 
 interface CodeMessageInput {
   to: string[];
@@ -59,13 +60,13 @@ const texts: Record<
     ].join("\n"),
   }),
   sl: ({ code, link, title, issuer }, appName) => ({
-    subject: `Vaša koda za ${title}`,
+    subject: `Vaša koda za storitev ${title}`,
     body: [
       "Pozdravljeni!",
       "",
       appName === undefined
-        ? `Vaša koda za prijavo ali registracijo v aplikacijo prek ${title} je:`
-        : `Vaša koda za prijavo ali registracijo v aplikacijo „${appName}“ prek ${title} je:`,
+        ? `Vaša koda za prijavo ali registracijo v aplikacijo prek storitve ${title} je:`
+        : `Vaša koda za prijavo ali registracijo v aplikacijo „${appName}“ prek storitve ${title} je:`,
       "",
       code,
       "",
@@ -73,7 +74,7 @@ const texts: Record<
       "",
       "Koda velja 10 minut. Če se niste poskušali prijaviti ali registrirati, to sporočilo prezrite.",
       "",
-      `To sporočilo je poslal ${title} (${issuer}), ker je nekdo zahteval kodo za ta naslov.`,
+      `To sporočilo je poslala storitev ${title} (${issuer}), ker je nekdo zahteval kodo za ta naslov.`,
     ].join("\n"),
   }),
 };

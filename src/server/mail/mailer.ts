@@ -50,16 +50,34 @@ function reasonOf(error: unknown): string {
 /** A rejection that the same message would meet again (a 5xx reply); anything else may pass later. */
 const isPermanent = (error: unknown) => (error as { permanent?: boolean }).permanent === true;
 
-/** Sends e-mail over SMTP, or, without an SMTP server configured, writes each message to the log. */
-export async function createMailer(config: MailConfig | undefined, log: FastifyBaseLogger): Promise<Mailer> {
+/** An e-mail as a person reads it at a terminal, between lines that say where it begins and ends. */
+export function readableMessage(message: Message): string {
+  return [
+    `----- e-mail to ${message.to.join(", ")}: ${message.subject}`,
+    message.text,
+    "----- end of e-mail",
+    "",
+  ].join("\n");
+}
+
+const toStandardOutput = (text: string) => void process.stdout.write(text);
+
+/**
+ * Sends e-mail over SMTP, or, without an SMTP server configured (development), writes each message to
+ * the log. The log's entry names the message; its text follows as it is, through `print`, for the
+ * person who copies the code from it. With an SMTP server no message's text ever reaches the log.
+ */
+export async function createMailer(
+  config: MailConfig | undefined,
+  log: FastifyBaseLogger,
+  print: (text: string) => void = toStandardOutput,
+): Promise<Mailer> {
   if (!config) {
     log.warn("no SMTP server configured (--mail-host): e-mails, codes included, are written to the log");
     return {
       send: (message) => {
-        log.info(
-          { to: message.to, subject: message.subject },
-          `e-mail not sent, no SMTP server:\n${message.text}`,
-        );
+        log.info({ to: message.to, subject: message.subject }, "e-mail not sent, no SMTP server");
+        print(readableMessage(message));
         return Promise.resolve();
       },
       verify: () => Promise.resolve(),

@@ -35,13 +35,13 @@ const texts: Record<Locale, (input: ShareMessageInput) => { subject: string; bod
     body: [
       "Pozdravljeni!",
       "",
-      `Nekdo je identiteto delil s tem e-poštnim naslovom prek ${title}. Z njo se zdaj lahko prijavljate v aplikacije.`,
+      `Nekdo je identiteto delil s tem e-poštnim naslovom prek storitve ${title}. Z njo se zdaj lahko prijavljate v aplikacije.`,
       "",
       `Prijavite se, da jo vidite med svojimi identitetami: ${link}`,
       "",
       "Če ne veste, zakaj, to sporočilo lahko prezrete: skrbniki identitete lahko deljenje prekličejo.",
       "",
-      `To sporočilo je poslal ${title} (${issuer}) na naslov, s katerim so delili identiteto.`,
+      `To sporočilo je poslala storitev ${title} (${issuer}) na naslov, s katerim so delili identiteto.`,
     ].join("\n"),
   }),
 };

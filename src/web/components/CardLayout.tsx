@@ -3,7 +3,7 @@ import type { ReactNode } from "react";
 import { useTranslation } from "../i18n/index.ts";
 import { Outlet } from "react-router";
 import { contextQuery } from "../api.ts";
-import { Alert } from "./Alert.tsx";
+import { QueryError } from "./QueryError.tsx";
 import { Footer } from "./Footer.tsx";
 import { DoorIcon } from "./icons.tsx";
 import { LanguageSwitch } from "./LanguageSwitch.tsx";
@@ -35,7 +35,7 @@ export function CardLayout({ children }: { readonly children?: ReactNode }) {
         className="flex flex-1 items-start justify-center px-3 pb-10 focus:outline-none sm:items-center sm:px-6 sm:pb-16"
       >
         <div className="w-full max-w-md rounded-2xl border border-slate-200 bg-white px-5 py-7 shadow-sm sm:p-9 dark:border-slate-800 dark:bg-slate-900 dark:shadow-none">
-          {context.isError ? <Alert message={t("errors.loadingDataFailed")} /> : (children ?? <Outlet />)}
+          {context.isError ? <QueryError error={context.error} /> : (children ?? <Outlet />)}
         </div>
       </main>
       <Footer />

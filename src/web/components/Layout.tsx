@@ -8,6 +8,7 @@ import { Footer } from "./Footer.tsx";
 import { UnsavedChangesGuard } from "./UnsavedChangesGuard.tsx";
 import { NavBar } from "./NavBar.tsx";
 import { PageSkeleton } from "./Skeleton.tsx";
+import { QueryError } from "./QueryError.tsx";
 
 export function Layout() {
   const { t } = useTranslation();
@@ -33,7 +34,7 @@ export function Layout() {
           <Alert message={errorMessage(t, signInError)} onDismiss={() => setSignInError(null)} />
         )}
         {context.isError ? (
-          <Alert message={t("errors.loadingDataFailed")} />
+          <QueryError error={context.error} />
         ) : context.isPending || signingIn ? (
           // Views wait for the context document and the sign-in at start-up.
           <PageSkeleton />

@@ -1,5 +1,5 @@
 import { useQuery } from "@tanstack/react-query";
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "../i18n/index.ts";
 import { useParams } from "react-router";
 import { ApiError } from "../api.ts";
@@ -9,6 +9,7 @@ import { followRequestedLocale } from "../i18n/index.ts";
 import { flowQuery } from "../partials/auth/flowApi.ts";
 import { MessagePanel } from "../components/MessagePanel.tsx";
 import { FlowPage } from "../partials/auth/FlowPage.tsx";
+import { FlowGoneContext } from "../partials/auth/flowGone.ts";
 import { WayBack } from "../partials/auth/WayBack.tsx";
 
 /** The auth flow page (spec §2): an app asks the person to sign in or sign up. */
@@ -16,20 +17,25 @@ export function AuthFlow() {
   const { t } = useTranslation();
   const { id = "" } = useParams();
   const flow = useQuery(flowQuery(id));
+  // A step answered that the flow is gone (it expired while the page was open, say).
+  const [gone, setGone] = useState<ApiError | null>(null);
+  const failure = gone ?? flow.error;
   // A flow that cannot be shown names the page after what happened to it.
-  useDocumentTitle(flow.isError ? t(unavailable(flow.error).heading) : t("authFlow.title"));
+  useDocumentTitle(failure ? t(unavailable(failure).heading) : t("authFlow.title"));
   const requestedLocale = flow.data?.locale;
   useEffect(() => {
     if (requestedLocale) followRequestedLocale(requestedLocale);
   }, [requestedLocale]);
 
-  if (flow.isPending) return <p role="status">{t("app.loading")}</p>;
-  if (flow.isError) {
-    return (
-      <FlowUnavailable error={flow.error} retrying={flow.isFetching} onRetry={() => void flow.refetch()} />
-    );
+  if (failure) {
+    return <FlowUnavailable error={failure} retrying={flow.isFetching} onRetry={() => void flow.refetch()} />;
   }
-  return <FlowPage key={id} flowId={id} initial={flow.data} />;
+  if (flow.data === undefined) return <p role="status">{t("app.loading")}</p>;
+  return (
+    <FlowGoneContext value={setGone}>
+      <FlowPage key={id} flowId={id} initial={flow.data} />
+    </FlowGoneContext>
+  );
 }
 
 /** What the page says when the flow cannot be shown, by the error's code. */

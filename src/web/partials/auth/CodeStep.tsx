@@ -5,6 +5,7 @@ import { codeLength } from "../../../common/limits.ts";
 import { Button } from "../../components/Button.tsx";
 import { postStep } from "./flowApi.ts";
 import { StepForm } from "./StepForm.tsx";
+import { useCountdown } from "./useCountdown.ts";
 import { isEmail } from "./steps.ts";
 import { useFocusOnMount, useStepAction, type OnFlow } from "./useStepAction.ts";
 
@@ -49,6 +50,8 @@ export function CodeStep({
   }
 
   const recipient = flow.emailOrUsername ?? emailOrUsername;
+  const resend = () =>
+    void run("resend", () => postStep("AuthFlowCodeStart", flowId, { emailOrUsername: recipient }));
   return (
     <StepForm
       heading={t("authFlow.code.heading")}
@@ -57,12 +60,20 @@ export function CodeStep({
       failure={failure}
       intro={
         <>
-          {recipient !== "" && (
-            <p>
-              {isEmail(recipient)
-                ? t("authFlow.code.sentToEmail", { email: recipient })
-                : t("authFlow.code.sentToUsername", { username: recipient })}
+          {flow.codeAfterPassword === "wrong" ? (
+            <p className="rounded-md border border-amber-400 bg-amber-50 px-4 py-3 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
+              {t("authFlow.code.afterWrongPassword", { username: recipient })}
             </p>
+          ) : (
+            recipient !== "" && (
+              <p>
+                {flow.codeAfterPassword === "undisclosed"
+                  ? t("authFlow.code.afterPasswordForEmail", { email: recipient })
+                  : isEmail(recipient)
+                    ? t("authFlow.code.sentToEmail", { email: recipient })
+                    : t("authFlow.code.sentToUsername", { username: recipient })}
+              </p>
+            )
           )}
           {codeFromLink !== null && (
             <p className="rounded-md border border-amber-400 bg-amber-50 px-4 py-3 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
@@ -87,16 +98,13 @@ export function CodeStep({
       submitRef={submitButton}
       alternatives={
         <>
-          <Button
-            variant="secondary"
-            size="large"
+          <ResendButton
+            // Each code sent starts its own wait.
+            key={flow.codesSent}
+            waitSeconds={flow.resendInSeconds ?? 0}
             busy={pending === "resend"}
-            onClick={() =>
-              void run("resend", () => postStep("AuthFlowCodeStart", flowId, { emailOrUsername: recipient }))
-            }
-          >
-            {t("authFlow.code.resend")}
-          </Button>
+            onResend={resend}
+          />
           <p role="status" className="text-center text-sm text-slate-600 empty:sr-only dark:text-slate-400">
             {flow.codesSent ? t("authFlow.code.sent", { count: flow.codesSent }) : ""}
           </p>
@@ -115,5 +123,22 @@ export function CodeStep({
         </>
       }
     />
+  );
+}
+
+interface ResendButtonProps {
+  /** Seconds until the server sends another code: the button counts them down, disabled. */
+  readonly waitSeconds: number;
+  readonly busy: boolean;
+  readonly onResend: () => void;
+}
+
+function ResendButton({ waitSeconds, busy, onResend }: ResendButtonProps) {
+  const { t } = useTranslation();
+  const { remaining } = useCountdown(waitSeconds, () => undefined, { pausable: false });
+  return (
+    <Button variant="secondary" size="large" busy={busy} disabled={remaining > 0} onClick={onResend}>
+      {remaining > 0 ? t("authFlow.code.resendIn", { seconds: remaining }) : t("authFlow.code.resend")}
+    </Button>
   );
 }

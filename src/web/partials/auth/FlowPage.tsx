@@ -12,7 +12,7 @@ import { StartStep } from "./StartStep.tsx";
 import { Stepper, type StepperItem } from "./Stepper.tsx";
 import { isBuiltInProvider, stepFor, type Step } from "./steps.ts";
 import { fulfilledValue, settling } from "../../settled.ts";
-import { useStepAction } from "./useStepAction.ts";
+import { failureMessage, useStepAction } from "./useStepAction.ts";
 
 let laterSteps: Promise<typeof import("./laterSteps.ts")> | undefined;
 
@@ -72,6 +72,13 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
   const restart = useStepAction(apply);
   const names = useBuiltInNames();
 
+  // The steps name the app and its organization as the header does: the built-in ones in the page's
+  // language ("Konzola"), so every sentence agrees with the name it holds.
+  const shown: FlowResponse = {
+    ...flow,
+    appName: names.application(flow.appId, flow.appName),
+    organizationName: names.organization(flow.organizationId, flow.organizationName),
+  };
   const beforeAuth = flow.completed.length === 0;
   const ended = step === "finish" || step === "manual";
 
@@ -154,13 +161,10 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
 
   return (
     <div className="flex flex-col gap-6">
-      <FlowHeader
-        appName={names.application(flow.appId, flow.appName)}
-        organizationName={names.organization(flow.organizationId, flow.organizationName)}
-        ended={ended}
-      />
+      <FlowHeader appName={shown.appName} organizationName={shown.organizationName} ended={ended} />
       {!ended && <Stepper items={stepperItems} current={step} />}
-      {(restart.failure !== null || laterStepsFailed) && <Alert message={t("errors.unexpected")} />}
+      {restart.failure !== null && <Alert message={failureMessage(t, restart.failure)} />}
+      {laterStepsFailed && <Alert message={t("errors.unexpected")} />}
       {step === "finish" && <FinishOnLoad flowId={flowId} onBlocked={() => setStep("manual")} />}
       {step === "start" && (
         <StartStep
@@ -207,7 +211,7 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
           // A new code from a link starts the step afresh, filled in.
           key={codeFromLink ?? ""}
           flowId={flowId}
-          flow={flow}
+          flow={shown}
           emailOrUsername={emailOrUsername}
           codeFromLink={codeFromLink}
           onFlow={apply}
@@ -218,7 +222,7 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
       {later && step === "identity" && (
         <later.IdentityStep
           flowId={flowId}
-          flow={flow}
+          flow={shown}
           onFlow={apply}
           onRestart={restartAuth}
           restarting={restart.busy}
@@ -229,12 +233,12 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
           // Declining during the countdown starts a new one, for the new message.
           key={flow.completed.at(-1)}
           flowId={flowId}
-          flow={flow}
+          flow={shown}
           onFlow={apply}
           onBack={() => setStep("identity")}
         />
       )}
-      {later && step === "manual" && <later.ManualRedirectStep flowId={flowId} flow={flow} onFlow={apply} />}
+      {later && step === "manual" && <later.ManualRedirectStep flowId={flowId} flow={shown} onFlow={apply} />}
     </div>
   );
 }

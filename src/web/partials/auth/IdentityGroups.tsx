@@ -26,7 +26,7 @@ export function IdentityGroups({ identities, onSelect, selecting, focusId }: Ide
         </p>
       )}
       {groups.map((group) => (
-        <IdentityGroupList key={group.key} group={group.key} title={t(`authFlow.identity.${group.key}`)}>
+        <IdentityGroupList key={group.key} group={group.key} title={t(`authFlow.identity.${group.heading}`)}>
           {group.identities.map((identity) => (
             <IdentityItem
               key={identity.id}

@@ -5,7 +5,7 @@ import { Button } from "../../components/Button.tsx";
 import { postStep } from "./flowApi.ts";
 import { MessagePanel } from "../../components/MessagePanel.tsx";
 import { WayBack } from "./WayBack.tsx";
-import { useStepAction, type OnFlow } from "./useStepAction.ts";
+import { failureMessage, useStepAction, type OnFlow } from "./useStepAction.ts";
 import { useProviderLabel } from "../../providers.ts";
 
 interface ManualRedirectStepProps {
@@ -35,7 +35,7 @@ export function ManualRedirectStep({ flowId, flow, onFlow }: ManualRedirectStepP
         heading={t("authFlow.manual.failed")}
         actions={
           <>
-            {failure && <Alert message={t("errors.unexpected")} />}
+            {failure && <Alert message={failureMessage(t, failure)} />}
             <Button
               size="large"
               busy={pending === "return"}

@@ -1,6 +1,6 @@
 import { WebAuthnAbortService } from "@simplewebauthn/browser";
 import type { TFunction } from "../../i18n/index.ts";
-import { useEffect, useRef, useState } from "react";
+import { useContext, useEffect, useRef, useState } from "react";
 import { useTranslation } from "../../i18n/index.ts";
 import { errorMessage, FlowStateError } from "../../api.ts";
 import { signalUnknownPasskey } from "../../passkeySignals.ts";
@@ -22,6 +22,7 @@ import { PasskeyNameForm } from "./PasskeyNameForm.tsx";
 import type { SignUpNameError } from "../../../common/api/flow.ts";
 import { StepFooter } from "./StepForm.tsx";
 import { StepHeading } from "./StepHeading.tsx";
+import { flowGoneError, FlowGoneContext } from "./flowGone.ts";
 
 /**
  * Where the step is: a sign-up being named, a ceremony under way, or the last one failed and the
@@ -51,6 +52,7 @@ export function PasskeyStep({ flowId, initial, onFlow, onOtherMethod }: PasskeyS
   const [naming, setNaming] = useState<PasskeyNaming>({ name: "", email: "" });
   const heading = useRef<HTMLHeadingElement>(null);
   const ceremony = useRef<AbortController>(null);
+  const flowGone = useContext(FlowGoneContext);
 
   function attempt(kind: PasskeyAttempt): void {
     setPhase({ kind: "waiting", attempt: kind });
@@ -74,6 +76,8 @@ export function PasskeyStep({ flowId, initial, onFlow, onOtherMethod }: PasskeyS
       );
     } catch (error) {
       if (wasAbandoned(error)) return;
+      const gone = flowGoneError(error);
+      if (gone) return flowGone(gone);
       if (error instanceof FlowStateError) {
         signalUnknownPasskey(error.flow.signalUnknown);
         // The flow failed (too many attempts): its state is the answer.

@@ -2,7 +2,6 @@ import { useId, useRef, useState } from "react";
 import { useTranslation } from "../../i18n/index.ts";
 import { Trans } from "../../i18n/Trans.tsx";
 import { providerCountdownSeconds } from "../../../common/limits.ts";
-import { errorMessage } from "../../api.ts";
 import { Alert } from "../../components/Alert.tsx";
 import { Button } from "../../components/Button.tsx";
 import { postStep } from "./flowApi.ts";
@@ -10,7 +9,7 @@ import { CountdownRing } from "./RedirectStep.tsx";
 import { StepFooter } from "./StepForm.tsx";
 import { StepHeading } from "./StepHeading.tsx";
 import { useCountdown } from "./useCountdown.ts";
-import { useFocusOnMount, useStepAction, type OnFlow } from "./useStepAction.ts";
+import { failureMessage, useFocusOnMount, useStepAction, type OnFlow } from "./useStepAction.ts";
 
 interface ProviderStepProps {
   readonly flowId: string;
@@ -70,9 +69,7 @@ export function ProviderStep({ flowId, provider, onFlow, onBack }: ProviderStepP
           <p className="text-sm text-slate-600 dark:text-slate-400">{t("authFlow.provider.escHint")}</p>
         )}
       </div>
-      {failure && (
-        <Alert message={failure.kind === "other" ? errorMessage(t, failure.code) : t("errors.unexpected")} />
-      )}
+      {failure && <Alert message={failureMessage(t, failure)} />}
       <div className="flex w-full flex-col gap-3">
         <Button size="large" busy={redirecting} onClick={() => void redirect()}>
           {t("authFlow.provider.now")}

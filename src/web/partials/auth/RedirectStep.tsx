@@ -9,7 +9,7 @@ import { postStep } from "./flowApi.ts";
 import { StepFooter } from "./StepForm.tsx";
 import { StepHeading } from "./StepHeading.tsx";
 import { useCountdown } from "./useCountdown.ts";
-import { useFocusOnMount, useStepAction, type OnFlow } from "./useStepAction.ts";
+import { failureMessage, useFocusOnMount, useStepAction, type OnFlow } from "./useStepAction.ts";
 
 interface RedirectStepProps {
   readonly flowId: string;
@@ -60,7 +60,7 @@ export function RedirectStep({ flowId, flow, onFlow, onBack }: RedirectStepProps
           <p className="text-sm text-slate-600 dark:text-slate-400">{t("authFlow.redirect.escHint")}</p>
         )}
       </div>
-      {failure && <Alert message={t("errors.unexpected")} />}
+      {failure && <Alert message={failureMessage(t, failure)} />}
       <div className="flex w-full flex-col gap-3">
         <Button size="large" busy={redirecting} onClick={() => void redirect()}>
           {t("authFlow.redirect.now")}

@@ -41,4 +41,14 @@ describe("identity groups", () => {
     ]);
     expect(group?.identities.map(({ id }) => id)).toEqual(["work", "personal"]);
   });
+
+  it("calls identities other ones only when identities used here are listed above them", () => {
+    const alone = groupIdentities([identity("new", { membership: null })]);
+    expect(alone.map(({ heading }) => heading)).toEqual(["available"]);
+    const belowUsed = groupIdentities([
+      identity("new", { membership: null }),
+      identity("used", { membership: { status: "active", usedWithApp: true } }),
+    ]);
+    expect(belowUsed.map(({ heading }) => heading)).toEqual(["previouslyUsed", "otherAvailable"]);
+  });
 });

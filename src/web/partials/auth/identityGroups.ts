@@ -5,6 +5,8 @@ export type IdentityGroupKey =
 
 export interface IdentityGroup {
   readonly key: IdentityGroupKey;
+  /** What its heading calls it: "other" identities only when identities used here are listed above. */
+  readonly heading: IdentityGroupKey | "available";
   readonly identities: Identity[];
   /** Whether its identities can be chosen for the flow. */
   readonly selectable: boolean;
@@ -33,11 +35,15 @@ const chosenFirst = (a: Identity, b: Identity) =>
 
 /** The identity step's groups (reference §7.6), in order, without empty ones. */
 export function groupIdentities(identities: Identity[]): IdentityGroup[] {
-  return order
+  const groups = order
     .map((key) => ({
       key,
       identities: identities.filter((identity) => groupOf(identity) === key).sort(chosenFirst),
       selectable: selectable.has(key),
     }))
     .filter((group) => group.identities.length > 0);
+  return groups.map((group, index) => ({
+    ...group,
+    heading: group.key === "otherAvailable" && index === 0 ? "available" : group.key,
+  }));
 }

@@ -1,7 +1,8 @@
 import { browserSupportsWebAuthnAutofill, WebAuthnAbortService } from "@simplewebauthn/browser";
-import { useEffect, useRef, useState } from "react";
+import { useContext, useEffect, useRef, useState } from "react";
 import { ApiError, FlowStateError } from "../../api.ts";
 import { signalUnknownPasskey } from "../../passkeySignals.ts";
+import { flowGoneError, FlowGoneContext } from "./flowGone.ts";
 import { failureOf, signInWithPasskey, wasAbandoned } from "./passkeyCeremony.ts";
 import type { PasskeyPhase } from "./PasskeyStep.tsx";
 import type { OnFlow } from "./useStepAction.ts";
@@ -17,6 +18,7 @@ export function usePasskeyAutofill(
   onFailure: (phase: PasskeyPhase) => void,
 ): boolean {
   const [checking, setChecking] = useState(false);
+  const flowGone = useContext(FlowGoneContext);
   // The latest handlers, so that the request runs once per visit of the step, not once per render.
   const handlers = useRef({ onFlow, onFailure });
   useEffect(() => {
@@ -40,6 +42,8 @@ export function usePasskeyAutofill(
         // The browser ends the request when it has nothing to offer or the person dismisses the
         // list: autofill then just does not offer passkeys. Only the server's refusal is news.
         if (left() || wasAbandoned(error) || !(error instanceof ApiError)) return;
+        const gone = flowGoneError(error);
+        if (gone) return flowGone(gone);
         if (error instanceof FlowStateError) {
           signalUnknownPasskey(error.flow.signalUnknown);
           if (error.flow.error === undefined) return await handlers.current.onFlow(error.flow);
@@ -52,7 +56,7 @@ export function usePasskeyAutofill(
       visit.abort();
       WebAuthnAbortService.cancelCeremony();
     };
-  }, [flowId]);
+  }, [flowId, flowGone]);
 
   return checking;
 }

@@ -1,6 +1,8 @@
-import { useEffect, useRef, useState, type RefObject } from "react";
+import { useContext, useEffect, useRef, useState, type RefObject } from "react";
 import type { FlowResponse } from "../../../common/api/flow.ts";
-import { ApiError, FlowStateError } from "../../api.ts";
+import { ApiError, errorMessage, FlowStateError } from "../../api.ts";
+import type { TFunction } from "../../i18n/index.ts";
+import { flowGoneError, FlowGoneContext } from "./flowGone.ts";
 import type { StepMistake } from "./steps.ts";
 
 /** Takes the flow's new state; the step stays busy until the promise it may give settles. */
@@ -18,6 +20,7 @@ export type StepFailure = { kind: "mistake"; mistake: StepMistake } | { kind: "o
 export function useStepAction(onFlow: OnFlow, field?: RefObject<HTMLElement | null>) {
   const [pending, setPending] = useState<string | null>(null);
   const [failure, setFailure] = useState<StepFailure | null>(null);
+  const flowGone = useContext(FlowGoneContext);
   // A second press before React re-renders must not start a second call.
   const running = useRef(false);
 
@@ -34,7 +37,9 @@ export function useStepAction(onFlow: OnFlow, field?: RefObject<HTMLElement | nu
       await onFlow(await call());
       return true;
     } catch (error) {
-      if (!(error instanceof FlowStateError))
+      const gone = flowGoneError(error);
+      if (gone) flowGone(gone);
+      else if (!(error instanceof FlowStateError))
         setFailure({ kind: "other", code: error instanceof ApiError ? error.code : "unexpected" });
       else if (error.flow.error === undefined) await onFlow(error.flow);
       else setFailure({ kind: "mistake", mistake: error.flow.error });
@@ -47,6 +52,11 @@ export function useStepAction(onFlow: OnFlow, field?: RefObject<HTMLElement | nu
 
   const mistake = (value: StepMistake) => setFailure({ kind: "mistake", mistake: value });
   return { busy: pending !== null, pending, failure, mistake, run };
+}
+
+/** What an alert says about a failure that is not a mistake at the step's field. */
+export function failureMessage(t: TFunction, failure: StepFailure): string {
+  return failure.kind === "other" ? errorMessage(t, failure.code) : t("errors.unexpected");
 }
 
 export function useFocusOnMount(element: RefObject<HTMLElement | null>): void {
