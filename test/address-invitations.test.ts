@@ -14,7 +14,7 @@ import { consoleApp, consoleSignUp, postJson, type ConsoleApi } from "./support/
 import { FlowDriver } from "./support/flow-driver.ts";
 import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
-import { codeIn, startSmtpReceiver, type ReceivedMail } from "./support/smtp.ts";
+import { codeIn, startSmtpReceiver, type ReceivedMail, mailArgs } from "./support/smtp.ts";
 
 // Admins invite by e-mail address: whoever reads the mailbox opens the link, signs in or signs up, and
 // answers with an identity of their choice. Nothing tells the admin whether an account has the address.
@@ -30,7 +30,7 @@ describe.each(storeEngines)("invitations by e-mail on $name", ({ url }) => {
     smtp = await startSmtpReceiver();
     server = await startTestServer({
       ...(url ? { postgresUrl: url } : {}),
-      args: ["--mail-host", "127.0.0.1", "--mail-port", String(smtp.port), "--no-mail-starttls"],
+      args: mailArgs(smtp.port),
     });
     owner = await consoleSignUp(server.url, "olga");
     stranger = await consoleSignUp(server.url, "rok");

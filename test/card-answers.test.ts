@@ -12,7 +12,7 @@ import { consoleApp } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
 import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
-import { codeIn, startSmtpReceiver } from "./support/smtp.ts";
+import { codeIn, startSmtpReceiver, mailArgs } from "./support/smtp.ts";
 
 // What the sign-in card is answered where a newcomer meets it: a flow gone while its page was open,
 // a wrong password for an account with an e-mail address, the wait before another code, and asking
@@ -34,10 +34,7 @@ describe.each(storeEngines)("the card's answers on $name", ({ url }) => {
     smtp = await startSmtpReceiver();
     server = await startTestServer({
       ...(url ? { postgresUrl: url } : {}),
-      args: [
-        ...["--mail-host", "127.0.0.1", "--mail-port", String(smtp.port), "--no-mail-starttls"],
-        ...["--log-level", "debug"],
-      ],
+      args: [...mailArgs(smtp.port), ...["--log-level", "debug"]],
       logStream: log,
     });
     app = await registerTestApp(server.db, "Notes");

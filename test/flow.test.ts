@@ -3,7 +3,7 @@ import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerTestApp, type TestApp } from "./support/apps.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
-import { codeIn, startSmtpReceiver } from "./support/smtp.ts";
+import { codeIn, startSmtpReceiver, mailArgs } from "./support/smtp.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 let server: TestServer;
@@ -14,7 +14,7 @@ let otherApp: TestApp;
 beforeAll(async () => {
   smtp = await startSmtpReceiver();
   server = await startTestServer({
-    args: ["--mail-host", "127.0.0.1", "--mail-port", String(smtp.port), "--no-mail-starttls"],
+    args: mailArgs(smtp.port),
   });
   app = await registerTestApp(server.db, "Notes");
   otherApp = await registerTestApp(server.db, "Other");

@@ -10,7 +10,7 @@ import { registerTestApp, type TestApp } from "./support/apps.ts";
 import { CookieJar } from "./support/browser.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
 import { postgresUrl, storeEngines } from "./support/postgres.ts";
-import { codeIn, startSmtpReceiver } from "./support/smtp.ts";
+import { codeIn, startSmtpReceiver, mailArgs } from "./support/smtp.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
 // Limits hold under simultaneous requests: every guess, code and sign-up is reserved in the store
@@ -67,7 +67,7 @@ describe.each(storeEngines)("limits on $name", ({ url }) => {
     smtp = await startSmtpReceiver();
     server = await startTestServer({
       ...(url ? { postgresUrl: url } : {}),
-      args: ["--mail-host", "127.0.0.1", "--mail-port", String(smtp.port), "--no-mail-starttls"],
+      args: mailArgs(smtp.port),
     });
     app = await registerTestApp(server.db);
   });
@@ -304,7 +304,7 @@ describe.runIf(postgresUrl)("limits across two instances on one PostgreSQL", () 
   let app: TestApp;
   beforeAll(async () => {
     smtp = await startSmtpReceiver();
-    const mail = ["--mail-host", "127.0.0.1", "--mail-port", String(smtp.port), "--no-mail-starttls"];
+    const mail = mailArgs(smtp.port);
     first = await startTestServer({ postgresUrl: postgresUrl ?? "", args: mail });
     second = await startTestServer({ postgresUrl: postgresUrl ?? "", args: mail, shareStoreOf: first });
     app = await registerTestApp(first.db);

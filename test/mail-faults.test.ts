@@ -11,7 +11,7 @@ import { freePort } from "./support/ports.ts";
 import { storeEngines } from "./support/postgres.ts";
 import { RunningCommand } from "./support/running-command.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
-import { codeIn, startSmtpReceiver } from "./support/smtp.ts";
+import { codeIn, startSmtpReceiver, mailArgs } from "./support/smtp.ts";
 import { rateLimits } from "../src/common/limits.ts";
 
 // An SMTP server that is down, refuses a message or cannot be trusted: the person asking for a code
@@ -21,14 +21,6 @@ const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-const mailArgs = (port: number) => [
-  "--mail-host",
-  "127.0.0.1",
-  "--mail-port",
-  String(port),
-  "--no-mail-starttls",
-];
 
 describe.each(storeEngines)("a failed send at the code step on $name", ({ url }) => {
   async function serverMailingTo(smtpPort: number): Promise<TestServer> {

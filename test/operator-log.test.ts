@@ -7,7 +7,7 @@ import { FlowDriver } from "./support/flow-driver.ts";
 import { LogLines } from "./support/log-lines.ts";
 import { organizationWithApp, signInToApp, type ConsoleUser } from "./support/organization-admin.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
-import { codeIn, startSmtpReceiver } from "./support/smtp.ts";
+import { codeIn, startSmtpReceiver, mailArgs } from "./support/smtp.ts";
 
 // What an operator reads in the log (README "Log"): one line per sign-in, sign-up, failed guess, code
 // sent, token issued and block, naming what it is about by IDs only; request lines with the client's
@@ -22,10 +22,7 @@ let app: TestApp;
 beforeAll(async () => {
   smtp = await startSmtpReceiver();
   server = await startTestServer({
-    args: [
-      ...["--log-level", "debug"],
-      ...["--mail-host", "127.0.0.1", "--mail-port", String(smtp.port), "--no-mail-starttls"],
-    ],
+    args: [...["--log-level", "debug"], ...mailArgs(smtp.port)],
     logStream: log,
   });
   owner = await consoleSignUp(server.issuer, "logged-owner");

@@ -14,7 +14,7 @@ import { browserFetch, CookieJar } from "./support/browser.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
 import { freePort } from "./support/ports.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
-import { codeIn, startSmtpReceiver } from "./support/smtp.ts";
+import { codeIn, startSmtpReceiver, mailArgs } from "./support/smtp.ts";
 import { registerUpstreamClient } from "./support/upstream.ts";
 
 // Issue 16: a second Vrata, configured on its own, is the upstream OpenID Connect provider of the
@@ -36,7 +36,7 @@ let callbackPrefix: string;
 
 beforeAll(async () => {
   smtp = await startSmtpReceiver();
-  const mail = ["--mail-host", "127.0.0.1", "--mail-port", String(smtp.port), "--no-mail-starttls"];
+  const mail = mailArgs(smtp.port);
   upstream = await startTestServer({ args: mail });
   const port = await freePort();
   callbackPrefix = `https://localhost:${port}/auth/provider/${key}`;

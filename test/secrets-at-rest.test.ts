@@ -21,7 +21,7 @@ import { FlowDriver } from "./support/flow-driver.ts";
 import { freePort } from "./support/ports.ts";
 import { postgresUrl } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
-import { codeIn, startSmtpReceiver } from "./support/smtp.ts";
+import { codeIn, startSmtpReceiver, mailArgs } from "./support/smtp.ts";
 
 // Issue 12: a copy of the database alone must yield no usable token, code, key or secret. A person
 // signs in with an e-mail code and an app gets tokens; then the store is copied as an attacker would
@@ -121,10 +121,7 @@ describe.each(engines)("a copy of the store on $name", ({ postgres }) => {
     smtp = await startSmtpReceiver();
     server = await startTestServer({
       ...(postgres ? { postgresUrl: postgres } : {}),
-      args: [
-        ...["--mail-host", "127.0.0.1", "--mail-port", String(smtp.port), "--no-mail-starttls"],
-        ...["--config", await samlConfigFile(configDir)],
-      ],
+      args: [...mailArgs(smtp.port), ...["--config", await samlConfigFile(configDir)]],
     });
 
     const owner = await consoleSignUp(server.url, "rest-owner");

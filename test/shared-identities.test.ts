@@ -6,7 +6,7 @@ import { consoleApp, consoleSignUp, postJson, type ConsoleApi } from "./support/
 import { FlowDriver } from "./support/flow-driver.ts";
 import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
-import { codeIn, startSmtpReceiver } from "./support/smtp.ts";
+import { codeIn, startSmtpReceiver, mailArgs } from "./support/smtp.ts";
 
 // An identity's admins share it with other people, by their username or e-mail address: as users, who
 // may sign in with it but not change it, or as admins. The last admin always stays.
@@ -23,7 +23,7 @@ describe.each(storeEngines)("shared identities on $name", ({ url }) => {
     smtp = await startSmtpReceiver();
     server = await startTestServer({
       ...(url ? { postgresUrl: url } : {}),
-      args: ["--mail-host", "127.0.0.1", "--mail-port", String(smtp.port), "--no-mail-starttls"],
+      args: mailArgs(smtp.port),
     });
     owner = await consoleSignUp(server.url, "ana");
     user = await consoleSignUp(server.url, "bojan");

@@ -42,6 +42,15 @@ function decodeHeader(value: string): string {
     .replace(/\r\n[ \t]/g, " ");
 }
 
+/** The server's options that send its e-mail, in plain text, to a receiver on loopback. */
+export const mailArgs = (port: number): string[] => [
+  "--mail-host",
+  "127.0.0.1",
+  "--mail-port",
+  String(port),
+  "--no-mail-starttls",
+];
+
 export interface SmtpReceiverOptions {
   /**
    * Called with each message before the receiver accepts it, so whatever it does is done by the time
