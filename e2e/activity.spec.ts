@@ -172,7 +172,7 @@ test.describe("in Slovenian", () => {
 
   test("the sign-in page names the built-in console in Slovenian", async ({ page }) => {
     await page.goto("/activity");
-    await page.getByRole("button", { name: "Prijava ali registracija" }).first().click();
+    await page.getByRole("button", { name: "Prijavi ali registriraj se" }).first().click();
     await expect(page.getByRole("heading", { level: 1, name: "Konzola" })).toBeVisible();
   });
 });

@@ -41,7 +41,7 @@ export function OrganizationInvitations({ organizationId }: { readonly organizat
       >
         {(fieldError) => (
           <>
-            <p className="text-sm text-slate-700">
+            <p className="text-sm text-slate-700 dark:text-slate-300">
               {t("organizations.invitations.hint", { count: invitationLifetimeMs / dayMs })}
             </p>
             <IdentityPicker
@@ -97,7 +97,7 @@ function PendingInvitations({ organizationId }: { readonly organizationId: strin
                       aria-label={t("organizations.invitations.withdrawLabel", { name })}
                       onClick={() =>
                         confirmation.ask({
-                          title: t("organizations.invitations.withdrawConfirm.title"),
+                          title: t("organizations.invitations.withdrawConfirm.title", { name }),
                           message: t("organizations.invitations.withdrawConfirm.message", { name }),
                           confirmLabel: t("organizations.invitations.withdraw"),
                           destructive: true,
@@ -119,7 +119,7 @@ function PendingInvitations({ organizationId }: { readonly organizationId: strin
                     identity={identity}
                     labels={<Labels labels={[t(`common.labels.${invitation.role}`)]} />}
                   />
-                  <p className="mt-1 text-sm text-slate-700">
+                  <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
                     {t("organizations.invitations.expires", { date: formatTimestamp(invitation.expiresAt) })}
                   </p>
                 </CardItem>
