@@ -103,7 +103,10 @@ test("an admin finds a member, reads the organization's activity and disables it
     // Disabling the organization: its app's sign-in says why it stops.
     await page.goto(organizationPath);
     const statusSection = page.getByRole("region", { name: "Status" });
-    const organizationName = await page.getByRole("heading", { level: 1 }).textContent();
+    const organizationName = await page
+      .getByRole("region", { name: "Organization" })
+      .getByLabel("Name", { exact: true })
+      .inputValue();
     await statusSection.getByRole("button", { name: "Disable" }).click();
     // The question names what it disables.
     await page

@@ -90,7 +90,7 @@ test("an admin picks people by name, copies the app's set-up and adds a template
   await expect(option).toHaveAttribute("aria-selected", "true");
   await picker.press("Enter");
   await expect(admins.getByRole("button", { name: `Remove ${marta}` })).toBeVisible();
-  await admins.getByRole("button", { name: "Save changes" }).click();
+  await admins.getByRole("button", { name: "Save admins" }).click();
   await expect(status(page, "Admins updated successfully.")).toBeVisible();
   await page.goto(templatePage);
   await expect(admins.getByRole("list", { name: "Admins" })).toContainText(marta);

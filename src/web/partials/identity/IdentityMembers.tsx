@@ -52,7 +52,7 @@ export function IdentityMembers({
   return (
     <SectionForm
       title={t(`identities.members.${role}.title`)}
-      submitLabel={t("common.saveChanges")}
+      submitLabel={t(`identities.members.${role}.save`)}
       savedMessage={t(`identities.members.${role}.updated`)}
       onSubmit={async () => {
         const typed = person.trim();
