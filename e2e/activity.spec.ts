@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { organizationSchema } from "../src/common/api/organization.ts";
 import { expect, seriousAccessibilityViolations, test } from "./fixtures.ts";
-import { createOrganization, newName, signUp } from "./support/console.ts";
+import { accountMenu, createOrganization, newName, signUp } from "./support/console.ts";
 
 // The activity list in words: after creating an application template and an organization, and
 // changing the organization, the list names them with links and says what changed, in English and in
@@ -128,6 +128,32 @@ test("activity names what was created and says what changed, in English and Slov
   expect(await seriousAccessibilityViolations(page)).toEqual([]);
 });
 
+test("a sign-out names the app and the identity it left, and a template the identity that made it", async ({
+  page,
+  request,
+}) => {
+  const username = newName("leaving");
+  await page.goto("/");
+  await signUp(page, username);
+  const templateName = newName("Notes");
+  await postOk(request, await consoleToken(page), "/api/a/create", {
+    name: templateName,
+    clientsPublic: [{ redirectUriTemplates: ["https://notes.example/callback"] }],
+  });
+  await accountMenu(page).click();
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await signUp(page, username);
+
+  await page.goto("/activity");
+  const signOut = rows(page).filter({ hasText: "Signed out of Console" });
+  await expect(signOut).toHaveCount(1);
+  await expect(signOut).toContainText("Organization: Vrata");
+  await expect(signOut).toContainText(`Identity: ${username}`);
+  const template = rows(page).filter({ hasText: `Created the application template ${templateName}` });
+  await expect(template).toContainText(`By: ${username}`);
+  await expect(template.getByRole("link", { name: username, exact: true })).toHaveAttribute("href", /^\/i\//);
+});
+
 test("the list narrows to one kind of activity, kept in the address", async ({ page, request }) => {
   const username = newName("filter");
   await page.goto("/");
@@ -172,7 +198,7 @@ test.describe("in Slovenian", () => {
 
   test("the sign-in page names the built-in console in Slovenian", async ({ page }) => {
     await page.goto("/activity");
-    await page.getByRole("button", { name: "Prijava ali registracija" }).first().click();
+    await page.getByRole("button", { name: "Prijavi ali registriraj se" }).first().click();
     await expect(page.getByRole("heading", { level: 1, name: "Konzola" })).toBeVisible();
   });
 });

@@ -379,7 +379,7 @@ test.describe("e-mail code in Slovenian", () => {
   test.use({ locale: "sl-SI" });
 
   test("a code the mail server refuses is reported in Slovenian", async ({ page, pageErrors }) => {
-    await startFlow(page, "Prijava ali registracija");
+    await startFlow(page, "Prijavi ali registriraj se");
     const field = page.getByLabel("Uporabniško ime ali e-poštni naslov", { exact: true });
     await field.fill(`zavrnjen-${randomUUID().slice(0, 8)}${refusedMailDomain}`);
     await page.getByRole("button", { name: "Namesto tega pošlji kodo" }).click();
@@ -390,7 +390,7 @@ test.describe("e-mail code in Slovenian", () => {
   });
 
   test("the code e-mail and the code step speak Slovenian", async ({ page, baseURL, pageErrors }) => {
-    const flowId = await startFlow(page, "Prijava ali registracija");
+    const flowId = await startFlow(page, "Prijavi ali registriraj se");
     const email = newEmail("spela");
     await page.getByLabel("Uporabniško ime ali e-poštni naslov", { exact: true }).fill(email);
     await page.getByRole("button", { name: "Namesto tega pošlji kodo" }).click();

@@ -3,7 +3,7 @@ import type { Page } from "@playwright/test";
 import { expect, seriousAccessibilityViolations, test } from "./fixtures.ts";
 import { accountMenu } from "./support/console.ts";
 
-// The console is an app of the built-in organization: its "Sign-in or sign-up" starts a real flow.
+// The console is an app of the built-in organization: its "Sign in or sign up" starts a real flow.
 
 const password = "correct horse battery";
 
@@ -12,7 +12,7 @@ const newUsername = () => `e2e-${randomUUID().slice(0, 8)}`;
 /** Starts the console's sign-in and waits for the flow page; returns the flow's ID. */
 async function startFlow(page: Page): Promise<string> {
   await page.goto("/");
-  await page.getByRole("button", { name: "Sign-in or sign-up" }).click();
+  await page.getByRole("button", { name: "Sign in or sign up" }).click();
   await expect(page).toHaveURL(/\/auth\/[^/?#]+$/);
   await expect(page.getByRole("heading", { level: 1, name: "Console" })).toBeVisible();
   return new URL(page.url()).pathname.split("/").at(-1) ?? "";
@@ -231,7 +231,7 @@ test.describe("auth flow in English", () => {
     ).toBeVisible();
     await page.getByRole("button", { name: "Redirect now" }).click();
     await expect(page.getByRole("alert")).toContainText("Signing in or up was declined.");
-    await expect(page.getByRole("button", { name: "Sign-in or sign-up" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Sign in or sign up" })).toBeVisible();
     expect(page.url()).toBe(`${baseURL}/`);
   });
 
@@ -278,7 +278,7 @@ test.describe("auth flow in English", () => {
     await expect(page.getByRole("navigation", { name: "Steps" })).toHaveCount(0);
     // The console's homepage is the root of this site.
     await page.getByRole("link", { name: "Go to Console" }).click();
-    await expect(page.getByRole("button", { name: "Sign-in or sign-up" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Sign in or sign up" })).toBeVisible();
     expect(page.url()).toBe(`${baseURL}/`);
   });
 });
@@ -292,7 +292,7 @@ test.describe("the sign-in card", () => {
       await startFlow(page);
       // Nothing that would leave the flow: no console navigation, no sign-in button of the console.
       await expect(page.getByRole("navigation", { name: "Main" })).toHaveCount(0);
-      await expect(page.getByRole("button", { name: "Sign-in or sign-up" })).toHaveCount(0);
+      await expect(page.getByRole("button", { name: "Sign in or sign up" })).toHaveCount(0);
       await expect(page.getByRole("link", { name: "Home" })).toHaveCount(0);
       await expect(page.getByRole("banner")).toContainText("Vrata");
       await expect(page.getByRole("combobox", { name: "Language" })).toBeVisible();
@@ -321,14 +321,14 @@ test.describe("the sign-in card", () => {
       heading: "This sign-in page does not exist or has expired.",
       text: "A sign-in page is valid only for a limited time. Go back to the app you came from and start signing in again.",
       home: "Go to the home page",
-      signIn: "Sign-in or sign-up",
+      signIn: "Sign in or sign up",
     },
     {
       locale: "sl-SI",
       heading: "Ta stran za prijavo ne obstaja ali pa je potekla.",
       text: "Stran za prijavo velja le omejen čas. Vrnite se v aplikacijo, iz katere ste prišli, in znova začnite prijavo.",
       home: "Na domačo stran",
-      signIn: "Prijava ali registracija",
+      signIn: "Prijavi ali registriraj se",
     },
   ];
   for (const expected of unknownFlow) {
@@ -365,7 +365,7 @@ test.describe("auth flow in Slovenian", () => {
 
   test("speaks Slovenian", async ({ page }) => {
     await page.goto("/");
-    await page.getByRole("button", { name: "Prijava ali registracija" }).click();
+    await page.getByRole("button", { name: "Prijavi ali registriraj se" }).click();
     await expect(page.getByRole("heading", { level: 1, name: "Konzola" })).toBeVisible();
     await expect(
       page.getByText("Ta aplikacija organizacije Vrata vas prosi, da se prijavite ali registrirate."),

@@ -81,7 +81,7 @@ test.describe("console layout in English", () => {
     const username = newName("layout");
     const work = newName("work");
     await page.goto("/");
-    await page.getByRole("button", { name: "Sign-in or sign-up" }).click();
+    await page.getByRole("button", { name: "Sign in or sign up" }).click();
     await signInChoosing(page, username, username);
     await expect(accountMenu(page)).toContainText(username);
     await expect(navLink(page, "Identities")).toBeVisible();
@@ -168,8 +168,8 @@ test.describe("console layout in English", () => {
 
     // Signing out from the menu: the sign-in button takes its place and gets the focus.
     await accountMenu(page).click();
-    await page.getByRole("button", { name: "Sign-out" }).click();
-    const signIn = main(page).getByRole("button", { name: "Sign-in or sign-up" });
+    await page.getByRole("button", { name: "Sign out" }).click();
+    const signIn = main(page).getByRole("button", { name: "Sign in or sign up" });
     await expect(signIn).toBeFocused();
     await expect(page.getByRole("note")).toHaveCount(0);
     await expect(navLink(page, "Identities")).toHaveCount(0);
@@ -192,7 +192,10 @@ test.describe("console layout in English", () => {
     await expect(description).toHaveValue("Not saved yet");
 
     // Once saved, the page is left without a question.
-    await page.getByRole("region", { name: "Organization" }).getByRole("button", { name: "Update" }).click();
+    await page
+      .getByRole("region", { name: "Organization" })
+      .getByRole("button", { name: "Save changes" })
+      .click();
     await expect(
       page.getByRole("status").filter({ hasText: "Organization updated successfully." }),
     ).toBeVisible();
@@ -205,14 +208,14 @@ test.describe("console layout in English", () => {
     await page.setViewportSize({ width: 390, height: 800 });
     const username = newName("phone-person-with-a-long-username");
     await page.goto("/");
-    await page.getByRole("button", { name: "Sign-in or sign-up" }).click();
+    await page.getByRole("button", { name: "Sign in or sign up" }).click();
     await signInChoosing(page, username, username);
     // The name is in the button's name even where only the picture shows.
     await expect(accountMenu(page)).toHaveAccessibleName(`${username} Account menu`);
     await accountMenu(page).click();
     const menu = page.locator(`[id="${await accountMenu(page).getAttribute("aria-controls")}"]`);
     await expect(menu).toContainText(`Signed in as${username}`);
-    await expect(menu.getByRole("button", { name: "Sign-out" })).toBeVisible();
+    await expect(menu.getByRole("button", { name: "Sign out" })).toBeVisible();
     expect(await horizontalOverflow(page)).toBe(0);
     await page.keyboard.press("Escape");
     await main(page).getByRole("button", { name: "Menu", exact: true }).click();
@@ -238,7 +241,7 @@ test.describe("console layout in Slovenian", () => {
         "page",
       );
       await expect(navigation.getByRole("link", { name: "Organizacije" })).toBeVisible();
-      await expect(navigation.getByRole("button", { name: "Prijava ali registracija" })).toBeVisible();
+      await expect(navigation.getByRole("button", { name: "Prijavi ali registriraj se" })).toBeVisible();
       expect(await horizontalOverflow(page)).toBe(0);
       expect(await seriousAccessibilityViolations(page)).toEqual([]);
     });
@@ -247,7 +250,7 @@ test.describe("console layout in Slovenian", () => {
   test("the signed-in identity's menu speaks Slovenian", async ({ page }) => {
     const username = newName("sl");
     await page.goto("/");
-    await page.getByRole("button", { name: "Prijava ali registracija" }).click();
+    await page.getByRole("button", { name: "Prijavi ali registriraj se" }).click();
     await signInChoosing(page, username, username, slovenian);
     const navigation = page.getByRole("navigation", { name: "Glavna" });
     await expect(navigation.getByRole("link", { name: "Identitete" })).toBeVisible();
@@ -255,7 +258,7 @@ test.describe("console layout in Slovenian", () => {
     await navigation.getByRole("button", { name: "Meni računa" }).click();
     await expect(page.getByText("Prijavljeni ste kot")).toBeVisible();
     await expect(page.getByRole("button", { name: "Zamenjaj identiteto" })).toBeVisible();
-    await expect(page.getByRole("button", { name: "Odjava" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Odjavi se" })).toBeVisible();
     expect(await horizontalOverflow(page)).toBe(0);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
   });

@@ -13,7 +13,7 @@ const newUsername = () => `console-${randomUUID().slice(0, 8)}`;
 const english = flowLabels.en;
 
 /**
- * From the current page, "Sign-in or sign-up" (the first such button), a new account with a password,
+ * From the current page, "Sign in or sign up" (the first such button), a new account with a password,
  * its identity chosen, and back to the console, signed in.
  */
 async function signUp(page: Page, username: string, labels = english): Promise<void> {
@@ -53,7 +53,7 @@ test.describe("console in English", () => {
     await expect(
       page.getByText("Sign in or sign up to see your identities or to create the first one."),
     ).toBeVisible();
-    await expect(mainArea(page).getByRole("button", { name: "Sign-in or sign-up" })).toBeVisible();
+    await expect(mainArea(page).getByRole("button", { name: "Sign in or sign up" })).toBeVisible();
     // Create only when signed in.
     await expect(page.getByRole("link", { name: "Create identity" })).toHaveCount(0);
     expect(await seriousAccessibilityViolations(page)).toEqual([]);
@@ -66,7 +66,7 @@ test.describe("console in English", () => {
     await page.goto("/activity");
     await expect(page.getByRole("heading", { level: 1, name: "Activity" })).toBeVisible();
     await expect(page.getByText("Sign in or sign up to see your activity.")).toBeVisible();
-    await expect(mainArea(page).getByRole("button", { name: "Sign-in or sign-up" })).toBeVisible();
+    await expect(mainArea(page).getByRole("button", { name: "Sign in or sign up" })).toBeVisible();
   });
 
   test("identities: list, create, update and a change made meanwhile in another tab", async ({
@@ -109,7 +109,10 @@ test.describe("console in English", () => {
     // Changing it sends the version it was loaded with.
     await page.getByLabel("Full name").fill("Ada King");
     await page.getByLabel("Description").fill("For work.");
-    await page.getByRole("form", { name: "Update identity" }).getByRole("button", { name: "Update" }).click();
+    await page
+      .getByRole("form", { name: "Update identity" })
+      .getByRole("button", { name: "Save changes" })
+      .click();
     await expect(status(page, "Identity updated successfully.")).toBeVisible();
     await expect(page.getByRole("definition").filter({ hasText: "Ada King" })).toBeVisible();
     await expect(page.getByRole("definition").filter({ hasText: "For work." })).toBeVisible();
@@ -120,14 +123,17 @@ test.describe("console in English", () => {
     await otherTab.getByLabel("Full name").fill("Ada Lovelace King");
     await otherTab
       .getByRole("form", { name: "Update identity" })
-      .getByRole("button", { name: "Update" })
+      .getByRole("button", { name: "Save changes" })
       .click();
     await expect(status(otherTab, "Identity updated successfully.")).toBeVisible();
     await otherTab.close();
 
     // This tab's version is stale: nothing is overwritten, and the person is told to reload.
     await page.getByLabel("Description").fill("Only for work.");
-    await page.getByRole("form", { name: "Update identity" }).getByRole("button", { name: "Update" }).click();
+    await page
+      .getByRole("form", { name: "Update identity" })
+      .getByRole("button", { name: "Save changes" })
+      .click();
     await expect(page.getByRole("alert")).toHaveText(
       "Someone changed this in the meantime. Reload the page and try again.",
     );
@@ -154,7 +160,10 @@ test.describe("console in English", () => {
     expect(page.url()).toBe(`${baseURL}/i`);
     await page.getByRole("link", { name: username }).click();
     await page.getByLabel("Given name").fill("Ada");
-    await page.getByRole("form", { name: "Update identity" }).getByRole("button", { name: "Update" }).click();
+    await page
+      .getByRole("form", { name: "Update identity" })
+      .getByRole("button", { name: "Save changes" })
+      .click();
     await expect(status(page, "Identity updated successfully.")).toBeVisible();
 
     await navLink(page, "Activity").click();
@@ -209,8 +218,8 @@ test.describe("console in English", () => {
       .getByRole("link", { name: "Activity" })
       .click();
     await accountMenu(page).click();
-    await page.getByRole("button", { name: "Sign-out" }).click();
-    const signIn = page.getByRole("navigation").getByRole("button", { name: "Sign-in or sign-up" });
+    await page.getByRole("button", { name: "Sign out" }).click();
+    const signIn = page.getByRole("navigation").getByRole("button", { name: "Sign in or sign up" });
     await expect(signIn).toBeFocused();
     expect(page.url()).toBe(`${baseURL}/activity`);
     await expect(page.getByText("Sign in or sign up to see your activity.")).toBeVisible();
@@ -294,7 +303,7 @@ test.describe("console in Slovenian", () => {
     await page.getByLabel("Ime", { exact: true }).fill("Ada");
     await page
       .getByRole("form", { name: "Posodobi identiteto" })
-      .getByRole("button", { name: "Posodobi" })
+      .getByRole("button", { name: "Shrani spremembe" })
       .click();
     await expect(status(page, "Identiteta je bila uspešno posodobljena.")).toBeVisible();
 

@@ -26,7 +26,7 @@ const languages: Record<"en" | "sl", { locale: string; labels: Labels }> = {
       noParameters: "This sign-in link is incomplete",
       notFound: "Page not found",
       backToConsole: "Back to Console",
-      signIn: "Sign-in or sign-up",
+      signIn: "Sign in or sign up",
     },
   },
   sl: {
@@ -38,7 +38,7 @@ const languages: Record<"en" | "sl", { locale: string; labels: Labels }> = {
       noParameters: "Povezava za prijavo je nepopolna",
       notFound: "Strani ni mogoče najti",
       backToConsole: "Nazaj v aplikacijo Console",
-      signIn: "Prijava ali registracija",
+      signIn: "Prijavi ali registriraj se",
     },
   },
 };

@@ -18,7 +18,7 @@ test.describe("home in English", () => {
 
     const navigation = page.getByRole("navigation");
     await expect(navigation.getByRole("link", { name: "Home" })).toHaveAttribute("href", "/");
-    await expect(navigation.getByRole("button", { name: "Sign-in or sign-up" })).toBeVisible();
+    await expect(navigation.getByRole("button", { name: "Sign in or sign up" })).toBeVisible();
 
     const footer = page.getByRole("contentinfo");
     await expect(footer).toHaveText("Powered by Vrata");
@@ -38,7 +38,7 @@ test.describe("home in Slovenian", () => {
   test("follows the browser's language", async ({ page }) => {
     await page.goto("/");
     await expect(page.locator("html")).toHaveAttribute("lang", "sl");
-    await expect(page.getByRole("button", { name: "Prijava ali registracija" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Prijavi ali registriraj se" })).toBeVisible();
     await expect(page.getByRole("main").getByRole("link", { name: "Predloge aplikacij" })).toBeVisible();
     await expect(page.getByRole("contentinfo")).toHaveText("Poganja sistem Vrata");
     await expect(page.getByRole("contentinfo").getByRole("link", { name: "Vrata" })).toHaveAttribute(
@@ -56,18 +56,18 @@ test.describe("home in Slovenian", () => {
 
 test("the language switch changes the language and remembers the choice", async ({ page }) => {
   await page.goto("/");
-  await expect(page.getByRole("button", { name: "Sign-in or sign-up" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Sign in or sign up" })).toBeVisible();
 
   await page.getByLabel("Language").selectOption("sl");
-  await expect(page.getByRole("button", { name: "Prijava ali registracija" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Prijavi ali registriraj se" })).toBeVisible();
   await expect(page.locator("html")).toHaveAttribute("lang", "sl");
 
   await page.reload();
-  await expect(page.getByRole("button", { name: "Prijava ali registracija" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Prijavi ali registriraj se" })).toBeVisible();
   await expect(page.getByLabel("Jezik")).toHaveValue("sl");
 
   await page.getByLabel("Jezik").selectOption("en");
-  await expect(page.getByRole("button", { name: "Sign-in or sign-up" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Sign in or sign up" })).toBeVisible();
   await expect(page.locator("html")).toHaveAttribute("lang", "en");
 });
 
@@ -78,11 +78,11 @@ test("a language whose texts do not load leaves the page as it is until they do"
   let refuse = true;
   await page.route(/\/assets\/sl-[\w-]+\.js$/, (route) => (refuse ? route.abort() : route.continue()));
   await page.goto("/");
-  await expect(page.getByRole("button", { name: "Sign-in or sign-up" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Sign in or sign up" })).toBeVisible();
 
   await page.getByLabel("Language").selectOption("sl");
   await expect.poll(() => pageErrors.some((error) => error.includes("texts did not load"))).toBe(true);
-  await expect(page.getByRole("button", { name: "Sign-in or sign-up" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Sign in or sign up" })).toBeVisible();
   await expect(page.locator("html")).toHaveAttribute("lang", "en");
   await expect(page.getByLabel("Language")).toHaveValue("en");
   // The refused load's own errors, and only those.
@@ -91,18 +91,18 @@ test("a language whose texts do not load leaves the page as it is until they do"
 
   refuse = false;
   await page.getByLabel("Language").selectOption("sl");
-  await expect(page.getByRole("button", { name: "Prijava ali registracija" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Prijavi ali registriraj se" })).toBeVisible();
   await expect(page.locator("html")).toHaveAttribute("lang", "sl");
 });
 
-test("Sign-in or sign-up sends the browser to the authorization endpoint", async ({
+test("Sign in or sign up sends the browser to the authorization endpoint", async ({
   page,
   baseURL,
   siteContext,
 }) => {
   await page.goto("/");
   // Start-up's silent sign-in has come back (signed out) once the button shows.
-  const signIn = page.getByRole("button", { name: "Sign-in or sign-up" });
+  const signIn = page.getByRole("button", { name: "Sign in or sign up" });
   await expect(signIn).toBeVisible();
   const authorizeRequest = page.waitForRequest((request) => request.url().includes("/auth/oidc/authorize"));
   await signIn.click();
@@ -147,7 +147,7 @@ test("says Loading data failed. when the context cannot be loaded", async ({ pag
   );
   await page.goto("/");
   await expect(page.getByRole("alert")).toHaveText("Loading data failed.");
-  await expect(page.getByRole("button", { name: "Sign-in or sign-up" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Sign in or sign up" })).toBeVisible();
 
   // Chromium logs each refused request (the first and one retry) as a failed resource.
   expect(pageErrors.every((error) => error.includes("status of 503"))).toBe(true);

@@ -86,7 +86,7 @@ test("an admin finds a member, reads the organization's activity and disables it
     // The member's activity: their sign-in, and their joining.
     await rows
       .first()
-      .getByRole("link", { name: `Activity: ${member}` })
+      .getByRole("link", { name: `View activity: ${member}` })
       .click();
     await expect(page.getByText("Showing the activity of one member only.")).toBeVisible();
     const entries = activityEntries(page);
@@ -103,8 +103,16 @@ test("an admin finds a member, reads the organization's activity and disables it
     // Disabling the organization: its app's sign-in says why it stops.
     await page.goto(organizationPath);
     const statusSection = page.getByRole("region", { name: "Status" });
+    const organizationName = await page
+      .getByRole("region", { name: "Organization" })
+      .getByLabel("Name", { exact: true })
+      .inputValue();
     await statusSection.getByRole("button", { name: "Disable" }).click();
-    await page.getByRole("dialog").getByRole("button", { name: "Disable" }).click();
+    // The question names what it disables.
+    await page
+      .getByRole("dialog", { name: `Disable ${organizationName}?` })
+      .getByRole("button", { name: "Disable" })
+      .click();
     await expect(status(page, "Organization updated successfully.")).toBeVisible();
     await expect(statusSection.getByRole("button", { name: "Activate" })).toBeVisible();
 
@@ -120,7 +128,9 @@ test("an admin finds a member, reads the organization's activity and disables it
     await expect(page.getByRole("heading", { level: 1, name: "Uporabniki" })).toBeVisible();
     await page.getByLabel("Iščite po imenu ali e-pošti").fill(member.slice(0, 12));
     await expect(page.getByRole("main").locator("ul > li")).toHaveCount(1);
-    await expect(page.getByRole("main").locator("ul > li").first()).toContainText("aktivna");
+    // Its labels agree with "uporabnik", the noun of the list.
+    await expect(page.getByRole("main").locator("ul > li").first()).toContainText("aktiven");
+    await expect(page.getByRole("main").locator("ul > li").first()).not.toContainText("aktivna");
     await page.goto(organizationPath.replace("/o/", "/o/activity/"));
     await expect(page.getByRole("heading", { level: 1, name: "Dejavnost" })).toBeVisible();
     await expect(page.getByText("Onemogočena organizacija", { exact: false }).first()).toBeVisible();

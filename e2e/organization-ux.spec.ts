@@ -90,7 +90,7 @@ test("an admin picks people by name, copies the app's set-up and adds a template
   await expect(option).toHaveAttribute("aria-selected", "true");
   await picker.press("Enter");
   await expect(admins.getByRole("button", { name: `Remove ${marta}` })).toBeVisible();
-  await admins.getByRole("button", { name: "Update" }).click();
+  await admins.getByRole("button", { name: "Save admins" }).click();
   await expect(status(page, "Admins updated successfully.")).toBeVisible();
   await page.goto(templatePage);
   await expect(admins.getByRole("list", { name: "Admins" })).toContainText(marta);
@@ -181,7 +181,7 @@ test("invitations are withdrawn and identities taken out of an organization only
   await invite(page, identityId, "Member");
   const pending = page.getByRole("region", { name: "Pending invitations" });
   await pending.getByRole("button", { name: `Withdraw the invitation of ${username}` }).click();
-  const withdrawal = page.getByRole("dialog", { name: "Withdraw the invitation?" });
+  const withdrawal = page.getByRole("dialog", { name: `Withdraw the invitation of ${username}?` });
   await withdrawal.getByRole("button", { name: "Cancel" }).click();
   await expect(pending.getByRole("listitem")).toHaveCount(1);
   await pending.getByRole("button", { name: `Withdraw the invitation of ${username}` }).click();

@@ -76,7 +76,7 @@ test.describe("application templates and organizations", () => {
     expect(first).not.toBe("");
     await application.getByRole("button", { name: /^Rotate secret: / }).click();
     await page
-      .getByRole("dialog", { name: "Rotate the secret?" })
+      .getByRole("dialog", { name: `Rotate the secret of ${templateName}?` })
       .getByRole("button", { name: "Rotate secret" })
       .click();
     await expect(secret).not.toHaveValue(first);

@@ -16,7 +16,9 @@ const words = {
     admins: "Admins",
     addUser: "Add a user by username or e-mail address",
     addAdmin: "Add an admin by username or e-mail address",
-    update: "Update",
+    update: "Save changes",
+    saveUsers: "Save users",
+    saveAdmins: "Save admins",
     usersUpdated: "Users updated successfully.",
     adminsUpdated: "Admins updated successfully.",
     creator: "creator",
@@ -32,7 +34,9 @@ const words = {
     admins: "Skrbniki",
     addUser: "Dodaj uporabnika z uporabniškim imenom ali e-poštnim naslovom",
     addAdmin: "Dodaj skrbnika z uporabniškim imenom ali e-poštnim naslovom",
-    update: "Posodobi",
+    update: "Shrani spremembe",
+    saveUsers: "Shrani uporabnike",
+    saveAdmins: "Shrani skrbnike",
     usersUpdated: "Uporabniki so uspešno posodobljeni.",
     adminsUpdated: "Skrbniki so uspešno posodobljeni.",
     creator: "ustvarjalec",
@@ -72,7 +76,9 @@ async function share(page: Page, language: Language, role: "users" | "admins", u
   const w = words[language];
   const region = page.getByRole("region", { name: role === "users" ? w.users : w.admins });
   await region.getByLabel(role === "users" ? w.addUser : w.addAdmin).fill(username);
-  await region.getByRole("button", { name: w.update, exact: true }).click();
+  await region
+    .getByRole("button", { name: role === "users" ? w.saveUsers : w.saveAdmins, exact: true })
+    .click();
   await expect(status(page, role === "users" ? w.usersUpdated : w.adminsUpdated)).toBeVisible();
   return region;
 }

@@ -11,7 +11,7 @@ test("start-up clears #_=_ and an unknown state's query, and exchanges nothing",
   });
 
   await page.goto("/?state=unknown&code=abc#_=_");
-  await expect(page.getByRole("button", { name: "Sign-in or sign-up" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Sign in or sign up" })).toBeVisible();
   expect(page.url()).toBe(`${baseURL}/`);
   expect(oidcRequests).toEqual([]);
 });
@@ -24,7 +24,7 @@ test("a stored sign-in is used once to exchange the code, and a failed exchange 
 }) => {
   await page.goto("/");
   // Start-up's silent sign-in has come back (signed out) once the button shows.
-  await expect(page.getByRole("button", { name: "Sign-in or sign-up" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Sign in or sign up" })).toBeVisible();
   const entry = { redirectPath: "/o", codeVerifier: "v".repeat(43), nonce: "test-nonce" };
   await page.evaluate(
     (value) => localStorage.setItem("vrata.signin.test-state", value),
@@ -45,7 +45,7 @@ test("a stored sign-in is used once to exchange the code, and a failed exchange 
   await expect(alert).toContainText("Unexpected error. Please try again.");
   expect(page.url()).toBe(`${baseURL}/`);
   expect(await page.evaluate(() => localStorage.getItem("vrata.signin.test-state"))).toBeNull();
-  await expect(page.getByRole("button", { name: "Sign-in or sign-up" })).toBeVisible();
+  await expect(page.getByRole("button", { name: "Sign in or sign up" })).toBeVisible();
 
   await alert.getByRole("button", { name: "Dismiss" }).click();
   await expect(alert).toHaveCount(0);
@@ -70,7 +70,7 @@ test("start-up tries one silent sign-in per tab, never on the auth flow's pages,
 
   await page.goto("/i?tab=1");
   const navigation = page.getByRole("navigation", { name: "Main" });
-  await expect(navigation.getByRole("button", { name: "Sign-in or sign-up" })).toBeVisible();
+  await expect(navigation.getByRole("button", { name: "Sign in or sign up" })).toBeVisible();
   // One round trip with prompt=none, and back where the person was, without an error.
   expect(authorizeRequests).toHaveLength(1);
   const parameters = authorizeRequests[0]?.searchParams;
@@ -87,7 +87,7 @@ test("start-up tries one silent sign-in per tab, never on the auth flow's pages,
 
   // The tab tried already: reloading does not try again, so a refusal cannot loop.
   await page.reload();
-  await expect(navigation.getByRole("button", { name: "Sign-in or sign-up" })).toBeVisible();
+  await expect(navigation.getByRole("button", { name: "Sign in or sign up" })).toBeVisible();
   expect(authorizeRequests).toHaveLength(1);
 
   // Another tab tries on its own, but not on an auth flow page.

@@ -74,7 +74,7 @@ test.describe("an organization's app following its template", () => {
     await expect(needs.getByText(/^Backend client/)).toBeVisible();
     await checkAtBothWidths(page, "app-needs-configuration-en");
     await switchLanguage(page, "Language", "sl");
-    await expect(page.getByRole("region", { name: "Potrebuje nastavitev" })).toBeVisible();
+    await expect(page.getByRole("region", { name: "Manjkajo nastavitve" })).toBeVisible();
     await checkAtBothWidths(page, "app-needs-configuration-sl");
     await switchLanguage(page, "Jezik", "en");
 

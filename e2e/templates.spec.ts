@@ -297,7 +297,7 @@ test.describe("the application template page", () => {
     try {
       const other = await elsewhere.newPage();
       await other.goto(page.url());
-      await other.getByRole("button", { name: "Sign-in or sign-up" }).first().click();
+      await other.getByRole("button", { name: "Sign in or sign up" }).first().click();
       await passwordSteps(other, username);
       await other.getByRole("region", { name: "General" }).getByLabel("Description").fill("Theirs");
       await saveTemplate(other);

@@ -8,15 +8,22 @@ import { dropFailedLoads, expect, seriousAccessibilityViolations, test as base }
 import { consoleCaller, newName, password, signUp } from "./support/console.ts";
 import { addVirtualAuthenticator } from "./support/authenticator.ts";
 import { newEmail } from "./support/flow.ts";
-import { checkPage, layoutFindings, saveScreenshot, settle } from "./support/layout-checks.ts";
+import {
+  checkPage,
+  layoutFindings,
+  mainBackgroundLuminance,
+  saveScreenshot,
+  settle,
+} from "./support/layout-checks.ts";
 
 // Every page a person can reach, at a phone's 390 px and a desktop's 1280 px, in English and in
-// Slovenian: nothing wider than the screen, no text in a box narrower than its words, and no serious or
-// critical accessibility violation (e2e/support/layout-checks.ts).
+// Slovenian, light and dark as the system prefers: nothing wider than the screen, no text in a box
+// narrower than its words, no serious or critical accessibility violation (low contrast among them;
+// e2e/support/layout-checks.ts), no warning in the browser's console, and in dark mode a dark page.
 //
 // Each test opens its page once, at 390 px, and checks it there and again after widening the window.
 // It writes a full-page screenshot at each width for a reviewer to look at:
-// `test-results/screenshots/<page>-<width>-<language>.png` (e.g. `organization-390-sl.png`); the HTML
+// `test-results/screenshots/<page>-<width>-<language>[-dark].png` (e.g. `organization-390-sl-dark.png`); the HTML
 // report (`playwright-report/`, made when CI is set) shows each one with its test.
 //
 // Each worker signs a person up through the console's real flow once, then makes what the pages show
@@ -32,6 +39,13 @@ const languages = [
   { language: "en", locale: "en-US", name: "English" },
   { language: "sl", locale: "sl-SI", name: "Slovenian" },
 ] as const;
+/** The system's colour scheme: the light one, and the dark one, which pages follow. */
+const schemes = [
+  { scheme: "light", suffix: "", title: "" },
+  { scheme: "dark", suffix: "-dark", title: ", dark" },
+] as const;
+/** A dark page's background is at most this light (WCAG relative luminance; white is 1). */
+const darkBackgroundLuminance = 0.05;
 
 /** Where the organization's app is: what it filled in as the template's `uriBase`. */
 const appBase = "https://portal.example.com";
@@ -259,6 +273,8 @@ interface PageVisit {
   readonly open: (page: Page, sample: Sample) => Promise<Locator>;
   /** An error status the page answers with, which Chromium logs as a failed load. */
   readonly errorStatus?: number;
+  /** Drawn for the light scheme only so far: not checked in dark mode. */
+  readonly lightOnly?: true;
 }
 
 const heading = (page: Page, name?: string) => page.getByRole("heading", { level: 1, name });
@@ -272,6 +288,7 @@ const signedOutPages: PageVisit[] = [
       await page.goto(pathFor("Home"));
       return heading(page);
     },
+    lightOnly: true,
   },
   {
     name: "sign-in-start",
@@ -431,6 +448,7 @@ const signedInPages: PageVisit[] = [
       await page.goto(pathFor("Home"));
       return heading(page);
     },
+    lightOnly: true,
   },
   {
     name: "connect-app",
@@ -490,6 +508,7 @@ const signedInPages: PageVisit[] = [
       await page.goto(pathFor("OrganizationApp", { id, appId }));
       return heading(page, sample.template.name);
     },
+    lightOnly: true,
   },
   {
     name: "organization-identity",
@@ -576,42 +595,54 @@ const signedInPages: PageVisit[] = [
   },
 ];
 
-for (const { language, locale, name } of languages) {
-  test.describe(`in ${name}`, () => {
-    // Two widths and three checks each: longer than most tests.
-    // The browser's language for what the server answers itself, the person's choice for the app.
-    test.use({ viewport: widths[0], locale });
-    test.beforeEach(async ({ page }) => {
-      await page.addInitScript((chosen) => localStorage.setItem("vrata.locale", chosen), language);
-    });
-
-    // One load of the page serves both widths: a narrower or wider window lays the same page out anew.
-    const check = (visit: PageVisit) =>
-      test(visit.name, async ({ page, sample, pageErrors }) => {
-        const shown = await visit.open(page, sample);
-        // Checking a page that never showed its content would prove nothing; the rest still runs.
-        await expect.soft(shown, "the page shows what it is about").toBeVisible();
-        await settle(page);
-        const address = page.url();
-        for (const viewport of widths) {
-          await page.setViewportSize(viewport);
-          await settle(page);
-          await checkPage(page, `${visit.name}-${viewport.width}-${language}`);
-        }
-        // Still the same page: the checks saw what the person sees there, not a page met on the way.
-        expect(page.url()).toBe(address);
-        if (visit.errorStatus !== undefined) dropFailedLoads(pageErrors, visit.errorStatus);
+for (const { language, locale, name } of languages)
+  for (const { scheme, suffix, title } of schemes) {
+    test.describe(`in ${name}${title}`, () => {
+      // Two widths and three checks each: longer than most tests.
+      // The browser's language for what the server answers itself, the person's choice for the app.
+      test.use({ viewport: widths[0], locale, colorScheme: scheme });
+      test.beforeEach(async ({ page }) => {
+        await page.addInitScript((chosen) => localStorage.setItem("vrata.locale", chosen), language);
       });
 
-    test.describe("signed out", () => {
-      for (const visit of signedOutPages) check(visit);
+      // One load of the page serves both widths: a narrower or wider window lays the same page out anew.
+      const check = (visit: PageVisit) =>
+        test(visit.name, async ({ page, sample, pageErrors }) => {
+          test.skip(scheme === "dark" && visit.lightOnly === true, "drawn for the light scheme only");
+          // Errors fail every test (fixtures.ts); a warning, from React or React Router say, fails these.
+          const warnings: string[] = [];
+          page.on("console", (message) => {
+            if (message.type() === "warning") warnings.push(message.text());
+          });
+          const shown = await visit.open(page, sample);
+          // Checking a page that never showed its content would prove nothing; the rest still runs.
+          await expect.soft(shown, "the page shows what it is about").toBeVisible();
+          await settle(page);
+          const address = page.url();
+          for (const viewport of widths) {
+            await page.setViewportSize(viewport);
+            await settle(page);
+            await checkPage(page, `${visit.name}-${viewport.width}-${language}${suffix}`);
+          }
+          if (scheme === "dark")
+            expect
+              .soft(await mainBackgroundLuminance(page), "the page is dark")
+              .toBeLessThan(darkBackgroundLuminance);
+          expect.soft(warnings, "warnings in the browser's console").toEqual([]);
+          // Still the same page: the checks saw what the person sees there, not a page met on the way.
+          expect(page.url()).toBe(address);
+          if (visit.errorStatus !== undefined) dropFailedLoads(pageErrors, visit.errorStatus);
+        });
+
+      test.describe("signed out", () => {
+        for (const visit of signedOutPages) check(visit);
+      });
+      test.describe("signed in", () => {
+        test.use({ storageState: async ({ sample }, use) => use(sample.storageState) });
+        for (const visit of signedInPages) check(visit);
+      });
     });
-    test.describe("signed in", () => {
-      test.use({ storageState: async ({ sample }, use) => use(sample.storageState) });
-      for (const visit of signedInPages) check(visit);
-    });
-  });
-}
+  }
 
 // The checks themselves, on small pages made for them: each must find what it is there to find, and
 // nothing on a page without it.

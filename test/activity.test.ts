@@ -87,6 +87,8 @@ describe.each(storeEngines)("activity on $name", ({ url }) => {
     const [template] = await activity(owner, "?category=applicationTemplates");
     expect(template).toMatchObject({
       type: "applicationTemplateCreate",
+      // Who made it: the identity the developer used, and no organization.
+      actor: { id: owner.identityId, name: "meta", path: `/i/${owner.identityId}` },
       applicationTemplates: [{ id: templateId, name: "Timesheets", path: `/a/${templateId}` }],
     });
 
@@ -100,6 +102,27 @@ describe.each(storeEngines)("activity on $name", ({ url }) => {
         { organizationId: context.organizationId, applicationId: context.applicationId, name: "Console" },
       ],
       identities: [{ id: owner.identityId, name: "meta", path: `/i/${owner.identityId}` }],
+    });
+  });
+
+  it("names the identity and the app a person signed out of", async () => {
+    const leaving = await consoleSignUp(server.url, "lea");
+    const signedOut = await leaving.driver.fetch(`${server.url}/auth/signout`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${leaving.tokens.access_token}`, "content-type": "application/json" },
+      body: JSON.stringify({ location: "/" }),
+    });
+    expect(signedOut.status).toBe(200);
+    // Signed in again, with the same identity, to read what was recorded.
+    const back = await consoleSignUp(server.url, "lea", leaving.identityId);
+    const context = contextSchema.parse(await (await fetch(`${server.url}/context.json`)).json());
+    const signOut = (await activity(back, "?category=signIns")).find((entry) => entry.type === "signOut");
+    expect(signOut).toMatchObject({
+      identities: [{ id: leaving.identityId, name: "lea", path: `/i/${leaving.identityId}` }],
+      organizations: [{ id: context.organizationId, name: "Vrata" }],
+      applications: [
+        { organizationId: context.organizationId, applicationId: context.applicationId, name: "Console" },
+      ],
     });
   });
 

@@ -195,10 +195,13 @@ describe.each(storeEngines)("blocks on $name", ({ url }) => {
         items: { id: string; status: string }[];
       };
       expect(users.items).toEqual([expect.objectContaining({ id: sub, status: "blocked" })]);
-      const activity = (await (await owner.api(`/api/o/activity/${organization.id}`)).json()) as {
-        items: { type: string }[];
-      };
-      expect(activity.items.filter((entry) => entry.type === "identityBlocked")).toHaveLength(1);
+      const activity = activityPageSchema.parse(
+        await (await owner.api(`/api/o/activity/${organization.id}`)).json(),
+      );
+      const blocked = activity.items.filter((entry) => entry.type === "identityBlocked");
+      expect(blocked).toHaveLength(1);
+      // The organization's record names the admin who blocked, as the organization lists its admins.
+      expect(blocked[0]?.actor).toEqual({ id: owner.identityId, name: "olga" });
     });
 
     it("answers the status to the admins, to the blocked person without the admins' note, and to nobody else", async () => {
@@ -235,6 +238,18 @@ describe.each(storeEngines)("blocks on $name", ({ url }) => {
     it("records the block in the activity of the admin and of the blocked person", async () => {
       expect(await activityTypes(owner)).toContain("identityBlocked");
       expect(await activityTypes(member)).toContain("identityBlocked");
+      // The admin reads who blocked; the blocked person is not told which admin it was.
+      const entries = async (person: Person) =>
+        activityPageSchema.parse(await (await person.api("/api/activity")).json()).items;
+      const ownerEntry = (await entries(owner)).find((entry) => entry.type === "identityBlocked");
+      expect(ownerEntry?.actor).toEqual({
+        id: owner.identityId,
+        name: "olga",
+        path: `/i/${owner.identityId}`,
+      });
+      const memberEntry = (await entries(member)).find((entry) => entry.type === "identityBlocked");
+      expect(memberEntry).toBeDefined();
+      expect(memberEntry?.actor).toBeUndefined();
     });
 
     it("lets the person back in once lifted", async () => {

@@ -27,7 +27,7 @@ export async function passwordSteps(page: Page, username: string): Promise<void>
 
 /** From the current page, a new account with a password, its identity chosen, back to the console. */
 export async function signUp(page: Page, username: string): Promise<void> {
-  await page.getByRole("button", { name: "Sign-in or sign-up" }).first().click();
+  await page.getByRole("button", { name: "Sign in or sign up" }).first().click();
   await passwordSteps(page, username);
   await expect(accountMenu(page)).toBeVisible();
 }

@@ -11,8 +11,8 @@ const passphrase = "correct horse battery";
 
 export const newEmail = (name = "e2e") => `${name}-${randomUUID().slice(0, 8)}@example.com`;
 
-/** From the home page, "Sign-in or sign-up" starts the console's flow; returns the flow's ID. */
-export async function startFlow(page: Page, signInLabel = "Sign-in or sign-up"): Promise<string> {
+/** From the home page, "Sign in or sign up" starts the console's flow; returns the flow's ID. */
+export async function startFlow(page: Page, signInLabel = "Sign in or sign up"): Promise<string> {
   await page.goto("/");
   await page.getByRole("button", { name: signInLabel }).click();
   await expect(page).toHaveURL(/\/auth\/[^/?#]+$/);

@@ -1,7 +1,7 @@
 /** The labels of the sign-in flow and of the console's account button, in each language of the page. */
 export const flowLabels = {
   en: {
-    signIn: "Sign-in or sign-up",
+    signIn: "Sign in or sign up",
     identifier: "Username or e-mail address",
     next: "Next",
     password: "Password or passphrase",
@@ -19,7 +19,7 @@ export const flowLabels = {
     pause: "Pause",
     redirectNow: "Redirect now",
     accountMenu: "Account menu",
-    signOut: "Sign-out",
+    signOut: "Sign out",
     finished: "You have already been redirected and completed the flow.",
     signedUp: "You signed up.",
     signedIn: "You signed in.",
@@ -31,7 +31,7 @@ export const flowLabels = {
     passkeyCreate: "Create passkey",
   },
   sl: {
-    signIn: "Prijava ali registracija",
+    signIn: "Prijavi ali registriraj se",
     identifier: "Uporabniško ime ali e-poštni naslov",
     next: "Naprej",
     password: "Geslo ali geselna fraza",
@@ -49,7 +49,7 @@ export const flowLabels = {
     pause: "Zaustavi",
     redirectNow: "Preusmeri zdaj",
     accountMenu: "Meni računa",
-    signOut: "Odjava",
+    signOut: "Odjavi se",
     finished: "Preusmerjeni ste že bili in postopek je zaključen.",
     signedUp: "Registrirali ste se.",
     signedIn: "Prijavili ste se.",

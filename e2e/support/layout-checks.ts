@@ -177,6 +177,32 @@ export function layoutFindings(page: Page): Promise<LayoutFindings> {
 }
 
 /**
+ * The relative luminance (0 black … 1 white, as WCAG defines it) of the background the page's main
+ * content is drawn on: that of the nearest element around `#main` (or the body) that paints one. A
+ * canvas turns whatever colour syntax the style uses into RGB.
+ */
+export function mainBackgroundLuminance(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const painted = (element: Element) => {
+      const color = getComputedStyle(element).backgroundColor;
+      return color !== "transparent" && color !== "rgba(0, 0, 0, 0)";
+    };
+    let element: Element | null = document.getElementById("main") ?? document.body;
+    while (element && !painted(element)) element = element.parentElement;
+    const context = document.createElement("canvas").getContext("2d");
+    if (!element || !context) return 1;
+    context.fillStyle = getComputedStyle(element).backgroundColor;
+    context.fillRect(0, 0, 1, 1);
+    const [red = 255, green = 255, blue = 255] = context.getImageData(0, 0, 1, 1).data;
+    const linear = (channel: number) => {
+      const value = channel / 255;
+      return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
+    };
+    return 0.2126 * linear(red) + 0.7152 * linear(green) + 0.0722 * linear(blue);
+  });
+}
+
+/**
  * Waits until the page has drawn what it loads: no request for a while, web fonts in, and two frames
  * painted after that.
  */

@@ -3,6 +3,7 @@ import { createBrowserRouter, type RouteObject } from "react-router";
 import { routes, type RouteDefinition, type RouteName } from "../common/routes.ts";
 import { cardViews } from "./cardViews.ts";
 import { CardLayout } from "./components/CardLayout.tsx";
+import { FirstLoad } from "./components/FirstLoad.tsx";
 import { Layout } from "./components/Layout.tsx";
 import { PageErrorGate } from "./components/PageErrorGate.tsx";
 import { Home } from "./views/Home.tsx";
@@ -66,6 +67,8 @@ export function createRouter(): ReturnType<typeof createBrowserRouter> {
   return createBrowserRouter([
     {
       Component: PageErrorGate,
+      // The views are loaded on first use: the first one is still loading when the router starts.
+      HydrateFallback: FirstLoad,
       children: [
         {
           Component: Layout,

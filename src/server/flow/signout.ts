@@ -1,10 +1,28 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { recordActivity } from "../activity/activity.ts";
 import { ssoCookieOptions, ssoSessionCookie } from "../oidc/provider.ts";
+import { findActiveClient } from "../store/clients.ts";
 import { deactivateSessions, findGrantAccount } from "../store/flows.ts";
 import type { FlowDeps } from "./deps.ts";
 import { sameSitePath } from "./location.ts";
 import { clearSessionCookie, sessionCookieName, sessionFor } from "../access/session.ts";
+
+/** The account's entry of signing out: the identity it was signed in with, and the app it left. */
+async function recordSignOut(
+  deps: FlowDeps,
+  grant: { accountId: string; identityId: string },
+  clientId: string | undefined,
+): Promise<void> {
+  const client = clientId === undefined ? undefined : await findActiveClient(deps.db, clientId);
+  await recordActivity(deps.db, grant.accountId, {
+    type: "signOut",
+    identities: [{ id: grant.identityId }],
+    ...(client && {
+      organizations: [{ id: client.organizationId }],
+      applications: [{ organizationId: client.organizationId, applicationId: client.applicationId }],
+    }),
+  });
+}
 
 /**
  * Signs the browser out: the console's access token is revoked with everything its grant issued, the
@@ -25,7 +43,7 @@ export async function signOut(
       const grant = await findGrantAccount(deps.db, token.grantId);
       await deps.provider.AccessToken.adapter.revokeByGrantId(token.grantId);
       await (await deps.provider.Grant.find(token.grantId))?.destroy();
-      if (grant) await recordActivity(deps.db, grant.accountId, { type: "signOut" });
+      if (grant) await recordSignOut(deps, grant, token.clientId);
     }
   }
 

@@ -105,8 +105,8 @@ export async function blockIdentity(
   });
 
   const about = { identities: [{ id: membership.identityId }], organizations: [{ id: organizationId }] };
-  // The admin's entry is also the organization's.
-  await recordActivity(db, caller.accountId, { type: "identityBlocked", ...about }, [
+  // The admin's entry is also the organization's, which names the admin who blocked.
+  await recordActivity(db, caller.accountId, { type: "identityBlocked", actor: { id: editor }, ...about }, [
     { organizationId, membershipId: membership.id },
   ]);
   const type = request.scope === "identityAndAccounts" ? "accountBlocked" : "identityBlocked";
@@ -143,7 +143,7 @@ export async function unblockIdentity(
   if (!(await liftBlock(db, block.id, editor, Date.now()))) throw notBlocked();
 
   const about = { identities: [{ id: block.identityId }], organizations: [{ id: organizationId }] };
-  await recordActivity(db, caller.accountId, { type: "identityUnblocked", ...about }, [
+  await recordActivity(db, caller.accountId, { type: "identityUnblocked", actor: { id: editor }, ...about }, [
     { organizationId, membershipId: block.membershipId },
   ]);
   for (const accountId of accounts)

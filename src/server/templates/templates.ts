@@ -64,6 +64,7 @@ export async function createTemplate(
   await insertDocument(db, table, id, document, Date.now());
   await recordActivity(db, caller.accountId, {
     type: "applicationTemplateCreate",
+    actor: { id: editor },
     applicationTemplates: [{ id }],
   });
   return id;
@@ -118,6 +119,7 @@ export async function updateTemplate(
   if (changes.length > 0) {
     await recordActivity(db, caller.accountId, {
       type: "applicationTemplateUpdate",
+      actor: { id: editor },
       applicationTemplates: [{ id }],
       changes,
     });

@@ -34,9 +34,9 @@ export function AdminNotice({
   return (
     <div
       role="note"
-      className="flex flex-wrap items-start gap-3 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950"
+      className="flex flex-wrap items-start gap-3 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
     >
-      <InfoIcon className="mt-0.5 size-5 text-amber-800" />
+      <InfoIcon className="mt-0.5 size-5 text-amber-800 dark:text-amber-300" />
       <div className="flex min-w-0 flex-1 basis-60 flex-col gap-1">
         <p>{t("nav.adminNotice.viewingAs", { name: displayName(current) })}</p>
         {admins.length > 0 && <p>{t("nav.adminNotice.adminsAre", { count: admins.length, names })}</p>}

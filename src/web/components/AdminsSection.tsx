@@ -18,7 +18,7 @@ export function AdminsSection({
   return (
     <SectionForm
       title={t("common.admins.title")}
-      submitLabel={t("common.update")}
+      submitLabel={t("common.admins.save")}
       savedMessage={t("common.admins.updated")}
       onSubmit={async () => {
         setAdmins(await save(admins));

@@ -3,13 +3,13 @@ import { Spinner } from "./Spinner.tsx";
 
 /** An entry of a drop-down menu, a button or a link. */
 export const menuItemClass =
-  "flex w-full items-center gap-2 rounded-md px-3 py-2 text-left text-sm font-medium text-slate-800 hover:bg-slate-100";
+  "flex w-full items-center gap-2 rounded-md px-3 py-2 text-left text-sm font-medium text-slate-800 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800";
 
 const variants = {
   primary: "shadow-sm bg-blue-700 text-white hover:bg-blue-800 dark:bg-blue-600 dark:hover:bg-blue-700",
   secondary:
     "shadow-sm border border-slate-400 bg-white text-slate-900 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800",
-  danger: "shadow-sm bg-red-700 text-white hover:bg-red-800",
+  danger: "shadow-sm bg-red-700 text-white hover:bg-red-800 dark:hover:bg-red-900",
   /** Looks like a link, in the size of the text around it. */
   link: "text-blue-800 underline underline-offset-4 hover:text-blue-900 dark:text-blue-300 dark:hover:text-blue-200",
   menuItem: menuItemClass,

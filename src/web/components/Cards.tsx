@@ -17,7 +17,7 @@ export function CardItem({
   readonly actions?: ReactNode;
 }) {
   return (
-    <li className="flex flex-wrap items-center gap-x-4 gap-y-3 rounded-lg border border-slate-200 bg-white px-4 py-3 shadow-sm">
+    <li className="flex flex-wrap items-center gap-x-4 gap-y-3 rounded-lg border border-slate-200 bg-white px-4 py-3 shadow-sm dark:border-slate-700 dark:bg-slate-900">
       <div className="min-w-0 flex-1 basis-64">{children}</div>
       {actions && <div className="flex flex-wrap gap-2">{actions}</div>}
     </li>

@@ -61,7 +61,9 @@ export function DocumentListPage({
           />
         ) : (
           <div>
-            <p className="mb-3 text-sm text-slate-700">{t(`${keys}.count`, { count: items.data.length })}</p>
+            <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">
+              {t(`${keys}.count`, { count: items.data.length })}
+            </p>
             <SummaryList
               items={items.data.map((item) => ({ ...item, name: shownName(item) }))}
               link={(id) => pathFor(itemRoute, { id })}

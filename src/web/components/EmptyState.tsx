@@ -12,11 +12,11 @@ export function EmptyState({
   readonly action?: ReactNode;
 }) {
   return (
-    <div className="flex flex-col items-center gap-4 rounded-xl border border-dashed border-slate-300 bg-slate-50 px-6 py-10 text-center">
-      <span className="rounded-full bg-white p-3 text-blue-800 shadow-sm ring-1 ring-slate-200">
+    <div className="flex flex-col items-center gap-4 rounded-xl border border-dashed border-slate-300 bg-slate-50 px-6 py-10 text-center dark:border-slate-600 dark:bg-slate-900">
+      <span className="rounded-full bg-white p-3 text-blue-800 shadow-sm ring-1 ring-slate-200 dark:bg-slate-900 dark:text-blue-300 dark:ring-slate-700">
         <Icon className="size-6" />
       </span>
-      <p className="max-w-md text-slate-700">{message}</p>
+      <p className="max-w-md text-slate-700 dark:text-slate-300">{message}</p>
       {action}
     </div>
   );

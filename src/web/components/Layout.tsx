@@ -17,10 +17,13 @@ export function Layout() {
   const signingIn = useSigningIn();
 
   return (
-    <div className="flex min-h-screen flex-col bg-white text-slate-900">
+    <div
+      data-scheme="auto"
+      className="flex min-h-screen flex-col bg-white text-slate-900 dark:bg-slate-950 dark:text-slate-100 dark:**:focus-visible:outline-blue-400"
+    >
       <a
         href="#main"
-        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-10 focus:rounded-md focus:bg-white focus:px-4 focus:py-2"
+        className="sr-only focus:not-sr-only focus:absolute focus:top-2 focus:left-2 focus:z-10 focus:rounded-md focus:bg-white focus:px-4 focus:py-2 dark:focus:bg-slate-900"
       >
         {t("app.skipToContent")}
       </a>

@@ -15,6 +15,6 @@ export function LoadedList<T>({
 }) {
   if (query.isError) return <QueryError error={query.error} />;
   if (!query.data) return <ListSkeleton rows={2} />;
-  if (query.data.length === 0) return <p className="text-slate-700">{empty}</p>;
+  if (query.data.length === 0) return <p className="text-slate-700 dark:text-slate-300">{empty}</p>;
   return children(query.data);
 }

@@ -90,7 +90,7 @@ export function NavBar() {
   const shown = sections.filter((section) => signedIn || !section.ownData);
 
   return (
-    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white">
+    <header className="sticky top-0 z-30 border-b border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-950">
       <nav
         aria-label={t("nav.label")}
         className="flex flex-wrap items-center gap-x-6 gap-y-2 px-4 py-2 sm:px-6 lg:px-8"
@@ -100,7 +100,7 @@ export function NavBar() {
           to={pathFor("Home")}
           aria-hidden="true"
           tabIndex={-1}
-          className="flex min-w-0 items-center gap-2 py-1 text-lg font-semibold text-slate-900"
+          className="flex min-w-0 items-center gap-2 py-1 text-lg font-semibold text-slate-900 dark:text-slate-100"
         >
           <LogoMark />
           {/* On the narrowest phones the mark alone leaves room for the buttons. */}
@@ -110,7 +110,7 @@ export function NavBar() {
         <div
           ref={menuPanel}
           id={menuId}
-          className={`${menuOpen ? "flex" : "hidden"} order-last basis-full flex-col gap-3 border-t border-slate-200 py-3 lg:order-none lg:flex lg:flex-1 lg:basis-auto lg:flex-row lg:items-center lg:justify-between lg:border-0 lg:py-0`}
+          className={`${menuOpen ? "flex" : "hidden"} order-last basis-full flex-col gap-3 border-t border-slate-200 py-3 lg:order-none lg:flex lg:flex-1 lg:basis-auto lg:flex-row lg:items-center lg:justify-between lg:border-0 lg:py-0 dark:border-slate-700`}
         >
           <ul className="flex flex-col gap-1 lg:flex-row">
             {shown.map(({ route, label, icon: Icon }) => (
@@ -121,8 +121,8 @@ export function NavBar() {
                   className={({ isActive }) =>
                     `flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium ${
                       isActive
-                        ? "bg-blue-50 text-blue-900"
-                        : "text-slate-700 hover:bg-slate-100 hover:text-slate-900"
+                        ? "bg-blue-50 text-blue-900 dark:bg-blue-950 dark:text-blue-100"
+                        : "text-slate-700 hover:bg-slate-100 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-slate-100"
                     }`
                   }
                 >
@@ -150,7 +150,7 @@ export function NavBar() {
             type="button"
             {...menuButtonProps}
             aria-controls={menuId}
-            className="rounded-md p-2 text-slate-800 hover:bg-slate-100 lg:hidden"
+            className="rounded-md p-2 text-slate-800 hover:bg-slate-100 lg:hidden dark:text-slate-200 dark:hover:bg-slate-800"
           >
             {menuOpen ? <CloseIcon /> : <MenuIcon />}
             <span className="sr-only">{t("nav.menu")}</span>

@@ -16,7 +16,7 @@ export function PageHeader({
     <div className="flex flex-wrap items-end justify-between gap-4">
       <div className="min-w-0 flex-1 basis-72">
         <h1 className="text-3xl font-bold tracking-tight">{title}</h1>
-        {description && <p className="mt-2 max-w-prose text-slate-700">{description}</p>}
+        {description && <p className="mt-2 max-w-prose text-slate-700 dark:text-slate-300">{description}</p>}
       </div>
       {action}
     </div>
@@ -28,7 +28,7 @@ export function CreateLink({ to, children }: { readonly to: string; readonly chi
   return (
     <Link
       to={to}
-      className="inline-flex items-center gap-2 rounded-md bg-blue-700 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-blue-800"
+      className="inline-flex items-center gap-2 rounded-md bg-blue-700 px-4 py-2 text-sm font-medium text-white shadow-sm hover:bg-blue-800 dark:bg-blue-600 dark:hover:bg-blue-700"
     >
       <PlusIcon />
       {children}

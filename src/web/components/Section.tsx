@@ -4,7 +4,10 @@ import { useId, type ReactNode } from "react";
 export function Section({ title, children }: { readonly title: string; readonly children: ReactNode }) {
   const headingId = useId();
   return (
-    <section aria-labelledby={headingId} className="flex flex-col gap-4 border-t border-slate-200 pt-6">
+    <section
+      aria-labelledby={headingId}
+      className="flex flex-col gap-4 border-t border-slate-200 pt-6 dark:border-slate-700"
+    >
       <h2 id={headingId} className="text-xl font-semibold">
         {title}
       </h2>

@@ -19,7 +19,7 @@ interface SectionFormProps {
   readonly onSubmit: () => Promise<void>;
 }
 
-/** A section of an entry's page with its own form, Update button and success message. */
+/** A section of an entry's page with its own form, one save button and success message. */
 export function SectionForm({ title, children, submitLabel, savedMessage, onSubmit }: SectionFormProps) {
   const { t } = useTranslation();
   const headingId = useId();
@@ -56,7 +56,10 @@ export function SectionForm({ title, children, submitLabel, savedMessage, onSubm
   }
 
   return (
-    <section aria-labelledby={headingId} className="flex flex-col gap-4 border-t border-slate-200 pt-6">
+    <section
+      aria-labelledby={headingId}
+      className="flex flex-col gap-4 border-t border-slate-200 pt-6 dark:border-slate-700"
+    >
       <h2 id={headingId} className="text-xl font-semibold">
         {title}
       </h2>
@@ -80,7 +83,7 @@ export function SectionForm({ title, children, submitLabel, savedMessage, onSubm
           <Button type="submit" busy={busy}>
             {submitLabel}
           </Button>
-          <p role="status" className="font-medium text-green-800">
+          <p role="status" className="font-medium text-green-800 dark:text-green-300">
             {saved ? savedMessage : ""}
           </p>
         </div>

@@ -26,7 +26,7 @@ export function SelectField<T extends string>({
           const chosen = options.find(([option]) => option === event.target.value);
           if (chosen) onChange(chosen[0]);
         }}
-        className="w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900"
+        className="w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-slate-500 dark:bg-slate-900 dark:text-slate-100"
       >
         {options.map(([option, text]) => (
           <option key={option} value={option}>

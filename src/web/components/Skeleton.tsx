@@ -5,7 +5,12 @@ import { useTranslation } from "../i18n/index.ts";
 
 /** One grey shape; `className` gives its size. */
 export function SkeletonBlock({ className }: { readonly className: string }) {
-  return <div aria-hidden="true" className={`bg-slate-200 motion-safe:animate-pulse ${className}`} />;
+  return (
+    <div
+      aria-hidden="true"
+      className={`bg-slate-200 motion-safe:animate-pulse ${className} dark:bg-slate-700`}
+    />
+  );
 }
 
 function LoadingStatus() {
@@ -36,7 +41,11 @@ export function ListSkeleton({ rows = 3 }: { readonly rows?: number }) {
     <div className="flex flex-col gap-3">
       <LoadingStatus />
       {Array.from({ length: rows }, (_, index) => (
-        <div key={index} aria-hidden="true" className="rounded-lg border border-slate-200 p-4">
+        <div
+          key={index}
+          aria-hidden="true"
+          className="rounded-lg border border-slate-200 p-4 dark:border-slate-700"
+        >
           <SkeletonBlock className="h-4 w-1/3 rounded-md" />
           <SkeletonBlock className="mt-3 h-3 w-3/4 rounded-md" />
         </div>

@@ -35,7 +35,7 @@ export function UserMenu({
         type="button"
         {...buttonProps}
         aria-controls={panelId}
-        className="flex items-center gap-2 rounded-full py-1 pr-2 pl-1 text-sm font-medium text-slate-800 hover:bg-slate-100"
+        className="flex items-center gap-2 rounded-full py-1 pr-2 pl-1 text-sm font-medium text-slate-800 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800"
       >
         {identity ? (
           <Avatar name={displayName(identity)} pictureUrl={identity.pictureUrl} size="compact" />
@@ -50,16 +50,16 @@ export function UserMenu({
         ref={panelRef}
         id={panelId}
         hidden={!open}
-        className="absolute top-full right-0 z-20 mt-2 w-72 max-w-[calc(100vw-2rem)] rounded-lg border border-slate-200 bg-white p-2 shadow-lg"
+        className="absolute top-full right-0 z-20 mt-2 w-72 max-w-[calc(100vw-2rem)] rounded-lg border border-slate-200 bg-white p-2 shadow-lg dark:border-slate-700 dark:bg-slate-900"
       >
         <div className="flex items-center gap-3 px-2 py-2">
           {identity && <Avatar name={displayName(identity)} pictureUrl={identity.pictureUrl} />}
           <div className="min-w-0">
-            <p className="text-xs text-slate-600">{t("nav.signedInAs")}</p>
-            <p className="font-semibold break-words text-slate-900">{name}</p>
+            <p className="text-xs text-slate-600 dark:text-slate-400">{t("nav.signedInAs")}</p>
+            <p className="font-semibold break-words text-slate-900 dark:text-slate-100">{name}</p>
           </div>
         </div>
-        <ul className="mt-1 flex flex-col border-t border-slate-200 pt-1">
+        <ul className="mt-1 flex flex-col border-t border-slate-200 pt-1 dark:border-slate-700">
           {identity && (
             <li>
               <Link to={pathFor("IdentityGet", { id: identity.id })} className={menuItemClass}>

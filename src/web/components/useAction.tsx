@@ -91,7 +91,7 @@ export function ActionFeedback({ action, only }: { readonly action: Action; read
   return (
     <>
       {shown && action.error && <Alert message={errorMessage(t, action.error.code, action.error.values)} />}
-      <p ref={status} role="status" className="font-medium text-green-800">
+      <p ref={status} role="status" className="font-medium text-green-800 dark:text-green-300">
         {shown ? action.message : ""}
       </p>
     </>

@@ -139,7 +139,7 @@ function ActivityEntries({
     links.current.get(entries[from]?.id ?? "")?.focus();
   }, [entries]);
 
-  if (entries.length === 0) return <p className="text-slate-700">{empty}</p>;
+  if (entries.length === 0) return <p className="text-slate-700 dark:text-slate-300">{empty}</p>;
   return (
     <>
       <ol className="flex flex-col gap-3">
@@ -168,7 +168,7 @@ function ActivityEntries({
             {t("activity.loadMore")}
           </Button>
         )}
-        <p role="status" className="text-sm text-slate-700">
+        <p role="status" className="text-sm text-slate-700 dark:text-slate-300">
           {loadingMore ? t("app.loading") : t("activity.shown", { count: entries.length })}
         </p>
       </div>

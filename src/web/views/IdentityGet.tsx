@@ -98,11 +98,13 @@ function IdentityDetails({ identity }: { readonly identity: Identity }) {
         <span className="break-words">{displayName(identity)}</span>
         <Labels labels={identityLabels(t, identity)} />
       </h1>
-      <p role="status" className="font-medium text-green-800">
+      <p role="status" className="font-medium text-green-800 dark:text-green-300">
         {created ? t("identities.form.created") : ""}
       </p>
       <DetailList fields={fields} />
-      {!identity.canUpdate && <p className="text-slate-700">{t("identities.page.useOnly")}</p>}
+      {!identity.canUpdate && (
+        <p className="text-slate-700 dark:text-slate-300">{t("identities.page.useOnly")}</p>
+      )}
       <IdentityOrganizations identity={identity} />
       {identity.canUpdate && (
         <>
@@ -126,14 +128,17 @@ function IdentityUpdate({ identity }: { readonly identity: Identity }) {
   const queryClient = useQueryClient();
 
   return (
-    <section aria-labelledby={headingId} className="flex flex-col gap-4 border-t border-slate-200 pt-6">
+    <section
+      aria-labelledby={headingId}
+      className="flex flex-col gap-4 border-t border-slate-200 pt-6 dark:border-slate-700"
+    >
       <h2 id={headingId} className="text-xl font-semibold">
         {t("identities.page.update")}
       </h2>
       <IdentityForm
         labelledBy={headingId}
         initial={identity}
-        submitLabel={t("identities.form.update")}
+        submitLabel={t("common.saveChanges")}
         savedMessage={t("identities.form.updated")}
         onSubmit={async (fields) => {
           const updated = await updateIdentity(identity.id, { ...fields, version: identity.version });

@@ -34,7 +34,9 @@ export function IdentityList() {
             <EmptyState icon={IdentityIcon} message={t("identities.empty")} action={create} />
           ) : (
             <div>
-              <p className="mb-3 text-sm text-slate-700">{t("identities.count", { count: list.length })}</p>
+              <p className="mb-3 text-sm text-slate-700 dark:text-slate-300">
+                {t("identities.count", { count: list.length })}
+              </p>
               <ul className="flex flex-col gap-2">
                 {list.map((identity) => (
                   <IdentityCard

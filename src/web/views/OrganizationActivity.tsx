@@ -28,11 +28,11 @@ export function OrganizationActivity() {
       header={<Breadcrumbs trail={trail} current={title} />}
       note={
         identity && (
-          <p className="text-slate-700">
+          <p className="text-slate-700 dark:text-slate-300">
             {t("activity.oneMember")}{" "}
             <Link
               to={pathFor("OrganizationActivity", { id })}
-              className="text-blue-800 underline underline-offset-4 hover:text-blue-900"
+              className="text-blue-800 underline underline-offset-4 hover:text-blue-900 dark:text-blue-300 dark:hover:text-blue-100"
             >
               {t("activity.allMembers")}
             </Link>

@@ -64,7 +64,7 @@ export function OrganizationApp() {
               onSaved={() => setConfigured(true)}
             />
           )}
-          <p role="status" className="font-medium text-green-800 empty:hidden">
+          <p role="status" className="font-medium text-green-800 empty:hidden dark:text-green-300">
             {configured ? t("organizations.apps.configurationSaved") : ""}
           </p>
           {Object.entries(secrets).map(([clientId, secret]) => (
@@ -78,7 +78,7 @@ export function OrganizationApp() {
                 application.data.homepage && (
                   <a
                     href={application.data.homepage}
-                    className="wrap-anywhere text-blue-800 underline underline-offset-4 hover:text-blue-900"
+                    className="wrap-anywhere text-blue-800 underline underline-offset-4 hover:text-blue-900 dark:text-blue-300 dark:hover:text-blue-100"
                   >
                     {application.data.homepage}
                   </a>

@@ -69,7 +69,7 @@ function OrganizationDetails({
         <>
           <OrganizationAdmins organization={organization} />
           <OrganizationInvitations organizationId={organization.id} />
-          <OrganizationStatus organization={organization} />
+          <OrganizationStatus organization={organization} name={name} />
         </>
       )}
     </>
@@ -84,7 +84,7 @@ function BasicSection({ organization }: { readonly organization: Organization })
   return (
     <SectionForm
       title={t("organizations.basic.title")}
-      submitLabel={t("common.update")}
+      submitLabel={t("common.saveChanges")}
       savedMessage={t("organizations.basic.updated")}
       onSubmit={async () => {
         await updateOrganization(queryClient, organization.id, {

@@ -54,7 +54,7 @@ export function OrganizationUsers() {
       <SignedInContent signedOutMessage={t("organizations.users.signedOut")} query={users}>
         {() =>
           entries.length === 0 ? (
-            <p className="text-slate-700">
+            <p className="text-slate-700 dark:text-slate-300">
               {q ? t("organizations.users.emptySearch") : t("organizations.users.empty")}
             </p>
           ) : (
@@ -74,7 +74,7 @@ export function OrganizationUsers() {
                     {t("organizations.users.loadMore")}
                   </Button>
                 )}
-                <p role="status" className="text-sm text-slate-700">
+                <p role="status" className="text-sm text-slate-700 dark:text-slate-300">
                   {t("organizations.users.shown", { count: entries.length })}
                 </p>
               </div>
@@ -87,7 +87,8 @@ export function OrganizationUsers() {
   );
 }
 
-const linkClass = "font-semibold text-blue-800 underline underline-offset-4 hover:text-blue-900";
+const linkClass =
+  "font-semibold text-blue-800 underline underline-offset-4 hover:text-blue-900 dark:text-blue-300 dark:hover:text-blue-100";
 
 function UserRow({
   organizationId,
@@ -106,7 +107,11 @@ function UserRow({
   );
   const name = displayName(user);
   const others = otherNames(user);
-  const labels = [t(`common.labels.${user.status}`), ...(user.admin ? [t("common.labels.admin")] : [])];
+  // Labels agree with "user", the noun of this list (Slovenian words differ by gender).
+  const labels = [
+    t(`organizations.users.labels.${user.status}`),
+    ...(user.admin ? [t("organizations.users.labels.admin")] : []),
+  ];
   return (
     <li className="flex flex-col gap-3 rounded-lg border border-slate-200 bg-white p-4 sm:flex-row sm:items-start sm:justify-between dark:border-slate-700 dark:bg-slate-900">
       <div className="flex min-w-0 gap-3">
@@ -121,8 +126,8 @@ function UserRow({
             </Link>
             <Labels labels={labels} />
           </p>
-          {others && <p className="text-sm break-words text-slate-700">{others}</p>}
-          <p className="text-sm text-slate-700">
+          {others && <p className="text-sm break-words text-slate-700 dark:text-slate-300">{others}</p>}
+          <p className="text-sm text-slate-700 dark:text-slate-300">
             {t("organizations.users.joined", { time: relativeTime(user.joinedAt) })}
             {" · "}
             {user.lastSignedInAt
@@ -130,7 +135,7 @@ function UserRow({
               : t("organizations.users.neverSignedIn")}
           </p>
           {applicationNames.length > 0 && (
-            <p className="text-sm break-words text-slate-700">
+            <p className="text-sm break-words text-slate-700 dark:text-slate-300">
               {t("organizations.users.applications", { count: applicationNames.length })}:{" "}
               {applicationNames.join(", ")}
             </p>

@@ -10,7 +10,8 @@ export function OtherMethods({ credentials }: { readonly credentials: readonly C
   const { t } = useTranslation();
   const relativeTime = useRelativeTime();
   const others = credentials.filter(({ provider }) => shown.includes(provider));
-  if (others.length === 0) return <p className="text-slate-700">{t("account.others.none")}</p>;
+  if (others.length === 0)
+    return <p className="text-slate-700 dark:text-slate-300">{t("account.others.none")}</p>;
 
   const describe = (credential: Credential): [string, string, string] => {
     switch (credential.provider) {
@@ -29,7 +30,7 @@ export function OtherMethods({ credentials }: { readonly credentials: readonly C
 
   return (
     <>
-      <p className="text-slate-700">{t("account.others.hint")}</p>
+      <p className="text-slate-700 dark:text-slate-300">{t("account.others.hint")}</p>
       <CardList>
         {others.map((credential) => {
           const [kind, value, hint] = describe(credential);
@@ -39,7 +40,7 @@ export function OtherMethods({ credentials }: { readonly credentials: readonly C
                 {kind}
                 {value && <span className="font-normal">: {value}</span>}
               </p>
-              <p className="text-sm text-slate-700">{hint}</p>
+              <p className="text-sm text-slate-700 dark:text-slate-300">{hint}</p>
             </CardItem>
           );
         })}

@@ -84,9 +84,9 @@ export function PasskeyCard({ passkey, disabled, removing, onRename, onRemove }:
           labels={[passkey.synced ? t("account.passkeys.synced") : t("account.passkeys.deviceBound")]}
         />
       </p>
-      <p className="text-sm text-slate-700">{details.join(" · ")}</p>
+      <p className="text-sm text-slate-700 dark:text-slate-300">{details.join(" · ")}</p>
       {!passkey.removable && (
-        <p id={lastWayId} className="mt-1 text-sm text-slate-700">
+        <p id={lastWayId} className="mt-1 text-sm text-slate-700 dark:text-slate-300">
           {t("account.passkeys.lastWay")}
         </p>
       )}

@@ -77,7 +77,7 @@ export function Passkeys({ passkeys }: { readonly passkeys: readonly Credential[
   return (
     <div className="flex flex-col gap-4">
       {passkeys.length === 0 ? (
-        <p className="text-slate-700">{t("account.passkeys.none")}</p>
+        <p className="text-slate-700 dark:text-slate-300">{t("account.passkeys.none")}</p>
       ) : (
         <CardList>
           {passkeys.map((passkey) => (
@@ -92,7 +92,9 @@ export function Passkeys({ passkeys }: { readonly passkeys: readonly Credential[
           ))}
         </CardList>
       )}
-      {!supported && <p className="text-slate-700">{t("account.passkeys.unsupported")}</p>}
+      {!supported && (
+        <p className="text-slate-700 dark:text-slate-300">{t("account.passkeys.unsupported")}</p>
+      )}
       <div>
         <Button ref={addButton} busy={adding} disabled={!supported} onClick={() => void add()}>
           <PlusIcon />
@@ -100,7 +102,7 @@ export function Passkeys({ passkeys }: { readonly passkeys: readonly Credential[
         </Button>
       </div>
       {outcome && "error" in outcome && <Alert message={outcome.error} />}
-      <p role="status" className="font-medium text-slate-800">
+      <p role="status" className="font-medium text-slate-800 dark:text-slate-200">
         {outcome && "message" in outcome ? outcome.message : ""}
       </p>
       <ConfirmDialog

@@ -72,7 +72,7 @@ export function Providers({ credentials }: { readonly credentials: readonly Cred
 
   return (
     <div className="flex flex-col gap-4">
-      <p className="text-slate-700">{t("account.providers.hint")}</p>
+      <p className="text-slate-700 dark:text-slate-300">{t("account.providers.hint")}</p>
       <CardList>
         {providers.map((provider) => {
           const linked = credentials.filter((credential) => credential.provider === provider.key);
@@ -85,14 +85,16 @@ export function Providers({ credentials }: { readonly credentials: readonly Cred
                     {provider.name}
                   </p>
                   {linked.map((credential) => (
-                    <p key={credential.id} className="text-sm break-words text-slate-700">
+                    <p key={credential.id} className="text-sm break-words text-slate-700 dark:text-slate-300">
                       {t("account.providers.linkedAs", { name: credential.name })}
                       {" · "}
                       {t("account.passkeys.created", { time: relativeTime(credential.createdAt) })}
                     </p>
                   ))}
                   {linked.some(({ removable }) => !removable) && (
-                    <p className="text-sm text-slate-700">{t("account.providers.lastWay")}</p>
+                    <p className="text-sm text-slate-700 dark:text-slate-300">
+                      {t("account.providers.lastWay")}
+                    </p>
                   )}
                 </div>
                 {linked.length === 0 ? (
@@ -130,7 +132,7 @@ export function Providers({ credentials }: { readonly credentials: readonly Cred
       </CardList>
       {outcome && "error" in outcome && <Alert message={outcome.error} />}
       {returned && returned.status !== "linked" && <Alert message={returned.text} />}
-      <p role="status" className="font-medium text-slate-800">
+      <p role="status" className="font-medium text-slate-800 dark:text-slate-200">
         {outcome && "message" in outcome
           ? outcome.message
           : returned?.status === "linked"

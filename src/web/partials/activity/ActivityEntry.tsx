@@ -31,7 +31,8 @@ export function useActivityWords() {
   );
 }
 
-const nameLink = "font-semibold text-blue-800 underline underline-offset-4 hover:text-blue-900";
+const nameLink =
+  "font-semibold text-blue-800 underline underline-offset-4 hover:text-blue-900 dark:text-blue-300 dark:hover:text-blue-100";
 
 /** A sentence with its names as links to their pages, where the reader can open them. */
 export function SentenceView({ sentence }: { readonly sentence: Sentence }) {
@@ -63,14 +64,14 @@ export function ReferenceNames({ entry, kind }: { readonly entry: Activity; read
         {named ? (
           <SentenceView sentence={[named]} />
         ) : (
-          <span className="text-slate-600">{t("activity.hidden")}</span>
+          <span className="text-slate-600 dark:text-slate-400">{t("activity.hidden")}</span>
         )}
       </span>
     );
   });
 }
 
-/** Where a sign-in went and how: the organization, the identity and the methods used. */
+/** Where a sign-in or sign-out was and how: the organization, the identity and the methods used. */
 function SignInContext({ entry }: { readonly entry: Activity }) {
   const { t } = useTranslation();
   const words = useActivityWords();
@@ -92,12 +93,12 @@ function SignInContext({ entry }: { readonly entry: Activity }) {
     ],
   ];
   return (
-    <p className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-700">
+    <p className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-slate-700 dark:text-slate-300">
       {details
         .filter(([, value]) => Boolean(value))
         .map(([label, value]) => (
           <span key={label}>
-            <span className="text-slate-600">{label}:</span> {value}
+            <span className="text-slate-600 dark:text-slate-400">{label}:</span> {value}
           </span>
         ))}
     </p>
@@ -110,7 +111,7 @@ export function ChangeSentences({ entry }: { readonly entry: Activity }) {
   const sentences = (entry.changes ?? []).map((change) => changeSentence(words, entry.type, change));
   if (sentences.length === 0) return null;
   return (
-    <ul className="flex flex-col gap-0.5 text-slate-800">
+    <ul className="flex flex-col gap-0.5 text-slate-800 dark:text-slate-200">
       {sentences.map((sentence, index) => (
         // The changes of an entry are fixed; their order never changes.
         <li key={index} className="break-words">
@@ -130,9 +131,12 @@ export function ActorName({ entry }: { readonly entry: Activity }) {
   return named ? (
     <SentenceView sentence={[named]} />
   ) : (
-    <span className="text-slate-600">{t("activity.hidden")}</span>
+    <span className="text-slate-600 dark:text-slate-400">{t("activity.hidden")}</span>
   );
 }
+
+/** Types whose row names the organization and identity instead of an actor: the identity is who acted. */
+const sessionTypes: readonly Activity["type"][] = ["signIn", "signOut"];
 
 /** One row of the activity list: what happened, in words, who did it, and when (a link to the entry). */
 export function ActivityRow({
@@ -151,21 +155,21 @@ export function ActivityRow({
   const formatTimestamp = useFormatTimestamp();
   const when = relativeTime(entry.timestamp);
   return (
-    <li className="flex gap-3 rounded-lg border border-slate-200 bg-white p-4">
+    <li className="flex gap-3 rounded-lg border border-slate-200 bg-white p-4 dark:border-slate-700 dark:bg-slate-900">
       <ActivityIcon type={entry.type} />
       {/* When: beside what happened on wide screens, below it on narrow ones. */}
       <div className="flex min-w-0 flex-1 flex-col gap-1 sm:flex-row sm:justify-between sm:gap-4">
         <div className="flex min-w-0 flex-col gap-1">
-          <p className="font-medium break-words text-slate-900">
+          <p className="font-medium break-words text-slate-900 dark:text-slate-100">
             <SentenceView sentence={headline(words, entry)} />
           </p>
-          {entry.actor && entry.type !== "signIn" && (
-            <p className="text-sm text-slate-700">
-              <span className="text-slate-600">{t("activity.fields.actor")}:</span>{" "}
+          {entry.actor && !sessionTypes.includes(entry.type) && (
+            <p className="text-sm text-slate-700 dark:text-slate-300">
+              <span className="text-slate-600 dark:text-slate-400">{t("activity.fields.actor")}:</span>{" "}
               <ActorName entry={entry} />
             </p>
           )}
-          {entry.type === "signIn" && <SignInContext entry={entry} />}
+          {sessionTypes.includes(entry.type) && <SignInContext entry={entry} />}
           <div className="text-sm">
             <ChangeSentences entry={entry} />
           </div>
@@ -174,7 +178,7 @@ export function ActivityRow({
           ref={linkRef}
           to={path}
           aria-label={t("activity.details", { time: when })}
-          className="shrink-0 self-start text-sm text-slate-700 underline underline-offset-4 hover:text-slate-900 sm:mt-0.5"
+          className="shrink-0 self-start text-sm text-slate-700 underline underline-offset-4 hover:text-slate-900 sm:mt-0.5 dark:text-slate-300 dark:hover:text-slate-100"
         >
           <time dateTime={entry.timestamp} title={formatTimestamp(entry.timestamp)}>
             {when}

@@ -92,7 +92,9 @@ export function ActivityIcon({ type }: { readonly type: ActivityType }) {
   return (
     <span
       className={`flex size-9 shrink-0 items-center justify-center rounded-full ${
-        blocked ? "bg-red-50 text-red-700" : "bg-slate-100 text-slate-700"
+        blocked
+          ? "bg-red-50 text-red-700 dark:bg-red-950 dark:text-red-300"
+          : "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300"
       }`}
     >
       <Icon />

@@ -67,6 +67,12 @@ describe("activity headlines", () => {
       applications: [{ ...application("console", "Console"), organizationId: "x" }],
     });
     expect(headlineIn(signIn)).toEqual(["Signed in to Console", "Prijava v aplikacijo Konzola"]);
+    const signOut = entry("signOut", {
+      applications: [{ ...application("console", "Console"), organizationId: "x" }],
+    });
+    expect(headlineIn(signOut)).toEqual(["Signed out of Console", "Odjava iz aplikacije Konzola"]);
+    // Entries recorded before sign-outs named their app.
+    expect(headlineIn(entry("signOut"))).toEqual(["Signed out", "Odjava"]);
     const name = namer(translations.sl as TFunction, context);
     expect(name("organization", { id: "builtInOrganization", name: "Vrata" })?.name).toBe("Vrata");
     expect(name("application", application("other", "Console"))?.name).toBe("Console");

@@ -100,11 +100,9 @@ const isCredentialType = (type: ActivityType): type is CredentialType =>
   (credentialTypes as readonly ActivityType[]).includes(type);
 
 /** What the headline of each type names: the item the entry is about, for types about one. */
-const subjects: Record<
-  Exclude<ActivityType, "signOut" | "accountBlocked" | CredentialType>,
-  ReferenceKind
-> = {
+const subjects: Record<Exclude<ActivityType, "accountBlocked" | CredentialType>, ReferenceKind> = {
   signIn: "application",
+  signOut: "application",
   backchannelLogoutFailed: "application",
   identityCreate: "identity",
   identityUpdate: "identity",
@@ -136,7 +134,7 @@ export function referencesOf(
 /** "Created the organization Acme"; "Created an identity" when the reader may not see its name. */
 export function headline({ t, name, provider }: Words, entry: Activity): Sentence {
   const { type } = entry;
-  if (type === "signOut" || type === "accountBlocked") return [t(`activity.headlines.${type}.unnamed`)];
+  if (type === "accountBlocked") return [t(`activity.headlines.${type}.unnamed`)];
   if (isCredentialType(type)) return credentialHeadline(t, type, entry, provider);
   const kind = subjects[type];
   const [subject] = referencesOf(entry, kind);

@@ -39,7 +39,7 @@ export function IdentityInvitations({ identityId }: { readonly identityId: strin
       <LoadedList query={invitations} empty={t("identities.invitations.none")}>
         {(items) => (
           <>
-            <p className="text-sm text-slate-700">{t("identities.invitations.hint")}</p>
+            <p className="text-sm text-slate-700 dark:text-slate-300">{t("identities.invitations.hint")}</p>
             <CardList>
               {items.map((invitation) => (
                 <CardItem
@@ -67,19 +67,19 @@ export function IdentityInvitations({ identityId }: { readonly identityId: strin
                   <p id={`${listId}-${invitation.id}`} className="font-medium break-words">
                     <Link
                       to={pathFor("OrganizationGet", { id: invitation.organizationId })}
-                      className="text-blue-800 underline underline-offset-4 hover:text-blue-900"
+                      className="text-blue-800 underline underline-offset-4 hover:text-blue-900 dark:text-blue-300 dark:hover:text-blue-100"
                     >
                       {names.organization(invitation.organizationId, invitation.organizationName)}
                     </Link>
                   </p>
-                  <p className="text-slate-800">
+                  <p className="text-slate-800 dark:text-slate-200">
                     {t(
                       invitation.role === "admin"
                         ? "identities.invitations.asAdmin"
                         : "identities.invitations.asMember",
                     )}
                   </p>
-                  <p className="text-sm text-slate-700">
+                  <p className="text-sm text-slate-700 dark:text-slate-300">
                     {t("identities.invitations.expires", { date: formatTimestamp(invitation.expiresAt) })}
                   </p>
                 </CardItem>

@@ -52,7 +52,7 @@ export function IdentityMembers({
   return (
     <SectionForm
       title={t(`identities.members.${role}.title`)}
-      submitLabel={t("common.update")}
+      submitLabel={t(`identities.members.${role}.save`)}
       savedMessage={t(`identities.members.${role}.updated`)}
       onSubmit={async () => {
         const typed = person.trim();
@@ -66,9 +66,9 @@ export function IdentityMembers({
     >
       {(fieldError) => (
         <>
-          <p className="text-sm text-slate-700">{t(`identities.members.${role}.hint`)}</p>
+          <p className="text-sm text-slate-700 dark:text-slate-300">{t(`identities.members.${role}.hint`)}</p>
           {kept.length === 0 ? (
-            <p className="text-slate-700">{t(`identities.members.${role}.none`)}</p>
+            <p className="text-slate-700 dark:text-slate-300">{t(`identities.members.${role}.none`)}</p>
           ) : (
             <CardList>
               {kept.map((member) => (
@@ -96,7 +96,7 @@ export function IdentityMembers({
             </CardList>
           )}
           {lastAdmin && (
-            <p id={`${rowId}-last`} className="text-sm text-slate-700">
+            <p id={`${rowId}-last`} className="text-sm text-slate-700 dark:text-slate-300">
               {t("identities.members.admins.last")}
             </p>
           )}

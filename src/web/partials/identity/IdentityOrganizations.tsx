@@ -34,7 +34,7 @@ export function IdentityOrganizations({ identity }: { readonly identity: Identit
   return (
     <Section title={t("identities.organizations.title")}>
       {memberships.length === 0 ? (
-        <p className="text-slate-700">{t("identities.organizations.none")}</p>
+        <p className="text-slate-700 dark:text-slate-300">{t("identities.organizations.none")}</p>
       ) : (
         <CardList>
           {memberships.map((membership) => {
@@ -63,7 +63,7 @@ export function IdentityOrganizations({ identity }: { readonly identity: Identit
                 <p id={nameId} className="font-medium break-words">
                   <Link
                     to={pathFor("OrganizationGet", { id: organizationId })}
-                    className="text-blue-800 underline underline-offset-4 hover:text-blue-900"
+                    className="text-blue-800 underline underline-offset-4 hover:text-blue-900 dark:text-blue-300 dark:hover:text-blue-100"
                   >
                     {name}
                   </Link>
@@ -74,10 +74,10 @@ export function IdentityOrganizations({ identity }: { readonly identity: Identit
                     ]}
                   />
                 </p>
-                <p className="text-sm text-slate-700">
+                <p className="text-sm text-slate-700 dark:text-slate-300">
                   {t("identities.organizations.scopedId")} <Identifier value={membership.id} />
                 </p>
-                <p className="text-sm text-slate-700">
+                <p className="text-sm text-slate-700 dark:text-slate-300">
                   {membership.applications.length === 0
                     ? t("identities.organizations.noApplications")
                     : t("identities.organizations.applications", { count: membership.applications.length })}
@@ -87,7 +87,7 @@ export function IdentityOrganizations({ identity }: { readonly identity: Identit
           })}
         </CardList>
       )}
-      <p className="text-sm text-slate-700">{t("identities.organizations.howToJoin")}</p>
+      <p className="text-sm text-slate-700 dark:text-slate-300">{t("identities.organizations.howToJoin")}</p>
       <ActionFeedback action={action} />
       {confirmation.dialog}
     </Section>

@@ -158,7 +158,7 @@ export function IdentityPicker({
         {label}
       </label>
       {hint && (
-        <p id={ids.hint} className="text-sm text-slate-700">
+        <p id={ids.hint} className="text-sm text-slate-700 dark:text-slate-300">
           {hint}
         </p>
       )}
@@ -174,13 +174,15 @@ export function IdentityPicker({
             return (
               <li
                 key={chosen}
-                className="inline-flex max-w-full min-w-0 items-center gap-2 rounded-full border border-slate-300 bg-slate-50 py-1 pr-1 pl-1"
+                className="inline-flex max-w-full min-w-0 items-center gap-2 rounded-full border border-slate-300 bg-slate-50 py-1 pr-1 pl-1 dark:border-slate-600 dark:bg-slate-900"
               >
                 {identity ? <PersonAvatar identity={identity} size="compact" /> : null}
                 <span className="min-w-0 pl-1 text-sm break-words">
                   {identity ? chipName : <Identifier value={chosen} />}
                   {chosen === current && (
-                    <span className="ml-2 text-xs text-slate-700">{t("identities.picker.you")}</span>
+                    <span className="ml-2 text-xs text-slate-700 dark:text-slate-300">
+                      {t("identities.picker.you")}
+                    </span>
                   )}
                 </span>
                 {chosen !== current && (
@@ -188,7 +190,7 @@ export function IdentityPicker({
                     type="button"
                     aria-label={t("identities.picker.remove", { name: chipName })}
                     onClick={() => remove(chosen)}
-                    className="inline-flex size-7 shrink-0 items-center justify-center rounded-full text-slate-700 hover:bg-slate-200 hover:text-slate-900"
+                    className="inline-flex size-7 shrink-0 items-center justify-center rounded-full text-slate-700 hover:bg-slate-200 hover:text-slate-900 dark:text-slate-300 dark:hover:bg-slate-700 dark:hover:text-slate-100"
                   >
                     <span aria-hidden="true">×</span>
                   </button>
@@ -228,14 +230,14 @@ export function IdentityPicker({
             setActive(-1);
           }}
           onKeyDown={onKeyDown}
-          className="w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-invalid:border-red-700"
+          className="w-full rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-invalid:border-red-700 dark:border-slate-500 dark:bg-slate-900 dark:text-slate-100 dark:aria-invalid:border-red-400"
         />
         <ul
           id={ids.list}
           role="listbox"
           aria-label={label}
           hidden={!listed}
-          className="absolute z-20 mt-1 max-h-80 w-full overflow-y-auto rounded-md border border-slate-300 bg-white py-1 shadow-lg"
+          className="absolute z-20 mt-1 max-h-80 w-full overflow-y-auto rounded-md border border-slate-300 bg-white py-1 shadow-lg dark:border-slate-600 dark:bg-slate-900"
         >
           {options.map((option, index) => {
             const key = optionKey(option);
@@ -249,7 +251,7 @@ export function IdentityPicker({
                 onMouseDown={(event) => event.preventDefault()}
                 onClick={() => pick(option)}
                 onMouseMove={() => setActive(index)}
-                className="flex cursor-pointer items-center gap-3 px-3 py-2 aria-selected:bg-blue-50"
+                className="flex cursor-pointer items-center gap-3 px-3 py-2 aria-selected:bg-blue-50 dark:aria-selected:bg-blue-950"
               >
                 {option.kind === "found" ? (
                   <>
@@ -257,7 +259,7 @@ export function IdentityPicker({
                     <span className="flex min-w-0 flex-col">
                       <span className="font-medium break-words">{displayName(option.identity)}</span>
                       {otherNames(option.identity) && (
-                        <span className="text-sm break-words text-slate-700">
+                        <span className="text-sm break-words text-slate-700 dark:text-slate-300">
                           {otherNames(option.identity)}
                         </span>
                       )}
@@ -274,11 +276,11 @@ export function IdentityPicker({
           })}
         </ul>
       </div>
-      <p id={ids.status} role="status" className="text-sm text-slate-700">
+      <p id={ids.status} role="status" className="text-sm text-slate-700 dark:text-slate-300">
         {status}
       </p>
       {error && (
-        <p id={ids.error} className="text-sm font-medium text-red-800">
+        <p id={ids.error} className="text-sm font-medium text-red-800 dark:text-red-300">
           {error}
         </p>
       )}

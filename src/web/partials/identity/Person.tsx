@@ -54,7 +54,7 @@ export function PersonSummary({
           <span id={nameId}>{displayName(identity)}</span>
           {labels}
         </span>
-        {others && <span className="text-sm break-words text-slate-700">{others}</span>}
+        {others && <span className="text-sm break-words text-slate-700 dark:text-slate-300">{others}</span>}
       </span>
     </span>
   );

@@ -37,7 +37,9 @@ export function AddedApplications({
   const [removed, setRemoved] = useState("");
   return (
     <Section title={t("organizations.apps.added")}>
-      {applications.length === 0 && <p className="text-slate-700">{t("organizations.apps.none")}</p>}
+      {applications.length === 0 && (
+        <p className="text-slate-700 dark:text-slate-300">{t("organizations.apps.none")}</p>
+      )}
       <ul className="flex flex-col gap-4">
         {applications.map((application) => (
           <AddedApplication
@@ -50,7 +52,7 @@ export function AddedApplications({
           />
         ))}
       </ul>
-      <p role="status" className="font-medium text-green-800">
+      <p role="status" className="font-medium text-green-800 dark:text-green-300">
         {removed && t("organizations.apps.removed", { name: removed })}
       </p>
     </Section>
@@ -126,7 +128,10 @@ function AddedApplication({
   ];
 
   return (
-    <li aria-labelledby={nameId} className="flex flex-col gap-4 rounded-md border border-slate-200 p-4">
+    <li
+      aria-labelledby={nameId}
+      className="flex flex-col gap-4 rounded-md border border-slate-200 p-4 dark:border-slate-700"
+    >
       <h3 id={nameId} className="text-lg font-semibold break-words">
         {name}
         <Labels
@@ -153,7 +158,7 @@ function AddedApplication({
                     aria-label={`${t("organizations.apps.rotateSecret")}: ${id}`}
                     onClick={() =>
                       confirmation.ask({
-                        title: t("organizations.apps.rotateConfirm.title"),
+                        title: t("organizations.apps.rotateConfirm.title", { name }),
                         message: t("organizations.apps.rotateConfirm.message", { clientId: id }),
                         confirmLabel: t("organizations.apps.rotateSecret"),
                         destructive: true,
@@ -179,7 +184,7 @@ function AddedApplication({
         <Link
           to={pathFor("OrganizationApp", { id: organization.id, appId: application.id })}
           aria-describedby={nameId}
-          className="text-blue-800 underline underline-offset-4 hover:text-blue-900"
+          className="text-blue-800 underline underline-offset-4 hover:text-blue-900 dark:text-blue-300 dark:hover:text-blue-100"
         >
           {t("organizations.apps.setup")}
         </Link>

@@ -39,7 +39,7 @@ export function AvailableApplications({
           <p role="status">{t("app.loading")}</p>
         )
       ) : templates.data.length === 0 ? (
-        <p className="text-slate-700">{t("organizations.apps.noTemplates")}</p>
+        <p className="text-slate-700 dark:text-slate-300">{t("organizations.apps.noTemplates")}</p>
       ) : (
         <ul className="flex flex-col gap-2">
           {templates.data.map((template) => (
@@ -84,12 +84,12 @@ function AvailableApplication({
   };
 
   return (
-    <li className="flex flex-col gap-3 rounded-md border border-slate-200 px-4 py-3">
+    <li className="flex flex-col gap-3 rounded-md border border-slate-200 px-4 py-3 dark:border-slate-700">
       <div className="flex flex-wrap items-center gap-3">
         <p className="min-w-0 flex-1 basis-48 font-medium break-words">
           <Link
             to={pathFor("ApplicationTemplateGet", { id: template.id })}
-            className="text-blue-800 underline underline-offset-4 hover:text-blue-900"
+            className="text-blue-800 underline underline-offset-4 hover:text-blue-900 dark:text-blue-300 dark:hover:text-blue-100"
           >
             {template.name}
           </Link>
@@ -190,7 +190,7 @@ function AddApplicationForm({
         {t("organizations.apps.addTitle", { name })}
       </h3>
       {variables.length === 0 && (
-        <p className="text-sm text-slate-700">{t("organizations.apps.noVariables")}</p>
+        <p className="text-sm text-slate-700 dark:text-slate-300">{t("organizations.apps.noVariables")}</p>
       )}
       <ValueFields variables={variables} values={shown} onChange={setValues} />
       <div className="flex flex-wrap gap-3">

@@ -35,7 +35,7 @@ export function NeedsConfiguration({
   return (
     <section
       aria-labelledby={headingId}
-      className="flex flex-col gap-4 rounded-md border border-amber-400 bg-amber-50 p-4 text-slate-900"
+      className="flex flex-col gap-4 rounded-md border border-amber-400 bg-amber-50 p-4 text-slate-900 dark:border-amber-700 dark:bg-amber-950 dark:text-slate-100"
     >
       <h2 id={headingId} className="text-xl font-semibold">
         {t("organizations.app.needs.title")}

@@ -40,7 +40,7 @@ export function OrganizationAdmins({ organization }: { readonly organization: Or
 
   return (
     <Section title={t("organizations.admins.title")}>
-      <p className="text-sm text-slate-700">{t("organizations.admins.hint")}</p>
+      <p className="text-sm text-slate-700 dark:text-slate-300">{t("organizations.admins.hint")}</p>
       <CardList>
         {admins.map((admin) => {
           const identity = known(admin);

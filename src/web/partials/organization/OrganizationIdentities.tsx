@@ -47,7 +47,7 @@ export function OrganizationIdentities({ organizationId }: { readonly organizati
   return (
     <Section title={t("organizations.identities.added")}>
       {added.length === 0 ? (
-        <p className="text-slate-700">{t("organizations.identities.noneAdded")}</p>
+        <p className="text-slate-700 dark:text-slate-300">{t("organizations.identities.noneAdded")}</p>
       ) : (
         <ul className="flex flex-col gap-2">
           {added.map((identity) => {
@@ -64,7 +64,7 @@ export function OrganizationIdentities({ organizationId }: { readonly organizati
                 <Link
                   to={pathFor("OrganizationIdentity", { id: organizationId, identityId: scopedId })}
                   aria-describedby={`${addedId}-${identity.id}`}
-                  className="text-sm text-blue-800 underline underline-offset-4 hover:text-blue-900"
+                  className="text-sm text-blue-800 underline underline-offset-4 hover:text-blue-900 dark:text-blue-300 dark:hover:text-blue-100"
                 >
                   {t("organizations.identity.view")}
                 </Link>
@@ -84,7 +84,7 @@ export function OrganizationIdentities({ organizationId }: { readonly organizati
           })}
         </ul>
       )}
-      <p className="text-sm text-slate-700">{t("organizations.identities.howToJoin")}</p>
+      <p className="text-sm text-slate-700 dark:text-slate-300">{t("organizations.identities.howToJoin")}</p>
       <ActionFeedback action={action} />
       {confirmation.dialog}
     </Section>

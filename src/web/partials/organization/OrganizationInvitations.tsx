@@ -55,7 +55,7 @@ export function OrganizationInvitations({ organizationId }: { readonly organizat
       >
         {(fieldError) => (
           <>
-            <p className="text-sm text-slate-700">
+            <p className="text-sm text-slate-700 dark:text-slate-300">
               {t("organizations.invitations.hint", { count: invitationLifetimeMs / dayMs })}
             </p>
             <SelectField
@@ -136,7 +136,7 @@ function PendingInvitations({ organizationId }: { readonly organizationId: strin
                       aria-label={t("organizations.invitations.withdrawLabel", { name })}
                       onClick={() =>
                         confirmation.ask({
-                          title: t("organizations.invitations.withdrawConfirm.title"),
+                          title: t("organizations.invitations.withdrawConfirm.title", { name }),
                           message: t("organizations.invitations.withdrawConfirm.message", { name }),
                           confirmLabel: t("organizations.invitations.withdraw"),
                           destructive: true,
@@ -157,14 +157,14 @@ function PendingInvitations({ organizationId }: { readonly organizationId: strin
                     <p className="font-medium break-words">
                       {invitation.address}
                       {roleLabel}
-                      <span className="block text-sm font-normal text-slate-700">
+                      <span className="block text-sm font-normal text-slate-700 dark:text-slate-300">
                         {t("organizations.invitations.byEmail")}
                       </span>
                     </p>
                   ) : (
                     <PersonSummary id={invitation.identityId} identity={identity} labels={roleLabel} />
                   )}
-                  <p className="mt-1 text-sm text-slate-700">
+                  <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
                     {t("organizations.invitations.expires", { date: formatTimestamp(invitation.expiresAt) })}
                   </p>
                 </CardItem>

@@ -12,7 +12,14 @@ import { useConfirmation } from "./useConfirmation.tsx";
  * The organization's own status, for its admins: disabling it stops sign-in to all of its apps and
  * the tokens they hold, so it is asked about first; activating it is not.
  */
-export function OrganizationStatus({ organization }: { readonly organization: Organization }) {
+export function OrganizationStatus({
+  organization,
+  name,
+}: {
+  readonly organization: Organization;
+  /** As the reader sees it. */
+  readonly name: string;
+}) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const action = useAction();
@@ -24,7 +31,7 @@ export function OrganizationStatus({ organization }: { readonly organization: Or
     }, t("organizations.status.updated"));
   return (
     <Section title={t("organizations.status.title")}>
-      <p className="text-slate-800">
+      <p className="text-slate-800 dark:text-slate-200">
         <Labels labels={[active ? t("common.labels.active") : t("common.labels.disabled")]} />{" "}
         {active ? t("organizations.status.active") : t("organizations.status.disabled")}
       </p>
@@ -35,8 +42,8 @@ export function OrganizationStatus({ organization }: { readonly organization: Or
           onClick={() =>
             active
               ? confirmation.ask({
-                  title: t("organizations.status.disable"),
-                  message: t("organizations.status.confirmDisable"),
+                  title: t("organizations.status.disableConfirm.title", { name }),
+                  message: t("organizations.status.disableConfirm.message"),
                   confirmLabel: t("organizations.status.disable"),
                   destructive: true,
                   onConfirm: save,

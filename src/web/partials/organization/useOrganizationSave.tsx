@@ -64,7 +64,7 @@ export function SaveOutcome({ state }: { readonly state: OrganizationSave }) {
   return (
     <>
       {state.error !== null && <Alert message={errorMessage(t, state.error.code, state.error.values)} />}
-      <p role="status" className="font-medium text-green-800">
+      <p role="status" className="font-medium text-green-800 dark:text-green-300">
         {state.message}
       </p>
     </>

@@ -35,7 +35,7 @@ export function ChoiceField<T extends string>({
           <label
             key={choice.value}
             htmlFor={`${id}-${choice.value}`}
-            className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-300 px-3 py-2 has-checked:border-blue-700 has-checked:bg-blue-50"
+            className="flex cursor-pointer items-start gap-3 rounded-md border border-slate-300 px-3 py-2 has-checked:border-blue-700 has-checked:bg-blue-50 dark:border-slate-600 dark:has-checked:border-blue-400 dark:has-checked:bg-blue-950"
           >
             <input
               id={`${id}-${choice.value}`}
@@ -49,9 +49,9 @@ export function ChoiceField<T extends string>({
             <span className="flex min-w-0 flex-col">
               <span className={choice.hint ? "font-medium" : ""}>{choice.label}</span>
               {choice.hint ? (
-                <span className="text-sm text-slate-700">{choice.hint}</span>
+                <span className="text-sm text-slate-700 dark:text-slate-300">{choice.hint}</span>
               ) : (
-                <code className="text-sm break-words text-slate-700">{choice.value}</code>
+                <code className="text-sm break-words text-slate-700 dark:text-slate-300">{choice.value}</code>
               )}
             </span>
           </label>

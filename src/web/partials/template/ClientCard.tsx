@@ -35,7 +35,7 @@ function UriAtAGlance({ term, uri }: { readonly term: string; readonly uri: stri
   if (uri === undefined) return null;
   return (
     <>
-      <dt className="text-slate-700">{term}</dt>
+      <dt className="text-slate-700 dark:text-slate-300">{term}</dt>
       <dd>
         <Identifier value={uri} />
       </dd>
@@ -87,7 +87,7 @@ export function ClientCard({
     <div
       role="group"
       aria-labelledby={titleId}
-      className="flex flex-col gap-4 rounded-lg border border-slate-300 bg-white p-4 shadow-sm"
+      className="flex flex-col gap-4 rounded-lg border border-slate-300 bg-white p-4 shadow-sm dark:border-slate-600 dark:bg-slate-900"
     >
       <div className="flex flex-wrap items-start justify-between gap-3">
         <div className="flex min-w-0 flex-col gap-1">
@@ -95,16 +95,18 @@ export function ClientCard({
             <span id={titleId} className="break-words">
               {name}
             </span>
-            <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-800 ring-1 ring-slate-300">
+            <span className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-800 ring-1 ring-slate-300 dark:bg-slate-800 dark:text-slate-200 dark:ring-slate-600">
               {t(`templates.clients.kinds.${kind}.badge`)}
             </span>
             {usesRedirects(kind) && client.requirePushedAuthorizationRequests && (
-              <span className="rounded-full bg-blue-50 px-2 py-0.5 text-xs font-medium text-blue-900 ring-1 ring-blue-300">
+              <span className="rounded-full bg-blue-50 px-2 py-0.5 text-xs font-medium text-blue-900 ring-1 ring-blue-300 dark:bg-blue-950 dark:text-blue-100 dark:ring-blue-700">
                 {t("templates.clients.parBadge")}
               </span>
             )}
           </h3>
-          {client.description && <p className="break-words text-slate-700">{client.description}</p>}
+          {client.description && (
+            <p className="break-words text-slate-700 dark:text-slate-300">{client.description}</p>
+          )}
         </div>
         <div className="flex flex-wrap gap-2">
           <Button
@@ -123,10 +125,12 @@ export function ClientCard({
       </div>
 
       <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[max-content_1fr]">
-        <dt className="text-slate-700">{t("templates.clients.id")}</dt>
+        <dt className="text-slate-700 dark:text-slate-300">{t("templates.clients.id")}</dt>
         <dd className="flex min-w-0 flex-wrap items-center gap-2">
           {client.id === undefined ? (
-            <span className="text-slate-700 italic">{t("templates.clients.notSaved")}</span>
+            <span className="text-slate-700 italic dark:text-slate-300">
+              {t("templates.clients.notSaved")}
+            </span>
           ) : (
             <>
               <Identifier value={client.id} />
@@ -152,15 +156,21 @@ export function ClientCard({
             uri={firstLine(client.backchannelLogoutUriTemplate)}
           />
         )}
-        <dt className="text-slate-700">{t("templates.clients.accessToken")}</dt>
+        <dt className="text-slate-700 dark:text-slate-300">{t("templates.clients.accessToken")}</dt>
         <dd>
           {t(`templates.clients.tokenTypes.${client.accessTokenType}`)},{" "}
           {lifespanText(client.accessTokenLifespan)}
         </dd>
       </dl>
 
-      <div id={settingsId} hidden={!open} className="flex flex-col gap-4 border-t border-slate-200 pt-4">
-        <p className="text-sm text-slate-700">{t(`templates.clients.kinds.${kind}.about`)}</p>
+      <div
+        id={settingsId}
+        hidden={!open}
+        className="flex flex-col gap-4 border-t border-slate-200 pt-4 dark:border-slate-700"
+      >
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          {t(`templates.clients.kinds.${kind}.about`)}
+        </p>
         <TextField
           label={t("common.description")}
           name={`${path}.description`}

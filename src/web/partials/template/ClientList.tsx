@@ -44,9 +44,9 @@ export function ClientList({
 
   return (
     <>
-      <p className="text-sm text-slate-700">{t("templates.clients.hint")}</p>
+      <p className="text-sm text-slate-700 dark:text-slate-300">{t("templates.clients.hint")}</p>
       {count === 0 ? (
-        <p className="text-slate-700">{t("templates.clients.none")}</p>
+        <p className="text-slate-700 dark:text-slate-300">{t("templates.clients.none")}</p>
       ) : (
         <ul className="flex flex-col gap-4">
           {clientKinds.flatMap((kind) =>

@@ -44,8 +44,10 @@ export function EditableRows<R extends { readonly key: string; readonly name: st
   const { t } = useTranslation();
   return (
     <>
-      <p className="text-sm text-slate-700">{t(`templates.${list}.hint`)}</p>
-      {rows.length === 0 && <p className="text-slate-700">{t(`templates.${list}.none`)}</p>}
+      <p className="text-sm text-slate-700 dark:text-slate-300">{t(`templates.${list}.hint`)}</p>
+      {rows.length === 0 && (
+        <p className="text-slate-700 dark:text-slate-300">{t(`templates.${list}.none`)}</p>
+      )}
       {rows.map((row, index) => {
         const label = t(`templates.${list}.item`, { number: index + 1 });
         const path = `${list}.${index}`;
@@ -79,7 +81,7 @@ export function EditableRows<R extends { readonly key: string; readonly name: st
         return (
           <fieldset
             key={row.key}
-            className={`grid min-w-0 items-start gap-3 rounded-lg border border-slate-300 p-4 ${rowClassName}`}
+            className={`grid min-w-0 items-start gap-3 rounded-lg border border-slate-300 p-4 ${rowClassName} dark:border-slate-600`}
           >
             <legend className="sr-only">{label}</legend>
             {fields(row, parts)}

@@ -35,7 +35,7 @@ export function LifespanField({
             step="any"
             value={value.amount}
             onChange={(event) => onChange({ ...value, amount: event.target.value })}
-            className="w-full min-w-0 flex-1 rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-invalid:border-red-700"
+            className="w-full min-w-0 flex-1 rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 aria-invalid:border-red-700 dark:border-slate-500 dark:bg-slate-900 dark:text-slate-100 dark:aria-invalid:border-red-400"
           />
           <select
             aria-label={t("templates.lifespan.unitOf", { field: label })}
@@ -44,7 +44,7 @@ export function LifespanField({
               const unit = lifespanUnits.find((candidate) => candidate === event.target.value);
               if (unit) onChange({ ...value, unit });
             }}
-            className="rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900"
+            className="rounded-md border border-slate-400 bg-white px-3 py-2 text-slate-900 dark:border-slate-500 dark:bg-slate-900 dark:text-slate-100"
           >
             {lifespanUnits.map((unit) => (
               <option key={unit} value={unit}>

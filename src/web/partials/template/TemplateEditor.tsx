@@ -271,10 +271,10 @@ function SaveBar({
         ? [...(outcome.fieldErrors.length > 0 ? [t("templates.save.fixFields")] : []), ...outcome.messages]
         : [];
   return (
-    <div className="sticky bottom-4 z-10 rounded-lg border border-slate-300 bg-white px-4 py-3 shadow-lg">
+    <div className="sticky bottom-4 z-10 rounded-lg border border-slate-300 bg-white px-4 py-3 shadow-lg dark:border-slate-600 dark:bg-slate-900">
       <div role="alert" className="flex flex-col gap-1 not-empty:mb-3">
         {problems.map((problem) => (
-          <p key={problem} className="font-medium text-red-800">
+          <p key={problem} className="font-medium text-red-800 dark:text-red-300">
             {problem}
           </p>
         ))}
@@ -289,7 +289,7 @@ function SaveBar({
           </Button>
         )}
         <div>
-          <p role="status" className="font-medium text-green-800">
+          <p role="status" className="font-medium text-green-800 dark:text-green-300">
             {outcome?.kind === "saved"
               ? [
                   t("templates.save.saved"),
@@ -299,7 +299,9 @@ function SaveBar({
                 ].join(" ")
               : ""}
           </p>
-          {dirty && outcome === null && <p className="text-slate-700">{t("templates.save.unsaved")}</p>}
+          {dirty && outcome === null && (
+            <p className="text-slate-700 dark:text-slate-300">{t("templates.save.unsaved")}</p>
+          )}
         </div>
       </div>
     </div>
