@@ -15,7 +15,10 @@ const get = (path: string, init?: RequestInit) => fetch(server.url + path, init)
 /** The route's path with each parameter set to a value of its format that names nothing. */
 const sample = (route: RouteDefinition) =>
   route.path.replace(/:([A-Za-z]+)/g, (_, name: string) =>
-    route.params?.[name] === "flowId" ? "Xy7Q2mZ8abcdefghijk123".padEnd(43, "x") : "Xy7Q2mZ8abcdefghijk123",
+    // Flow IDs and link tokens are 43 characters long; other IDs are shorter.
+    ["flowId", "linkToken"].includes(route.params?.[name] ?? "")
+      ? "Xy7Q2mZ8abcdefghijk123".padEnd(43, "x")
+      : "Xy7Q2mZ8abcdefghijk123",
   );
 
 describe("route table over HTTP", () => {
