@@ -3,7 +3,7 @@ import { apiPath, apiPrefix, pathFor, routes } from "../src/common/routes.ts";
 import { expect, test } from "./fixtures.ts";
 import { consoleCaller, newName, openIdentity, signUp, type ConsoleCaller } from "./support/console.ts";
 import { identityItem } from "./support/flow.ts";
-import { checkAtBothWidths } from "./support/layout-checks.ts";
+import { checkInBothSchemes } from "./support/layout-checks.ts";
 
 // The Set-up section of an app is enough to connect it: the values, configuration of common
 // libraries to copy, and "Try signing in", which runs the app's sign-in as its test client and shows
@@ -104,10 +104,10 @@ test("an admin copies a library's configuration, tries the app's sign-in and see
   await expect(setUp.getByText(application.localCaFile ?? "", { exact: true })).toBeVisible();
   // From the top: a full-page screenshot of a scrolled page draws the sticky header mid-page.
   await page.evaluate(() => window.scrollTo(0, 0));
-  await checkAtBothWidths(page, "app-setup-en");
+  await checkInBothSchemes(page, "app-setup-en");
   await inLanguage(page, "sl");
   await expect(page.getByRole("region", { name: "Povezovanje aplikacije" })).toContainText(publicId);
-  await checkAtBothWidths(page, "app-setup-sl");
+  await checkInBothSchemes(page, "app-setup-sl");
   await inLanguage(page, "en");
 
   // Try signing in: signed in already, the admin picks the identity this app gets, and comes back.
@@ -140,10 +140,10 @@ test("an admin copies a library's configuration, tries the app's sign-in and see
   ]);
   // The console signed in again on the way back: the app's page is a link away.
   await expect(page.getByRole("button", { name: "Try again" })).toBeVisible();
-  await checkAtBothWidths(page, "app-try-result-en");
+  await checkInBothSchemes(page, "app-try-result-en");
   await inLanguage(page, "sl");
   await expect(page.getByRole("table", { name: "Žeton ID" })).toContainText(sub);
-  await checkAtBothWidths(page, "app-try-result-sl");
+  await checkInBothSchemes(page, "app-try-result-sl");
   await inLanguage(page, "en");
 
   // The sub is the one the organization knows the admin's identity by.

@@ -2,7 +2,7 @@ import type { Locator, Page } from "@playwright/test";
 import { dropFailedLoads, expect, test } from "./fixtures.ts";
 import { newName, signUp } from "./support/console.ts";
 import { flowLabels } from "./support/labels.ts";
-import { checkAtBothWidths } from "./support/layout-checks.ts";
+import { checkAtBothWidths, checkInBothSchemes } from "./support/layout-checks.ts";
 import { startRelyingParty } from "./support/relyingParty.ts";
 
 // The guided path from nothing to a real relying party's first ID token: a new person signs up,
@@ -128,11 +128,11 @@ test("the home card, the form and the connected app's page, at both widths in En
     await page.getByLabel(/^(Language|Jezik)$/).selectOption(language);
     await expect(page.locator("html")).toHaveAttribute("lang", language);
     await expect(page.getByRole("region", { name: /first app|prvo aplikacijo/ })).toBeVisible();
-    await checkAtBothWidths(page, `home-first-app-${language}`);
+    await checkInBothSchemes(page, `home-first-app-${language}`);
 
     await page.getByRole("link", { name: language === "en" ? "Get started" : "Začnite" }).click();
     await expect(page.locator("form input[name=name]")).toBeVisible();
-    await checkAtBothWidths(page, `connect-app-${language}`);
+    await checkInBothSchemes(page, `connect-app-${language}`);
   }
   // Refused input shows at its field, in the page's language (Slovenian by now).
   await page.locator("form input[name=name]").fill("Oglasna deska");
@@ -145,7 +145,7 @@ test("the home card, the form and the connected app's page, at both widths in En
   await page.locator("form input[name=address]").fill("http://localhost:5173");
   await page.locator("form button[type=submit]").click();
   await expect(page.getByRole("heading", { level: 1, name: "Oglasna deska" })).toBeVisible();
-  await checkAtBothWidths(page, "connected-app-sl");
+  await checkInBothSchemes(page, "connected-app-sl");
   // Once shown, the secret is gone when the person comes back to the page.
   await expect(page.getByRole("button", { name: "Kopiraj skrivnost" })).toBeVisible();
   await page.getByRole("navigation", { name: "Drobtinice" }).getByRole("link").last().click();
@@ -164,5 +164,5 @@ test("the home card, the form and the connected app's page, at both widths in En
   await expect(page.getByLabel("Organizacija")).toHaveValue(/.+/);
   await page.getByRole("radio", { name: /^Mobilna, namizna ali ukazna aplikacija/ }).check();
   await expect(page.getByText("http://127.0.0.1/callback", { exact: false })).toBeVisible();
-  await checkAtBothWidths(page, "connect-app-more-sl");
+  await checkInBothSchemes(page, "connect-app-more-sl");
 });

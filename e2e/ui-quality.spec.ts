@@ -8,6 +8,7 @@ import { dropFailedLoads, expect, seriousAccessibilityViolations, test as base }
 import { consoleCaller, newName, password, signUp } from "./support/console.ts";
 import { addVirtualAuthenticator } from "./support/authenticator.ts";
 import { newEmail } from "./support/flow.ts";
+import { waitForMail } from "./support/mail.ts";
 import {
   checkPage,
   layoutFindings,
@@ -66,6 +67,8 @@ interface Sample {
     readonly identityId: string;
   };
   readonly activityId: string;
+  /** The path of an e-mailed invitation to the organization, not answered. */
+  readonly invitationLink: string;
   /** The console's own client, which an authorization request with a foreign redirect URI names. */
   readonly consoleClientId: string;
 }
@@ -159,6 +162,15 @@ async function makeSample(browser: Browser, baseURL: string, storageState: strin
     const scopedIdentityId =
       joined.organizations?.find((membership) => membership.organizationId === organizationId)?.id ?? "";
 
+    const invitedAddress = newEmail("ui-invited");
+    await call(at("OrganizationInviteByAddress", { id: organizationId }), {
+      address: invitedAddress,
+      role: "member",
+    });
+    const invitationLink =
+      /\/invitation\/[\w-]{43}/.exec((await waitForMail(invitedAddress)).text)?.[0] ?? "";
+    expect(invitationLink).not.toBe("");
+
     const activity = await call<{ items: { id: string }[] }>(apiPath("ActivityList"));
     const site = await call<{ clientId: string }>(pathFor("Context"));
     await context.storageState({ path: storageState });
@@ -175,6 +187,7 @@ async function makeSample(browser: Browser, baseURL: string, storageState: strin
         identityId: scopedIdentityId,
       },
       activityId: activity.items[0]?.id ?? "",
+      invitationLink,
       consoleClientId: site.clientId,
     };
   } finally {
@@ -273,8 +286,6 @@ interface PageVisit {
   readonly open: (page: Page, sample: Sample) => Promise<Locator>;
   /** An error status the page answers with, which Chromium logs as a failed load. */
   readonly errorStatus?: number;
-  /** Drawn for the light scheme only so far: not checked in dark mode. */
-  readonly lightOnly?: true;
 }
 
 const heading = (page: Page, name?: string) => page.getByRole("heading", { level: 1, name });
@@ -288,7 +299,6 @@ const signedOutPages: PageVisit[] = [
       await page.goto(pathFor("Home"));
       return heading(page);
     },
-    lightOnly: true,
   },
   {
     name: "sign-in-start",
@@ -448,7 +458,6 @@ const signedInPages: PageVisit[] = [
       await page.goto(pathFor("Home"));
       return heading(page);
     },
-    lightOnly: true,
   },
   {
     name: "connect-app",
@@ -457,6 +466,13 @@ const signedInPages: PageVisit[] = [
       // The organization the person administers is offered first.
       await expect(page.locator("form select")).toHaveValue(sample.organization.id);
       return formField(page);
+    },
+  },
+  {
+    name: "invitation",
+    open: async (page, sample) => {
+      await page.goto(sample.invitationLink);
+      return page.getByRole("radio").first();
     },
   },
   {
@@ -508,7 +524,6 @@ const signedInPages: PageVisit[] = [
       await page.goto(pathFor("OrganizationApp", { id, appId }));
       return heading(page, sample.template.name);
     },
-    lightOnly: true,
   },
   {
     name: "organization-identity",
@@ -608,7 +623,6 @@ for (const { language, locale, name } of languages)
       // One load of the page serves both widths: a narrower or wider window lays the same page out anew.
       const check = (visit: PageVisit) =>
         test(visit.name, async ({ page, sample, pageErrors }) => {
-          test.skip(scheme === "dark" && visit.lightOnly === true, "drawn for the light scheme only");
           // Errors fail every test (fixtures.ts); a warning, from React or React Router say, fails these.
           const warnings: string[] = [];
           page.on("console", (message) => {

@@ -255,3 +255,14 @@ export async function checkAtBothWidths(page: Page, name: string): Promise<void>
     await checkPage(page, `${name}-${viewport.width}`);
   }
 }
+
+/**
+ * Checks the page at both widths in the light scheme, then in the dark one (screenshots `<name>-dark-…`),
+ * and leaves it light again.
+ */
+export async function checkInBothSchemes(page: Page, name: string): Promise<void> {
+  await checkAtBothWidths(page, name);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await checkAtBothWidths(page, `${name}-dark`);
+  await page.emulateMedia({ colorScheme: "light" });
+}

@@ -24,7 +24,7 @@ export function ConnectApp() {
         <h1 id={headingId} className="text-3xl font-bold tracking-tight">
           {t("connectApp.title")}
         </h1>
-        <p className="max-w-prose text-slate-700">{t("connectApp.intro")}</p>
+        <p className="max-w-prose text-slate-700 dark:text-slate-300">{t("connectApp.intro")}</p>
       </div>
       {signedIn ? (
         <ConnectAppForm labelledBy={headingId} />

@@ -43,10 +43,14 @@ export function Home() {
 
   return (
     <div className="flex flex-col gap-10">
-      <section className="rounded-2xl bg-gradient-to-br from-blue-50 to-slate-50 px-6 py-8 ring-1 ring-slate-200 sm:px-10 sm:py-12">
+      <section className="rounded-2xl bg-gradient-to-br from-blue-50 to-slate-50 px-6 py-8 ring-1 ring-slate-200 sm:px-10 sm:py-12 dark:from-blue-950 dark:to-slate-900 dark:ring-slate-700">
         <h1 className="text-3xl font-bold tracking-tight break-words sm:text-4xl">{context.title}</h1>
-        <p className="mt-4 max-w-prose text-lg text-slate-700">{t("home.introduction")}</p>
-        {!signedIn && <p className="mt-3 max-w-prose text-slate-700">{t("home.signInHint")}</p>}
+        <p className="mt-4 max-w-prose text-lg text-slate-700 dark:text-slate-300">
+          {t("home.introduction")}
+        </p>
+        {!signedIn && (
+          <p className="mt-3 max-w-prose text-slate-700 dark:text-slate-300">{t("home.signInHint")}</p>
+        )}
         {signedIn && firstApp === false && <ConnectAppLink />}
       </section>
 
@@ -60,9 +64,9 @@ export function Home() {
           {sections.map(({ route, key, icon: Icon, count }) => (
             <li
               key={route}
-              className="relative flex gap-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm hover:border-blue-300 hover:shadow"
+              className="relative flex gap-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm hover:border-blue-300 hover:shadow dark:border-slate-700 dark:bg-slate-900 dark:hover:border-blue-700"
             >
-              <span className="h-fit rounded-lg bg-blue-50 p-2.5 text-blue-800">
+              <span className="h-fit rounded-lg bg-blue-50 p-2.5 text-blue-800 dark:bg-blue-950 dark:text-blue-300">
                 <Icon className="size-6" />
               </span>
               <div className="min-w-0 flex-1">
@@ -70,16 +74,18 @@ export function Home() {
                   {/* The link covers the whole card, but its name is only the title. */}
                   <Link
                     to={pathFor(route)}
-                    className="font-semibold text-blue-800 underline underline-offset-4 after:absolute after:inset-0 after:rounded-xl hover:text-blue-900"
+                    className="font-semibold text-blue-800 underline underline-offset-4 after:absolute after:inset-0 after:rounded-xl hover:text-blue-900 dark:text-blue-300 dark:hover:text-blue-100"
                   >
                     {t(`nav.sections.${key}`)}
                   </Link>
                   {/* Activity has no count: its entries come a page at a time. */}
                   {count !== undefined && key !== "activity" && (
-                    <span className="text-sm text-slate-600">{t(`home.counts.${key}`, { count })}</span>
+                    <span className="text-sm text-slate-600 dark:text-slate-400">
+                      {t(`home.counts.${key}`, { count })}
+                    </span>
                   )}
                 </div>
-                <p className="mt-1 text-slate-700">{t(`nav.descriptions.${key}`)}</p>
+                <p className="mt-1 text-slate-700 dark:text-slate-300">{t(`nav.descriptions.${key}`)}</p>
               </div>
             </li>
           ))}

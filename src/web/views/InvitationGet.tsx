@@ -161,7 +161,7 @@ function InvitationAnswer({ token, invitation, onAnswered }: InvitationAnswerPro
             return (
               <label
                 key={value}
-                className="flex cursor-pointer items-center gap-3 rounded-md border border-slate-300 px-3 py-2.5 has-checked:border-blue-700 has-checked:bg-blue-50 dark:border-slate-600 dark:has-checked:bg-blue-950"
+                className="flex cursor-pointer items-center gap-3 rounded-md border border-slate-300 px-3 py-2.5 has-checked:border-blue-700 has-checked:bg-blue-50 dark:border-slate-600 dark:has-checked:border-blue-400 dark:has-checked:bg-blue-950"
               >
                 <input
                   type="radio"

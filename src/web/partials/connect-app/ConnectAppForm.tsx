@@ -127,7 +127,7 @@ export function ConnectAppForm({ labelledBy }: { readonly labelledBy: string }) 
           onChange={(event) => setAddress(event.target.value)}
         />
       ) : (
-        <p className="rounded-md bg-slate-50 px-4 py-3 text-slate-700 ring-1 ring-slate-200">
+        <p className="rounded-md bg-slate-50 px-4 py-3 text-slate-700 ring-1 ring-slate-200 dark:bg-slate-900 dark:text-slate-300 dark:ring-slate-700">
           {kind === "native"
             ? t("connectApp.loopbackNote", { redirectUri: loopbackRedirectUri })
             : t("connectApp.serviceNote")}

@@ -12,27 +12,27 @@ export function FirstAppCard() {
   return (
     <section
       aria-labelledby="home-first-app"
-      className="flex flex-col gap-5 rounded-2xl border-2 border-blue-200 bg-white px-6 py-7 shadow-sm sm:px-10"
+      className="flex flex-col gap-5 rounded-2xl border-2 border-blue-200 bg-white px-6 py-7 shadow-sm sm:px-10 dark:border-blue-800 dark:bg-slate-900"
     >
       <div className="flex flex-col gap-2">
         <h2 id="home-first-app" className="text-2xl font-semibold tracking-tight">
           {t("home.firstApp.title")}
         </h2>
-        <p className="max-w-prose text-slate-700">{t("home.firstApp.text")}</p>
+        <p className="max-w-prose text-slate-700 dark:text-slate-300">{t("home.firstApp.text")}</p>
       </div>
       <ol className="grid gap-3 sm:grid-cols-3">
         {steps.map((step, index) => (
           <li
             key={step}
-            className="flex items-center gap-3 rounded-lg bg-slate-50 px-4 py-3 ring-1 ring-slate-200"
+            className="flex items-center gap-3 rounded-lg bg-slate-50 px-4 py-3 ring-1 ring-slate-200 dark:bg-slate-800 dark:ring-slate-700"
           >
             <span
               aria-hidden="true"
-              className="flex size-7 shrink-0 items-center justify-center rounded-full bg-blue-700 text-sm font-semibold text-white"
+              className="flex size-7 shrink-0 items-center justify-center rounded-full bg-blue-700 text-sm font-semibold text-white dark:bg-blue-600"
             >
               {index + 1}
             </span>
-            <span className="text-slate-800">{t(`home.firstApp.steps.${step}`)}</span>
+            <span className="text-slate-800 dark:text-slate-200">{t(`home.firstApp.steps.${step}`)}</span>
           </li>
         ))}
       </ol>
@@ -52,7 +52,7 @@ export function ConnectAppLink() {
         <PlusIcon />
         {t("home.connectApp")}
       </Link>
-      <span className="text-sm text-slate-700">{t("home.connectAppHint")}</span>
+      <span className="text-sm text-slate-700 dark:text-slate-300">{t("home.connectAppHint")}</span>
     </div>
   );
 }

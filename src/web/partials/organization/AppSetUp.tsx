@@ -29,7 +29,7 @@ export function AppSetUp({
   const caFile = application.localCaFile;
   return (
     <Section title={t("organizations.app.setupTitle")}>
-      <p className="text-slate-700">{t("organizations.app.setupHint")}</p>
+      <p className="text-slate-700 dark:text-slate-300">{t("organizations.app.setupHint")}</p>
       <dl className="flex flex-col gap-1">
         <dt className="font-medium">{t("organizations.app.issuer")}</dt>
         <dd>

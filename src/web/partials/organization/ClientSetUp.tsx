@@ -17,13 +17,17 @@ export function ClientSetUp({
   const { t } = useTranslation();
   const authentication = client.tokenEndpointAuthMethod ?? "none";
   return (
-    <li className="flex min-w-0 flex-col gap-4 rounded-md border border-slate-200 p-4">
+    <li className="flex min-w-0 flex-col gap-4 rounded-md border border-slate-200 p-4 dark:border-slate-700">
       <div>
         <h3 className="text-lg font-semibold break-words">
           {t(`organizations.app.kinds.${client.kind}`)}
-          {client.description && <span className="font-normal text-slate-700"> · {client.description}</span>}
+          {client.description && (
+            <span className="font-normal text-slate-700 dark:text-slate-300"> · {client.description}</span>
+          )}
         </h3>
-        <p className="text-sm text-slate-700">{t(`organizations.app.kindHints.${client.kind}`)}</p>
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          {t(`organizations.app.kindHints.${client.kind}`)}
+        </p>
       </div>
       <dl className="flex flex-col gap-3">
         <div className="flex flex-col gap-1">
@@ -37,7 +41,7 @@ export function ClientSetUp({
             <dt className="font-medium">{t("organizations.app.scopes")}</dt>
             <dd>
               <ScopeList scopes={client.scopes} label={t("organizations.app.scopes")} />
-              <p className="mt-1 text-sm text-slate-700">
+              <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">
                 {t(`organizations.app.scopesHint.${client.kind}`)}
               </p>
             </dd>
@@ -61,7 +65,9 @@ export function ClientSetUp({
                 value={client.backchannelLogoutUri}
                 copyLabel={t("organizations.app.copyBackchannelLogoutUri")}
               />
-              <p className="text-sm text-slate-700">{t("organizations.app.backchannelLogoutHint")}</p>
+              <p className="text-sm text-slate-700 dark:text-slate-300">
+                {t("organizations.app.backchannelLogoutHint")}
+              </p>
             </dd>
           </div>
         )}
@@ -75,9 +81,11 @@ export function ClientSetUp({
           <dt className="font-medium">{t("organizations.app.authentication")}</dt>
           <dd>
             {t(`organizations.app.authMethods.${authentication}`)}{" "}
-            <code className="text-sm text-slate-700">({authentication})</code>
+            <code className="text-sm text-slate-700 dark:text-slate-300">({authentication})</code>
             {client.kind !== "public" && (
-              <p className="text-sm text-slate-700">{t("organizations.app.secretHint")}</p>
+              <p className="text-sm text-slate-700 dark:text-slate-300">
+                {t("organizations.app.secretHint")}
+              </p>
             )}
           </dd>
         </div>
@@ -93,7 +101,9 @@ export function ScopeList({ scopes, label }: { readonly scopes: readonly string[
     <ul className="flex flex-wrap gap-2" aria-label={label}>
       {scopes.map((scope) => (
         <li key={scope}>
-          <code className="rounded bg-slate-100 px-2 py-0.5 text-sm text-slate-800">{scope}</code>
+          <code className="rounded bg-slate-100 px-2 py-0.5 text-sm text-slate-800 dark:bg-slate-800 dark:text-slate-200">
+            {scope}
+          </code>
         </li>
       ))}
     </ul>

@@ -30,7 +30,7 @@ export function ClientSnippets(values: SnippetValues) {
       <div
         role="tablist"
         aria-label={t("organizations.app.snippets.title")}
-        className="flex flex-wrap gap-1 border-b border-slate-200"
+        className="flex flex-wrap gap-1 border-b border-slate-200 dark:border-slate-700"
       >
         {snippets.map((candidate, index) => (
           <button
@@ -45,8 +45,8 @@ export function ClientSnippets(values: SnippetValues) {
             onKeyDown={moveWithKeys}
             className={`-mb-px rounded-t-md border px-3 py-1.5 text-sm font-medium ${
               index === chosen
-                ? "border-slate-200 border-b-white bg-white text-slate-900"
-                : "border-transparent text-slate-700 hover:bg-slate-100"
+                ? "border-slate-200 border-b-white bg-white text-slate-900 dark:border-slate-700 dark:border-b-slate-950 dark:bg-slate-950 dark:text-slate-100"
+                : "border-transparent text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
             }`}
           >
             {t(`organizations.app.snippets.libraries.${candidate.library}`)}
@@ -59,16 +59,18 @@ export function ClientSnippets(values: SnippetValues) {
         aria-labelledby={tabId(chosen)}
         className="flex flex-col gap-2"
       >
-        <p className="text-sm text-slate-700">{t(`organizations.app.snippets.hints.${snippet.hint}`)}</p>
+        <p className="text-sm text-slate-700 dark:text-slate-300">
+          {t(`organizations.app.snippets.hints.${snippet.hint}`)}
+        </p>
         <pre
           tabIndex={0}
-          className="max-h-96 overflow-auto rounded-md bg-slate-900 p-3 text-[13px] leading-relaxed text-slate-100"
+          className="max-h-96 overflow-auto rounded-md bg-slate-900 p-3 text-[13px] leading-relaxed text-slate-100 dark:ring-1 dark:ring-slate-700"
         >
           <code>{snippet.code}</code>
         </pre>
         <div className="flex flex-wrap items-center justify-between gap-2">
           {values.client.kind !== "public" ? (
-            <p className="text-sm text-slate-700">
+            <p className="text-sm text-slate-700 dark:text-slate-300">
               {t("organizations.app.snippets.secret", { variable: secretVariable })}
             </p>
           ) : (

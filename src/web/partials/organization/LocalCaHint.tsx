@@ -13,7 +13,7 @@ export function LocalCaHint({ caFile }: { readonly caFile: string }) {
     [t("organizations.app.localCa.curl"), `curl --cacert ${caFile} …`],
   ];
   return (
-    <div className="flex flex-col gap-3 rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-950">
+    <div className="flex flex-col gap-3 rounded-md border border-amber-300 bg-amber-50 p-4 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100">
       <h3 className="font-semibold">{t("organizations.app.localCa.title")}</h3>
       <p className="text-sm">{t("organizations.app.localCa.hint")}</p>
       <CopyableValue value={caFile} copyLabel={t("organizations.app.localCa.copy")} />

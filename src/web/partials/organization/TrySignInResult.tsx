@@ -35,19 +35,21 @@ export function TrySignInResult({
         <Alert message={errorMessage(t, result.error)} />
       ) : (
         <>
-          <p role="status" className="font-medium text-green-800">
+          <p role="status" className="font-medium text-green-800 dark:text-green-300">
             {t("organizations.try.signedIn")}
           </p>
           <Section title={t("organizations.try.idToken")}>
-            <p className="text-sm text-slate-700">{t("organizations.try.idTokenHint")}</p>
+            <p className="text-sm text-slate-700 dark:text-slate-300">{t("organizations.try.idTokenHint")}</p>
             <ClaimTable claims={result.claims} label={t("organizations.try.idToken")} />
           </Section>
           <Section title={t("organizations.try.accessToken")}>
-            <p className="text-sm text-slate-700">{t("organizations.try.scopesHint")}</p>
+            <p className="text-sm text-slate-700 dark:text-slate-300">{t("organizations.try.scopesHint")}</p>
             <ScopeList scopes={result.scopes} label={t("organizations.try.scopes")} />
           </Section>
           <Section title={t("organizations.try.userinfo")}>
-            <p className="text-sm text-slate-700">{t("organizations.try.userinfoHint")}</p>
+            <p className="text-sm text-slate-700 dark:text-slate-300">
+              {t("organizations.try.userinfoHint")}
+            </p>
             <ClaimTable claims={result.userinfo} label={t("organizations.try.userinfo")} />
           </Section>
         </>
@@ -61,7 +63,7 @@ export function TrySignInResult({
 function TryActions({ app }: { readonly app: TryApp }) {
   const { t } = useTranslation();
   return (
-    <div className="flex flex-wrap items-start gap-3 border-t border-slate-200 pt-6">
+    <div className="flex flex-wrap items-start gap-3 border-t border-slate-200 pt-6 dark:border-slate-700">
       <TryButton app={app} label={t("organizations.try.again")} />
       <TryButton
         app={app}
@@ -81,15 +83,18 @@ function TryActions({ app }: { readonly app: TryApp }) {
 
 function ClaimTable({ claims, label }: { readonly claims: Record<string, unknown>; readonly label: string }) {
   return (
-    <div className="overflow-x-auto rounded-md border border-slate-200">
+    <div className="overflow-x-auto rounded-md border border-slate-200 dark:border-slate-700">
       <table className="w-full text-left text-sm" aria-label={label}>
         <tbody>
           {Object.entries(claims).map(([name, value]) => (
             // On a phone the name stands above its value, which then has the whole width.
-            <tr key={name} className="flex flex-col border-b border-slate-200 last:border-b-0 sm:table-row">
+            <tr
+              key={name}
+              className="flex flex-col border-b border-slate-200 last:border-b-0 sm:table-row dark:border-slate-700"
+            >
               <th
                 scope="row"
-                className="bg-slate-50 px-3 pt-2 align-top font-mono font-medium sm:w-1/3 sm:py-2"
+                className="bg-slate-50 px-3 pt-2 align-top font-mono font-medium sm:w-1/3 sm:py-2 dark:bg-slate-900"
               >
                 {name}
               </th>
@@ -111,7 +116,7 @@ function ClaimValue({ name, value }: { readonly name: string; readonly value: un
   const date = format(new Date(value * 1000).toISOString());
   return (
     <>
-      {text} <span className="font-sans text-slate-600">({date})</span>
+      {text} <span className="font-sans text-slate-600 dark:text-slate-400">({date})</span>
     </>
   );
 }
