@@ -1,6 +1,12 @@
 import * as oauth from "oauth4webapi";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { forgetSilentSignIn, isSilentRefusal, mayTrySilentSignIn, safePath } from "./auth.ts";
+import {
+  forgetSilentSignIn,
+  isSilentRefusal,
+  mayTrySilentSignIn,
+  safePath,
+  signInErrorCode,
+} from "./auth.ts";
 
 /** A tab's session storage. */
 function memoryStorage(): Storage {
@@ -68,5 +74,23 @@ describe("safePath", () => {
     expect(safePath("//evil.example/")).toBe("/");
     expect(safePath("/\\evil.example/")).toBe("/");
     expect(safePath("https://evil.example/")).toBe("/");
+  });
+});
+
+describe("signInErrorCode", () => {
+  it("names a server that gives no answer at all as unreachable", async () => {
+    // Port 1 on loopback: nothing listens there, so fetch() gets no HTTP answer.
+    const failure: unknown = await oauth
+      .discoveryRequest(new URL("https://127.0.0.1:1"))
+      .catch((error: unknown) => error);
+    expect(signInErrorCode(failure)).toBe("unreachable");
+  });
+
+  it("keeps the library's own refusals apart from an unreachable server", async () => {
+    const misuse: unknown = await Promise.resolve()
+      .then(() => oauth.discoveryRequest("https://127.0.0.1:1" as unknown as URL))
+      .catch((error: unknown) => error);
+    expect(misuse).toBeInstanceOf(TypeError);
+    expect(signInErrorCode(misuse)).toBe("unexpected");
   });
 });

@@ -191,6 +191,8 @@ const codesOfLibraryErrors: Record<string, string> = {
 export function signInErrorCode(error: unknown): string {
   if (error instanceof ApiError) return error.code;
   if (error instanceof DOMException && error.name === "TimeoutError") return "timeout";
+  // fetch() rejects with a bare TypeError when no HTTP answer came; the library's own have a code.
+  if (error instanceof TypeError && !("code" in error)) return "unreachable";
   if (error instanceof oauth.AuthorizationResponseError) {
     return error.error === "access_denied" ? "accessDenied" : "unexpected";
   }
