@@ -67,6 +67,9 @@ async function subShown(page: Page): Promise<string> {
 async function expectSignedInIdentityStep(page: Page, labels: FlowLabels): Promise<void> {
   await expect(page.getByRole("heading", { level: 2, name: labels.chooseIdentity })).toBeVisible();
   await expect(page.getByText(labels.signedInAlready, { exact: true })).toBeVisible();
+  // The app asks only for an identity: not to sign in or up, nor a start step in the stepper.
+  await expect(page.getByText(labels.asksIdentity)).toBeVisible();
+  await expect(page.getByRole("navigation", { name: labels.steps }).getByRole("listitem")).toHaveCount(2);
   await expect(page.getByRole("button", { name: labels.otherAccount })).toBeVisible();
   await expect(page.getByLabel(labels.identifier, { exact: true })).toHaveCount(0);
   await expect(page.getByLabel(labels.password, { exact: true })).toHaveCount(0);

@@ -134,16 +134,18 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
   const usedPasskey = step === "passkey" || (!beforeAuth && providers.includes("passkey"));
   const usedProvider =
     step === "thirdPartyProvider" || (!beforeAuth && providers.some((key) => !isBuiltInProvider(key)));
+  const startItem: StepperItem = {
+    step: "start",
+    onSelect:
+      step === "password" || step === "code" || step === "passkey" || step === "thirdPartyProvider"
+        ? () => setStep("start")
+        : step === "identity"
+          ? restartAuth
+          : undefined,
+  };
   const stepperItems: StepperItem[] = [
-    {
-      step: "start",
-      onSelect:
-        step === "password" || step === "code" || step === "passkey" || step === "thirdPartyProvider"
-          ? () => setStep("start")
-          : step === "identity"
-            ? restartAuth
-            : undefined,
-    },
+    // A person signed in already did not start here: the identity step offers another account instead.
+    ...(flow.singleSignOn ? [] : [startItem]),
     ...(usedPassword
       ? [
           {
@@ -161,7 +163,12 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
 
   return (
     <div className="flex flex-col gap-6">
-      <FlowHeader appName={shown.appName} organizationName={shown.organizationName} ended={ended} />
+      <FlowHeader
+        appName={shown.appName}
+        organizationName={shown.organizationName}
+        ended={ended}
+        signedIn={flow.singleSignOn === true}
+      />
       {!ended && <Stepper items={stepperItems} current={step} />}
       {restart.failure !== null && <Alert message={failureMessage(t, restart.failure)} />}
       {laterStepsFailed && <Alert message={t("errors.unexpected")} />}
