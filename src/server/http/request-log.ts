@@ -14,12 +14,42 @@ const polledPaths = new Set(
 /** Whether the request is one a load balancer or a metrics scraper makes over and over. */
 const isPolled = (request: FastifyRequest) => polledPaths.has(request.routeOptions.url ?? "");
 
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * Paths that carry a link's secret (an e-mailed invitation's token), with the secret as the one group:
+ * whoever reads the log must not be able to open the link.
+ */
+const pathsWithSecrets = Object.values(routes)
+  .filter((route) => Object.values(route.params ?? {}).includes("linkToken"))
+  .map((route) => {
+    const parts = route.path
+      .split(/(:\w+)/)
+      .map((part) =>
+        part.startsWith(":")
+          ? route.params?.[part.slice(1)] === "linkToken"
+            ? "([^/]+)"
+            : "[^/]+"
+          : escaped(part),
+      );
+    return new RegExp(`^(?:${escaped(apiPrefix)})?${parts.join("")}$`, "d");
+  });
+
+/** The path as the log names it: a link's secret in it is left out. */
+function loggedPath(path: string): string {
+  for (const pattern of pathsWithSecrets) {
+    const at = pattern.exec(path)?.indices?.[1];
+    if (at) return `${path.slice(0, at[0])}…${path.slice(at[1])}`;
+  }
+  return path;
+}
+
 /** How a request is named in the log: its ID, method, path (not the query: it can carry codes) and client. */
 export function requestFields(request: { method: string; url: string; id: string; ip?: string }) {
   return {
     id: request.id,
     method: request.method,
-    path: request.url.split("?")[0],
+    path: loggedPath(request.url.split("?")[0] ?? ""),
     address: request.ip,
   };
 }
