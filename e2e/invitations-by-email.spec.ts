@@ -47,7 +47,7 @@ test("a person invited by e-mail signs up through the link and accepts with thei
   await createOrganization(page, organizationName);
   const address = newEmail("invited");
 
-  const form = page.getByRole("region", { name: "Invite an identity" });
+  const form = page.getByRole("region", { name: "Invite people" });
   await form.getByLabel("Whom to invite").selectOption({ label: "A person, by e-mail address" });
   await form.getByLabel("E-mail address").fill(address);
   await form.getByLabel("Role").selectOption({ label: "Member" });
@@ -125,7 +125,7 @@ test("a withdrawn invitation's link says so", async ({ page, browser }) => {
   await signUp(page, newName("inviter"));
   await createOrganization(page, newName("Second thoughts"));
   const address = newEmail("withdrawn");
-  const form = page.getByRole("region", { name: "Invite an identity" });
+  const form = page.getByRole("region", { name: "Invite people" });
   await form.getByLabel("Whom to invite").selectOption("address");
   await form.getByLabel("E-mail address").fill(address);
   await form.getByRole("button", { name: "Invite" }).click();
@@ -156,7 +156,7 @@ test("a person who already has an account accepts with an identity made for the 
   const organizationName = newName("Fresh start");
   await createOrganization(page, organizationName);
   const address = newEmail("fresh");
-  const form = page.getByRole("region", { name: "Invite an identity" });
+  const form = page.getByRole("region", { name: "Invite people" });
   await form.getByLabel("Whom to invite").selectOption("address");
   await form.getByLabel("E-mail address").fill(address);
   await form.getByLabel("Role").selectOption({ label: "Admin" });

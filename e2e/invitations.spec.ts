@@ -51,7 +51,7 @@ test("an invited identity becomes an admin only when its person accepts", async 
 
     // The person now manages the organization; it did not become a member.
     await person.goto(`/o/${organizationId}`);
-    await expect(person.getByRole("region", { name: "Invite an identity" })).toBeVisible();
+    await expect(person.getByRole("region", { name: "Invite people" })).toBeVisible();
     await expect(person.getByRole("region", { name: "Added identities" }).getByRole("listitem")).toHaveCount(
       0,
     );

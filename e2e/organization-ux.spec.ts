@@ -148,7 +148,7 @@ test("an admin picks people by name, copies the app's set-up and adds a template
 
   // Marta is invited by name, and her acceptance adds her to the organization.
   await page.goto(organizationPage);
-  const invitation = page.getByRole("region", { name: "Invite an identity" });
+  const invitation = page.getByRole("region", { name: "Invite people" });
   await invitation.getByRole("combobox", { name: "Identity" }).fill("Zupančič");
   await invitation.getByRole("option", { name: new RegExp(marta) }).click();
   await invitation.getByRole("button", { name: "Invite", exact: true }).click();

@@ -65,7 +65,7 @@ export async function openIdentity(page: Page, username: string): Promise<string
  * (or, for an identity of the admin's own, found by that ID).
  */
 export async function invite(page: Page, identityId: string, role: "Admin" | "Member"): Promise<void> {
-  const form = page.getByRole("region", { name: "Invite an identity" });
+  const form = page.getByRole("region", { name: "Invite people" });
   await form.getByRole("combobox", { name: "Identity" }).fill(identityId);
   await form.getByRole("listbox").getByRole("option").first().click();
   await form.getByLabel("Role").selectOption({ label: role });
