@@ -151,8 +151,9 @@ test("the home card, the form and the connected app's page, at both widths in En
   await page.getByRole("navigation", { name: "Drobtinice" }).getByRole("link").last().click();
   await expect(page).toHaveURL(/\/o\/[^/]+$/);
   // The organization's page has replaced the app's (the address changes before a lazy page is drawn).
-  await expect(page.getByRole("button", { name: "Kopiraj ID odjemalca" })).toHaveCount(0);
+  await expect(page.getByRole("heading", { level: 2, name: "Povezovanje aplikacije" })).toHaveCount(0);
   await page.goBack();
+  await expect(page.getByRole("heading", { level: 2, name: "Povezovanje aplikacije" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Kopiraj ID odjemalca" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Kopiraj skrivnost" })).toHaveCount(0);
 
