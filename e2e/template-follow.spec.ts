@@ -87,7 +87,7 @@ test.describe("an organization's app following its template", () => {
     await expect(status(page, "Configuration saved.")).toBeVisible();
     await expect(page.getByRole("region", { name: "Needs configuration" })).toHaveCount(0);
     await expect(page.getByRole("textbox", { name: /^Client secret/ })).toHaveValue(/^vcs-/);
-    await expect(page.getByText("https://wiki.example/team/callback")).toBeVisible();
+    await expect(page.getByText("https://wiki.example/team/callback", { exact: true })).toBeVisible();
     await checkAtBothWidths(page, "app-configured-en");
   });
 });
