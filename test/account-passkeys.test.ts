@@ -5,7 +5,13 @@ import { activityPageSchema } from "../src/common/api/activity.ts";
 import { newId } from "../src/server/ids.ts";
 import { findAccountIdByCredential, insertCredential } from "../src/server/store/accounts.ts";
 import { SoftwareAuthenticator } from "./support/authenticator.ts";
-import { consoleApp, consoleSignUp, postJson, type ConsoleApi } from "./support/console.ts";
+import {
+  consoleApp,
+  consoleSignUp,
+  finishConsoleSignIn,
+  postJson,
+  type ConsoleApi,
+} from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -70,15 +76,7 @@ async function personWithPasskeyOnly() {
     response: authenticator.register(flow.passkey.createOptions),
   });
   expect(created.flow.completed).toEqual(["signup"]);
-  const [identity] = await driver.identities();
-  await driver.step("chooseIdentity", { identity: { id: identity?.id } });
-  await driver.step("redirect");
-  const tokens = await driver.exchange(await driver.returnToApp());
-  const api: ConsoleApi = (path, init = {}) =>
-    fetch(server.url + path, {
-      ...init,
-      headers: { authorization: `Bearer ${tokens.access_token}`, "content-type": "application/json" },
-    });
+  const { api } = await finishConsoleSignIn(server.url, driver);
   const accountId = await findAccountIdByCredential(server.db, "passkey", authenticator.id);
   return { api, authenticator, accountId: accountId ?? "" };
 }

@@ -10,7 +10,13 @@ import {
 } from "../src/common/api/invitation.ts";
 import { organizationSchema, type Organization } from "../src/common/api/organization.ts";
 import { rateLimits } from "../src/common/limits.ts";
-import { consoleApp, consoleSignUp, postJson, type ConsoleApi } from "./support/console.ts";
+import {
+  consoleApp,
+  consoleSignUp,
+  finishConsoleSignIn,
+  postJson,
+  type ConsoleApi,
+} from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
 import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
@@ -90,17 +96,7 @@ describe.each(storeEngines)("invitations by e-mail on $name", ({ url }) => {
     await driver.step("codeComplete", {
       code: codeIn(await smtp.waitFor(address, received(address).length)),
     });
-    const [identity] = await driver.identities();
-    await driver.step("chooseIdentity", { identity: { id: identity?.id } });
-    await driver.step("redirect");
-    const tokens = await driver.exchange(await driver.returnToApp());
-    const api: ConsoleApi = (path, init = {}) =>
-      fetch(server.url + path, {
-        ...init,
-        headers: { authorization: `Bearer ${tokens.access_token}`, "content-type": "application/json" },
-      });
-    const identities = (await (await api("/api/i")).json()) as { id: string }[];
-    return { driver, tokens, api, identityId: identities[0]?.id ?? "" };
+    return finishConsoleSignIn(server.url, driver);
   }
 
   it("e-mails a link that a person who signs up afterwards accepts with their identity", async () => {

@@ -8,7 +8,7 @@ import { createIdentity } from "../src/server/identities/identities.ts";
 import { newId } from "../src/server/ids.ts";
 import { registerTestApp, type TestApp } from "./support/apps.ts";
 import { LogLines } from "./support/log-lines.ts";
-import { consoleApp } from "./support/console.ts";
+import { consoleApp, finishConsoleSignIn } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
 import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
@@ -91,13 +91,8 @@ describe.each(storeEngines)("the card's answers on $name", ({ url }) => {
     const code = codeIn(await smtp.waitFor("rosa@example.com"));
     const signedIn = await driver.step("codeComplete", { code });
     expect(signedIn.flow).toMatchObject({ completed: ["signin"], providers: ["code"] });
-    const [identity] = await driver.identities();
-    await driver.step("chooseIdentity", { identity: { id: identity?.id } });
-    await driver.step("redirect");
-    const tokens = await driver.exchange(await driver.returnToApp());
-    const response = await fetch(`${server.url}/api/activity`, {
-      headers: { authorization: `Bearer ${tokens.access_token}` },
-    });
+    const { api } = await finishConsoleSignIn(server.url, driver);
+    const response = await api("/api/activity");
     const [signIn] = activityPageSchema.parse(await response.json()).items;
     expect(signIn).toMatchObject({ type: "signIn", providers: ["code"] });
   });

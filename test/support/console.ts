@@ -23,6 +23,14 @@ export async function consoleSignUp(base: string, username: string, identityId?:
   const driver = await FlowDriver.start(base, await consoleApp(base));
   await driver.step("passwordStart", { emailOrUsername: username });
   await driver.step("passwordComplete", { password: `${username}'s passphrase` });
+  return finishConsoleSignIn(base, driver, identityId);
+}
+
+/**
+ * Ends a console sign-in whose credentials are done: chooses the identity of that ID (by default the
+ * first one offered) and takes the tokens; returns them with an API caller that sends the token.
+ */
+export async function finishConsoleSignIn(base: string, driver: FlowDriver, identityId?: string) {
   const identity = identityId === undefined ? (await driver.identities())[0] : { id: identityId };
   await driver.step("chooseIdentity", { identity: { id: identity?.id } });
   await driver.step("redirect");
