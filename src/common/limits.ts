@@ -58,6 +58,17 @@ export const passkeyTimeoutMs = 60 * 1000;
 
 const minuteMs = 60 * 1000;
 
+/** Authenticator apps (RFC 6238): 6 digits every 30 s; a code of the step before or after also counts. */
+export const totpDigits = 6;
+export const totpPeriodSeconds = 30;
+export const totpWindowSteps = 1;
+/** How long a person has to confirm an authenticator app with its first code. */
+export const totpSetUpLifetimeMs = 15 * minuteMs;
+/** Recovery codes made at once; each is used once. */
+export const recoveryCodeCount = 10;
+/** Characters of a recovery code, without the dash shown in its middle. */
+export const recoveryCodeLength = 10;
+
 /**
  * How many of something may happen, and how fast that allowance comes back: a bucket holds `limit`
  * and regains all of it over `regainedOverMs` (README "Limits" explains the policy).
@@ -78,6 +89,8 @@ export const rateLimits = {
   guessesPerAccountAndClient: { limit: 10, regainedOverMs: 15 * minuteMs },
   passwordGuessesPerAccount: { limit: 50, regainedOverMs: 60 * minuteMs },
   codeGuessesPerAccount: { limit: 50, regainedOverMs: 60 * minuteMs },
+  /** Authenticator and recovery codes, per account from anywhere: a second factor is worth 6 digits. */
+  secondFactorGuessesPerAccount: { limit: 10, regainedOverMs: 15 * minuteMs },
   guessesPerAddress: { limit: 100, regainedOverMs: 15 * minuteMs },
   /**
    * E-mails with a code, per recipient address, per account and per requesting network address; from

@@ -93,6 +93,12 @@ export const routes = {
   AuthFlowDecline: ofFlow(api("/auth/decline/:id")),
   AuthFlowChooseIdentity: ofFlow(api("/auth/chooseIdentity/:id")),
   AuthFlowRedirect: ofFlow(api("/auth/redirect/:id")),
+  // The second factor after the first (an authenticator app's code, a recovery code; a passkey goes
+  // through passkeyGetStart/Complete), and setting one up when the organization requires it.
+  AuthFlowTotpComplete: ofFlow(api("/auth/totpComplete/:id")),
+  AuthFlowRecoveryCodeComplete: ofFlow(api("/auth/recoveryCodeComplete/:id")),
+  AuthFlowTotpSetUpStart: ofFlow(api("/auth/totpSetUpStart/:id")),
+  AuthFlowTotpSetUpComplete: ofFlow(api("/auth/totpSetUpComplete/:id")),
 
   ApplicationTemplateList: viewAndApi("/a"),
   ApplicationTemplateCreate: viewAndApi("/a/create"),
@@ -131,6 +137,11 @@ export const routes = {
   AccountPasskeyCreateComplete: api("/account/passkeyCreateComplete"),
   AccountCredentialRename: api("/account/rename/:id"),
   AccountCredentialRemove: api("/account/remove/:id"),
+  /** An authenticator app as a second factor: its secret made, then confirmed with a first code. */
+  AccountTotpSetUpStart: api("/account/totpSetUpStart"),
+  AccountTotpSetUpComplete: api("/account/totpSetUpComplete"),
+  /** New recovery codes, shown once; the earlier ones stop working. */
+  AccountRecoveryCodesRegenerate: api("/account/recoveryCodes"),
   /** Starts linking a third-party provider: the person signs in there, and comes back to the account page. */
   AccountProviderLinkStart: ofProvider(api("/account/providerLinkStart/:provider")),
 

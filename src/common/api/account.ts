@@ -6,8 +6,15 @@ import { typedText } from "./text.ts";
 
 // The signed-in person's account (spec §2, Account): the ways it signs in, and its passkeys managed.
 
-/** Kinds of credentials an account has; a username names it, the others sign it in. */
-export const credentialProviders = ["username", "email", "password", "passkey"] as const;
+/** Kinds of credentials an account has: a username names it, second factors (an authenticator app, recovery codes) follow a first one, the others sign it in. */
+export const credentialProviders = [
+  "username",
+  "email",
+  "password",
+  "passkey",
+  "totp",
+  "recoveryCodes",
+] as const;
 export type CredentialProvider = (typeof credentialProviders)[number];
 
 export const credentialSchema = z.object({
@@ -30,8 +37,10 @@ export const credentialSchema = z.object({
 export type Credential = z.infer<typeof credentialSchema>;
 
 export const accountSchema = z.object({
-  /** Oldest first. */
+  /** Oldest first: ways to sign in, and second factors (an authenticator app is provider `totp`). */
   credentials: z.array(credentialSchema),
+  /** Recovery codes not used yet; absent while the account has none. */
+  recoveryCodesLeft: z.optional(z.int()),
 });
 export type Account = z.infer<typeof accountSchema>;
 

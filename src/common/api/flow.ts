@@ -14,6 +14,7 @@ import {
   usernameOrEmailMaxLength,
 } from "../limits.ts";
 import { appScopeSchema } from "./app-scope.ts";
+import { pendingSecondFactorSchema, recoveryCodesSchema, totpSetUpSchema } from "./second-factor.ts";
 import { personalDataScopes } from "../scopes.ts";
 import { idText, storableText } from "./text.ts";
 
@@ -73,6 +74,8 @@ export const flowErrors = [
   "tooManyCodes",
   /** The passkey's answer could not be verified (or was for another site or request); try again. */
   "passkeyFailed",
+  /** The recovery code is not one of the account's unused codes. */
+  "invalidRecoveryCode",
   ...signUpNameErrors,
 ] as const;
 export type FlowError = (typeof flowErrors)[number];
@@ -127,6 +130,12 @@ export const flowResponseSchema = z.object({
    * `PublicKeyCredential.signalUnknownCredential`, so the browser stops offering it.
    */
   signalUnknown: z.optional(z.object({ rpId: z.string(), credentialId: z.string() })),
+  /** The first factor is proven and the sign-in waits for a second one (or for one to be set up). */
+  secondFactor: z.optional(pendingSecondFactorSchema),
+  /** Only in the answer of totpSetUpStart: the authenticator app to add. */
+  totpSetUp: z.optional(totpSetUpSchema),
+  /** Only in the answer of the step that set up the account's first second factor: shown once. */
+  recoveryCodes: z.optional(recoveryCodesSchema),
   /** Only in the answer of providerStart: where the browser goes to sign in with the provider. */
   thirdPartyProvider: z.optional(z.object({ location: z.url() })),
   /**

@@ -1,4 +1,5 @@
 import { z } from "zod/mini";
+import { signInPolicies } from "./second-factor.ts";
 import { ownAdminIdentitiesSchema } from "./summary.ts";
 import { templateFieldsSchema, tokenEndpointAuthMethods } from "./template.ts";
 import { idText, typedText } from "./text.ts";
@@ -54,6 +55,8 @@ export const applicationChangeSchema = z.union([
 export const organizationFieldsSchema = z.strictObject({
   name: typedText(200).check(z.minLength(1)),
   description: z._default(typedText(4000), ""),
+  /** What the organization's apps ask of people signing in (second-factor.ts); unchanged when absent. */
+  signInPolicy: z.optional(z.enum(signInPolicies)),
 });
 
 export const organizationUpdateSchema = z.extend(organizationFieldsSchema, {
@@ -69,6 +72,7 @@ export type OrganizationUpdate = z.infer<typeof organizationUpdateSchema>;
 
 export const organizationSchema = z.extend(organizationFieldsSchema, {
   id: z.string(),
+  signInPolicy: z.enum(signInPolicies),
   version: z.int(),
   canUpdate: z.boolean(),
   /** Active, or disabled: its apps refuse sign-in and tokens. */

@@ -1,3 +1,4 @@
+import type { SignInPolicy } from "../../common/api/second-factor.ts";
 import type { OrganizationApplication } from "../../common/api/organization.ts";
 import { HttpError } from "../http/errors.ts";
 import { isBlocked } from "../store/blocks.ts";
@@ -15,6 +16,8 @@ export interface OrganizationDocument {
   applications: OrganizationApplication[];
   /** Disabled organizations' apps refuse sign-in and tokens; absent means active. */
   active?: boolean;
+  /** What its apps ask of people signing in; absent means "any". */
+  signInPolicy?: SignInPolicy;
 }
 
 /** An organization as read from the store: its copies of templates read with today's client settings. */

@@ -7,6 +7,7 @@ import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
 import {
+  notSignInProviders,
   credentialsOf,
   deleteCredentialUnlessLast,
   insertCredential,
@@ -39,7 +40,7 @@ type Log = { info: (details: object, message: string) => void };
 
 const iso = (time: number) => new Date(time).toISOString();
 const passkeyData = (credential: StoredCredential) => JSON.parse(credential.data) as PasskeyData;
-const isSignInMethod = (credential: StoredCredential) => credential.provider !== "username";
+const isSignInMethod = (credential: StoredCredential) => !notSignInProviders.includes(credential.provider);
 /** A third-party provider's subject: its provider is a configured key, not one of Vrata's own kinds. */
 export const isUpstreamCredential = (credential: Pick<StoredCredential, "provider">) =>
   !(credentialProviders as readonly string[]).includes(credential.provider);

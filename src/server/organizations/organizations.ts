@@ -49,6 +49,7 @@ export function organizationView(
     version,
     name: document.name,
     description: document.description,
+    signInPolicy: document.signInPolicy ?? "any",
     active: document.active !== false,
     canUpdate,
   };

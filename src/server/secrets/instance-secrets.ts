@@ -22,6 +22,8 @@ export interface InstanceSecrets {
   samlAssertions: KeyedHash;
   /** Stands for the tokens of invitation links sent by e-mail. */
   invitationTokens: KeyedHash;
+  /** Stands for recovery codes (second factors). */
+  recoveryCodes: KeyedHash;
 }
 
 const subkey = (instanceKey: Buffer, purpose: string) =>
@@ -38,5 +40,6 @@ export function deriveInstanceSecrets(instanceKey: Buffer): InstanceSecrets {
     upstreamStates: keyedHash(subkey(instanceKey, "upstream states v1")),
     samlAssertions: keyedHash(subkey(instanceKey, "saml assertions v1")),
     invitationTokens: keyedHash(subkey(instanceKey, "invitation tokens v1")),
+    recoveryCodes: keyedHash(subkey(instanceKey, "recovery codes v1")),
   };
 }

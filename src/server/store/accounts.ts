@@ -121,6 +121,26 @@ export async function updateCredentialData(
   await db.updateTable("credentials").set({ data, updated_at: now }).where("id", "=", id).execute();
 }
 
+/**
+ * Replaces a credential's data only if it is still `before`: of requests made at once, one wins (a
+ * one-time code is accepted once). True when this one did.
+ */
+export async function swapCredentialData(
+  db: Database,
+  id: string,
+  before: string,
+  after: string,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable("credentials")
+    .set({ data: after, updated_at: now })
+    .where("id", "=", id)
+    .where("data", "=", before)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
+}
+
 export async function renameCredential(
   db: Database,
   accountId: string,
@@ -136,8 +156,11 @@ export async function renameCredential(
     .execute();
 }
 
-/** Providers whose credentials do not sign anybody in by themselves (a username names an account). */
-const notSignInProviders = ["username"];
+/**
+ * Providers whose credentials do not sign anybody in by themselves: a username names an account, and
+ * second factors only follow a first one.
+ */
+export const notSignInProviders = ["username", "totp", "recoveryCodes"];
 
 /**
  * Deletes the account's credential unless it is the account's last way to sign in; "last" when it
