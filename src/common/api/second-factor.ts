@@ -66,6 +66,8 @@ export const totpSetUpSchema = z.object({
   uri: z.string(),
   /** Base32, as authenticator apps take it when typed. */
   secret: z.string(),
+  /** The URI's QR code: a `data:image/svg+xml` URL for an img. */
+  qrCode: z.string(),
   /** Sealed by the server: sent back with the first code to confirm the set-up. */
   setUpToken: z.string(),
 });

@@ -1,4 +1,5 @@
 import { Secret, TOTP } from "otpauth";
+import QRCode from "qrcode";
 import type { TotpSetUp } from "../../common/api/second-factor.ts";
 import { totpDigits, totpPeriodSeconds, totpSetUpLifetimeMs, totpWindowSteps } from "../../common/limits.ts";
 import { newId } from "../ids.ts";
@@ -45,18 +46,22 @@ function totpOf(seed: string, label = "", issuer = ""): TOTP {
  * A new authenticator app to add: its seed (160 bits, RFC 4226's recommendation), the URI its QR code
  * carries, and a token sealing the seed to `where` (an account, or a flow) until it is confirmed.
  */
-export function startTotpSetUp(
+export async function startTotpSetUp(
   sealer: Sealer,
   where: string,
   { issuer, label }: { issuer: string; label: string },
   now = Date.now(),
-): TotpSetUp {
+): Promise<TotpSetUp> {
   const seed = new Secret({ size: 20 }).base32;
   const setUpToken = sealer.seal(
     JSON.stringify({ seed, expiresAt: now + totpSetUpLifetimeMs }),
     setUpContext(where),
   );
-  return { uri: totpOf(seed, label, issuer).toString(), secret: seed, setUpToken };
+  const uri = totpOf(seed, label, issuer).toString();
+  // An SVG image the page shows as it is (a data URL in an img: nothing in it runs).
+  const svg = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
+  const qrCode = `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`;
+  return { uri, secret: seed, qrCode, setUpToken };
 }
 
 /** The seed a set-up token carries, if it was made for `where` and has not expired. */
