@@ -1,33 +1,17 @@
-import type { Browser, Page } from "@playwright/test";
+import type { Browser } from "@playwright/test";
 import { expect, seriousAccessibilityViolations, test } from "./fixtures.ts";
 import { addVirtualAuthenticator } from "./support/authenticator.ts";
-import {
-  createOrganizationWithApp,
-  createTemplate,
-  newName,
-  passwordSteps,
-  signUp,
-  status,
-} from "./support/console.ts";
+import { createOrganizationWithApp, createTemplate, newName, signUp, status } from "./support/console.ts";
 import { failureHeading, identityItem, namePasskeySignUp } from "./support/flow.ts";
 import { flowLabels } from "./support/labels.ts";
 import { checkAtBothWidths } from "./support/layout-checks.ts";
+import { inSlovenian, memberSignsIn } from "./support/members.ts";
 import { startRelyingParty, type RelyingParty } from "./support/relyingParty.ts";
 
 // An organization's admin chooses what its apps ask of people signing in, and sees in its users list
 // which members have a second factor.
 
-/** A person signs up through the organization's app in a browser of their own, with a password. */
-async function memberWithPassword(browser: Browser, relyingParty: RelyingParty, username: string) {
-  const context = await browser.newContext({ ignoreHTTPSErrors: true, locale: "en-US" });
-  const person = await context.newPage();
-  await person.goto(`${relyingParty.base}/login`);
-  await passwordSteps(person, username);
-  await expect(person.getByRole("heading", { name: "Signed in" })).toBeVisible();
-  await context.close();
-}
-
-/** The same with a passkey only, made by the browser's virtual authenticator. */
+/** A person signs up through the organization's app with a passkey only, made by the browser's virtual authenticator. */
 async function memberWithPasskey(browser: Browser, relyingParty: RelyingParty, username: string) {
   const labels = flowLabels.en;
   const context = await browser.newContext({ ignoreHTTPSErrors: true, locale: "en-US" });
@@ -42,11 +26,6 @@ async function memberWithPasskey(browser: Browser, relyingParty: RelyingParty, u
   await person.getByRole("button", { name: labels.redirectNow }).click();
   await expect(person.getByRole("heading", { name: "Signed in" })).toBeVisible();
   await context.close();
-}
-
-async function inSlovenian(page: Page, path: string) {
-  await page.evaluate(() => localStorage.setItem("vrata.locale", "sl"));
-  await page.goto(path);
 }
 
 test.use({ locale: "en-US" });
@@ -69,7 +48,7 @@ test("an admin sets the organization's sign-in policy and sees which members hav
 
     const withPassword = newName("mojca");
     const withPasskey = newName("nika");
-    await memberWithPassword(browser, relyingParty, withPassword);
+    await memberSignsIn(browser, relyingParty, withPassword);
     await memberWithPasskey(browser, relyingParty, withPasskey);
 
     // The policy: any way of signing in until an admin chooses another, saved on its own.
@@ -110,7 +89,7 @@ test("an admin sets the organization's sign-in policy and sees which members hav
     const slovenianPolicy = page.getByRole("region", { name: "Pravilo prijave" });
     await expect(slovenianPolicy.getByRole("radio", { name: /Obvezen drugi dejavnik/ })).toBeChecked();
     await checkAtBothWidths(page, "sign-in-policy-sl");
-    await page.goto(`${organizationPath.replace("/o/", "/o/users/")}`);
+    await page.goto(organizationPath.replace("/o/", "/o/users/"));
     await expect(page.getByText("Drugi dejavnik ima 1 od 2 prikazanih uporabnikov.")).toBeVisible();
     await expect(rows.filter({ hasText: withPasskey })).toContainText("Ključ za dostop");
     await checkAtBothWidths(page, "member-factors-sl");
