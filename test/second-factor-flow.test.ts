@@ -280,4 +280,73 @@ describe.each(storeEngines)("second factors in the flow on $name", ({ url }) => 
     expect(right.flow.providers).toEqual(["password", "passkey"]);
     expect((await finish(again)).claims()?.acr).toBe("phr");
   });
+
+  it("steps a signed-in person up to the level the app asks for, without their password again", async () => {
+    const jar = new CookieJar();
+    const first = await start(open, {}, jar);
+    await password(first, "noor");
+    expect((await finish(first)).claims()?.acr).toBe("aal1");
+
+    const before = Math.floor(Date.now() / 1000);
+    const driver = await start(open, { acr_values: "aal2" }, jar);
+    const flow = await driver.get();
+    expect(flow.completed).toEqual(["signin"]);
+    expect(flow.secondFactor).toEqual({
+      need: "secondFactor",
+      reason: "app",
+      methods: [],
+      setUp: ["totp", "passkey"],
+    });
+    const setUp = (await driver.step("totpSetUpStart")).flow.totpSetUp;
+    if (!setUp) throw new Error("no set-up");
+    const code = totpCode(setUp.secret);
+    const done = await driver.step("totpSetUpComplete", { setUpToken: setUp.setUpToken, code });
+    expect(done.status).toBe(200);
+    const claims = (await finish(driver)).claims();
+    expect(claims?.amr).toEqual(expect.arrayContaining(["pwd", "otp", "mfa"]));
+    expect(claims?.acr).toBe("aal2");
+    expect(claims?.auth_time).toBeGreaterThanOrEqual(before);
+
+    // The session now has both factors: the app's next request is answered at once.
+    const { driver: signedIn, callback } = await FlowDriver.startSignedIn(
+      server.issuer,
+      open,
+      { acr_values: "aal2" },
+      undefined,
+      jar,
+    );
+    expect((await signedIn.exchange(callback)).claims()?.acr).toBe("aal2");
+  });
+
+  it("steps a signed-in person up where the organization asks for two factors", async () => {
+    const { secret } = await signUpWithTotp("eva");
+    const jar = new CookieJar();
+    // Signed in with both factors: the strict organization's app continues without asking again.
+    const first = await start(open, {}, jar);
+    await password(first, "eva");
+    expect((await first.step("totpComplete", { code: totpCode(secret, 1) })).status).toBe(200);
+    await finish(first);
+    const next = await start(strict, {}, jar);
+    const flow = await next.get();
+    expect(flow.completed).toEqual(["signin"]);
+    expect(flow.secondFactor).toBeUndefined();
+
+    // A one-factor session is asked for the second factor at the strict organization's app.
+    const oneFactor = new CookieJar();
+    const plain = await start(open, {}, oneFactor);
+    await password(plain, "ana");
+    await finish(plain);
+    const stepUp = await start(strict, {}, oneFactor);
+    expect((await stepUp.get()).secondFactor).toMatchObject({
+      reason: "organization",
+      setUp: ["totp", "passkey"],
+    });
+  });
+
+  it("publishes the levels it signs in at", async () => {
+    const discovery = (await (await fetch(`${server.issuer}/.well-known/openid-configuration`)).json()) as {
+      acr_values_supported?: string[];
+    };
+    expect(discovery.acr_values_supported).toEqual(["aal1", "aal2", "phr"]);
+  });
 });
