@@ -154,10 +154,11 @@ describe.each(storeEngines)("organization sign-in policies on $name", ({ url }) 
     it("of an identity shared with another account are only those both accounts have", async () => {
       const ana = await consoleSignUp(server.url, "ana");
       await addPasskey(server, ana.api);
+      // Joined before the authenticator app, whose code a sign-in would then ask for.
+      await signInToApp(server.url, app, "ana");
       await addAuthenticatorApp(server, await accountOfUsername(server, "ana"));
       const bojan = await consoleSignUp(server.url, "bojan");
       await addAuthenticatorApp(server, await accountOfUsername(server, "bojan"));
-      await signInToApp(server.url, app, "ana");
       expect(await factorsOf("ana")).toEqual(["totp", "passkey"]);
 
       // Shared with Bojan, the identity is signed in to with his account too, which has no passkey.
