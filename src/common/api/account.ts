@@ -77,3 +77,6 @@ export const credentialRemoveResponseSchema = z.extend(accountSchema, {
 export const totpSetUpCompleteResponseSchema = z.extend(accountSchema, {
   recoveryCodes: z.optional(recoveryCodesSchema),
 });
+
+/** `POST /account/recoveryCodes`: the new codes, shown once. */
+export const recoveryCodesResponseSchema = z.object({ recoveryCodes: recoveryCodesSchema });
