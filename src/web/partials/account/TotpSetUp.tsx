@@ -8,6 +8,7 @@ import { Alert } from "../../components/Alert.tsx";
 import { Button } from "../../components/Button.tsx";
 import { CopyButton } from "../../components/CopyButton.tsx";
 import { TextField } from "../../components/Field.tsx";
+import { FormActions } from "../../components/FormActions.tsx";
 import { Spinner } from "../../components/Spinner.tsx";
 import { completeTotpSetUp, startTotpSetUp } from "./accountApi.ts";
 
@@ -135,14 +136,7 @@ export function TotpSetUp({
           onChange={(event) => setCode(event.target.value)}
         />
       </div>
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" busy={busy}>
-          {t("account.twoStep.setUp.confirm")}
-        </Button>
-        <Button variant="secondary" disabled={busy} onClick={onCancel}>
-          {t("common.cancel")}
-        </Button>
-      </div>
+      <FormActions submitLabel={t("account.twoStep.setUp.confirm")} busy={busy} onCancel={onCancel} />
     </form>
   );
 }
