@@ -4,14 +4,9 @@ import { accountSchema, type Account } from "../src/common/api/account.ts";
 import { activityPageSchema } from "../src/common/api/activity.ts";
 import { newId } from "../src/server/ids.ts";
 import { findAccountIdByCredential, insertCredential } from "../src/server/store/accounts.ts";
+import { account, answer, call } from "./support/account.ts";
 import { SoftwareAuthenticator } from "./support/authenticator.ts";
-import {
-  consoleApp,
-  consoleSignUp,
-  finishConsoleSignIn,
-  postJson,
-  type ConsoleApi,
-} from "./support/console.ts";
+import { consoleApp, consoleSignUp, finishConsoleSignIn, type ConsoleApi } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -29,24 +24,6 @@ beforeAll(async () => {
 afterAll(() => server.dispose());
 
 const newAuthenticator = () => new SoftwareAuthenticator(server.issuer);
-
-interface Answer {
-  status: number;
-  json: Record<string, unknown>;
-}
-
-async function answer(response: Response): Promise<Answer> {
-  return { status: response.status, json: (await response.json()) as Record<string, unknown> };
-}
-
-const call = async (api: ConsoleApi, path: string, body: unknown = {}) =>
-  answer(await postJson(api, path, body));
-
-async function account(api: ConsoleApi): Promise<Account> {
-  const response = await api("/api/account");
-  expect(response.status).toBe(200);
-  return accountSchema.parse(await response.json());
-}
 
 async function createOptions(api: ConsoleApi): Promise<PublicKeyCredentialCreationOptionsJSON> {
   const started = await call(api, "/api/account/passkeyCreateStart");

@@ -145,6 +145,7 @@ function knownData(stored: Stored, before: Awaited<ReturnType<typeof snapshot>>,
       AuthFlowChooseIdentity: { identity: { id: caller.identityId } },
       AuthFlowProviderStart: { provider: "google" },
       AuthSignout: { location: "/" },
+      AccountTotpSetUpComplete: { setUpToken: "a set-up token", code: "123456" },
       IdentityCreate: { username: "someone", email: "someone@example.com", description: "d" },
       IdentityUpdate: {
         version: identity.version,

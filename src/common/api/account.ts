@@ -2,6 +2,7 @@ import type { PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/bro
 import { z } from "zod/mini";
 import { credentialNameMaxLength } from "../limits.ts";
 import { hasChallenge, registrationResponseSchema } from "./flow.ts";
+import { recoveryCodesSchema } from "./second-factor.ts";
 import { typedText } from "./text.ts";
 
 // The signed-in person's account (spec §2, Account): the ways it signs in, and its passkeys managed.
@@ -71,3 +72,11 @@ export const signalUnknownSchema = z.object({ rpId: z.string(), credentialId: z.
 export const credentialRemoveResponseSchema = z.extend(accountSchema, {
   signalUnknown: z.optional(signalUnknownSchema),
 });
+
+/** An authenticator app confirmed: the account, and its recovery codes when they were made with it. */
+export const totpSetUpCompleteResponseSchema = z.extend(accountSchema, {
+  recoveryCodes: z.optional(recoveryCodesSchema),
+});
+
+/** `POST /account/recoveryCodes`: the new codes, shown once. */
+export const recoveryCodesResponseSchema = z.object({ recoveryCodes: recoveryCodesSchema });

@@ -60,6 +60,14 @@ export const errorCodes = [
   "duplicateCredentialName",
   "credentialNotManaged",
   "lastSignInMethod",
+  /** The account has an authenticator app already: one per account (remove it to set up another). */
+  "totpExists",
+  /** The authenticator app's set-up is too old or was made for another account: start it again. */
+  "totpSetUpExpired",
+  /** The code is not the authenticator app's code for now, or was used already. */
+  "invalidTotpCode",
+  /** Recovery codes are made for an account with a second factor (an authenticator app or a passkey). */
+  "noSecondFactor",
   /** A third-party provider's answer that is for no sign-in of this browser (forged, replayed, expired). */
   "providerCallbackInvalid",
   /** A third-party provider's answer that failed its checks (its ID token, say). */

@@ -1,7 +1,11 @@
 import { randomBytes } from "node:crypto";
 import type { RegistrationResponseJSON } from "@simplewebauthn/browser";
 import { credentialProviders, type Account, type Credential } from "../../common/api/account.ts";
-import { accountPasskeyChallengeLifetimeMs } from "../../common/limits.ts";
+import {
+  accountPasskeyChallengeLifetimeMs,
+  totpPeriodSeconds,
+  totpWindowSteps,
+} from "../../common/limits.ts";
 import { recordActivity } from "../activity/activity.ts";
 import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
@@ -26,6 +30,8 @@ import {
   verifiedNewPasskey,
   type PasskeyData,
 } from "./passkeys.ts";
+import { recoveryCodesProvider, unusedCount } from "./recovery-codes.ts";
+import { totpProvider } from "./totp.ts";
 
 // A signed-in person's own sign-in methods: listed, and passkeys added, renamed and removed. Every
 // rule of the account page is here; the routes only check who calls.
@@ -39,6 +45,17 @@ export interface AccountDeps {
 type Log = { info: (details: object, message: string) => void };
 
 const iso = (time: number) => new Date(time).toISOString();
+
+/**
+ * When an authenticator app last proved a sign-in: the time step of the last code it accepted. The
+ * set-up's own code is a step near the row's creation, so a step later than that window was a use.
+ */
+function totpLastUsedAt(credential: StoredCredential): number | undefined {
+  const { lastStep } = JSON.parse(credential.data) as { lastStep: number };
+  const stepStart = lastStep * totpPeriodSeconds * 1000;
+  const setUpWindowEnd = credential.createdAt + (totpWindowSteps + 1) * totpPeriodSeconds * 1000;
+  return stepStart > setUpWindowEnd ? stepStart : undefined;
+}
 const passkeyData = (credential: StoredCredential) => JSON.parse(credential.data) as PasskeyData;
 const isSignInMethod = (credential: StoredCredential) => !notSignInProviders.includes(credential.provider);
 /** A third-party provider's subject: its provider is a configured key, not one of Vrata's own kinds. */
@@ -54,6 +71,11 @@ function credentialView(credential: StoredCredential, lastWay: boolean): Credent
     removable: false,
   };
   if (isUpstreamCredential(credential)) return { ...base, removable: !lastWay };
+  // An authenticator app is no way to sign in: removing it never leaves the account without one.
+  if (credential.provider === totpProvider) {
+    const lastUsedAt = totpLastUsedAt(credential);
+    return { ...base, removable: true, ...(lastUsedAt === undefined ? {} : { lastUsedAt: iso(lastUsedAt) }) };
+  }
   if (credential.provider !== passkeyProvider) return base;
   const data = passkeyData(credential);
   const authenticator = authenticatorName(data.aaguid);
@@ -70,7 +92,14 @@ function credentialView(credential: StoredCredential, lastWay: boolean): Credent
 export async function accountView(db: Database, accountId: string): Promise<Account> {
   const credentials = await credentialsOf(db, accountId);
   const lastWay = credentials.filter(isSignInMethod).length <= 1;
-  return { credentials: credentials.map((credential) => credentialView(credential, lastWay)) };
+  // The recovery codes' row holds only their hashes: the page shows how many are left.
+  const recoveryCodes = credentials.find(({ provider }) => provider === recoveryCodesProvider);
+  return {
+    credentials: credentials
+      .filter(({ provider }) => provider !== recoveryCodesProvider)
+      .map((credential) => credentialView(credential, lastWay)),
+    ...(recoveryCodes ? { recoveryCodesLeft: unusedCount(recoveryCodes) } : {}),
+  };
 }
 
 /** The account's credential of this row ID; 404 for another account's. */
@@ -88,13 +117,16 @@ async function ownPasskey(db: Database, accountId: string, id: string): Promise<
   return credential;
 }
 
-/** What the person's authenticator lists the passkey under: their username or e-mail address. */
-function userName(credentials: readonly StoredCredential[], title: string, userHandle: string): string {
+/** What the person's authenticators list the account under: their username or e-mail address. */
+export function accountName(credentials: readonly StoredCredential[]): string | undefined {
   const named =
     credentials.find(({ provider }) => provider === "username") ??
     credentials.find(({ provider }) => provider === "email");
-  return named?.displayName ?? `${title} (${userHandle})`;
+  return named?.displayName;
 }
+
+const userName = (credentials: readonly StoredCredential[], title: string, userHandle: string) =>
+  accountName(credentials) ?? `${title} (${userHandle})`;
 
 /**
  * The options of a new passkey for the account. Its passkeys share one user handle (a new account

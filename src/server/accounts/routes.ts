@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { accountPasskeyCreateBodySchema, credentialRenameBodySchema } from "../../common/api/account.ts";
 import { emptyBodySchema } from "../../common/api/flow.ts";
+import { totpSetUpCompleteBodySchema } from "../../common/api/second-factor.ts";
 import { apiPrefix, routes, type RouteName } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
 import { requireConsoleCaller, type CallerDeps } from "../access/caller.ts";
@@ -15,16 +16,26 @@ import {
   startPasskeyCreation,
 } from "./account-passkeys.ts";
 import { startProviderLink, unlinkProvider, type ProviderLinkDeps } from "./account-providers.ts";
+import {
+  completeAccountTotpSetUp,
+  regenerateRecoveryCodes,
+  removeTotp,
+  startAccountTotpSetUp,
+  type SecondFactorDeps,
+} from "./account-second-factors.ts";
 import { passkeyProvider } from "./passkeys.ts";
+import { totpProvider } from "./totp.ts";
 import { HttpError } from "../http/errors.ts";
 
 const credentialId = (request: FastifyRequest) => (request.params as { id: string }).id;
 
-/** The account page's API: its sign-in methods listed, passkeys added, renamed and removed. */
-export const accountPlugin: FastifyPluginAsync<{ deps: CallerDeps & AccountDeps & ProviderLinkDeps }> = (
-  app,
-  { deps },
-) => {
+/**
+ * The account page's API: its sign-in methods listed, passkeys added, renamed and removed, and its
+ * second factors (an authenticator app, recovery codes) managed.
+ */
+export const accountPlugin: FastifyPluginAsync<{
+  deps: CallerDeps & AccountDeps & ProviderLinkDeps & SecondFactorDeps;
+}> = (app, { deps }) => {
   const { db } = deps;
   const post = (
     name: RouteName,
@@ -63,12 +74,24 @@ export const accountPlugin: FastifyPluginAsync<{ deps: CallerDeps & AccountDeps 
     parseBody(emptyBodySchema, request.body);
     const credential = await ownCredential(db, accountId, credentialId(request));
     if (credential.provider === passkeyProvider) return removePasskey(deps, accountId, credential);
+    if (credential.provider === totpProvider) return removeTotp(deps, accountId, credential);
     if (isUpstreamCredential(credential)) return unlinkProvider(deps, accountId, credential);
     throw new HttpError(
       400,
       "credentialNotManaged",
-      "only passkeys and linked providers can be removed here",
+      "only passkeys, linked providers and authenticator apps can be removed here",
     );
+  });
+  post("AccountTotpSetUpStart", (request, accountId) => {
+    parseBody(emptyBodySchema, request.body);
+    return startAccountTotpSetUp(deps, accountId);
+  });
+  post("AccountTotpSetUpComplete", (request, accountId) =>
+    completeAccountTotpSetUp(deps, accountId, parseBody(totpSetUpCompleteBodySchema, request.body)),
+  );
+  post("AccountRecoveryCodesRegenerate", (request, accountId) => {
+    parseBody(emptyBodySchema, request.body);
+    return regenerateRecoveryCodes(deps, accountId);
   });
   for (const url of [routes.AccountProviderLinkStart.path, apiPrefix + routes.AccountProviderLinkStart.path])
     app.post(url, async (request, reply) => {

@@ -163,6 +163,40 @@ export async function renameCredential(
 export const notSignInProviders = ["username", "totp", "recoveryCodes"];
 
 /**
+ * Runs `work` in a transaction that first locks the account's row (PostgreSQL holds the lock until
+ * the transaction ends; SQLite runs one writing transaction at a time): changes to the account's
+ * credentials made at once run one after the other and see each other's result.
+ */
+export function inAccountTransaction<T>(
+  db: Database,
+  accountId: string,
+  work: (executor: Database) => Promise<T>,
+): Promise<T> {
+  return inTransaction(db, async (trx) => {
+    await trx
+      .updateTable("accounts")
+      .set((eb) => ({ created_at: eb.ref("created_at") }))
+      .where("id", "=", accountId)
+      .execute();
+    return work(trx);
+  });
+}
+
+/** Deletes the account's credentials of these providers; how many there were. */
+export async function deleteCredentialsOf(
+  db: Database,
+  accountId: string,
+  providers: readonly string[],
+): Promise<number> {
+  const result = await db
+    .deleteFrom("credentials")
+    .where("account_id", "=", accountId)
+    .where("provider", "in", providers)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/**
  * Deletes the account's credential unless it is the account's last way to sign in; "last" when it
  * was, "gone" when there is no such credential. The account's row is locked first (PostgreSQL holds
  * the lock until the transaction ends; SQLite runs one writing transaction at a time), so removals
@@ -173,12 +207,7 @@ export function deleteCredentialUnlessLast(
   accountId: string,
   id: string,
 ): Promise<"deleted" | "last" | "gone"> {
-  return inTransaction(db, async (trx) => {
-    await trx
-      .updateTable("accounts")
-      .set((eb) => ({ created_at: eb.ref("created_at") }))
-      .where("id", "=", accountId)
-      .execute();
+  return inAccountTransaction(db, accountId, async (trx) => {
     const others = await trx
       .selectFrom("credentials")
       .select((eb) => eb.fn.countAll<number | string>().as("count"))

@@ -9,10 +9,14 @@ import { accountQuery } from "../partials/account/accountApi.ts";
 import { OtherMethods } from "../partials/account/OtherMethods.tsx";
 import { Passkeys } from "../partials/account/Passkeys.tsx";
 import { Providers } from "../partials/account/Providers.tsx";
+import { SecondFactors } from "../partials/account/SecondFactors.tsx";
 import { useSiteContext } from "../api.ts";
 import { useSignedIn } from "../session.ts";
 
-/** The signed-in person's account (spec §2, Account): the ways they sign in, and their passkeys. */
+/**
+ * The signed-in person's account (spec §2, Account): the ways they sign in, their passkeys, and their
+ * second factors.
+ */
 export function Account() {
   const { t } = useTranslation();
   const signedIn = useSignedIn();
@@ -34,6 +38,9 @@ function SignInMethods({ account }: { readonly account: AccountData }) {
   const hasProviders = useSiteContext().providers.length > 0;
   return (
     <>
+      <Section title={t("account.twoStep.title")}>
+        <SecondFactors account={account} />
+      </Section>
       <Section title={t("account.passkeys.title")}>
         <Passkeys passkeys={account.credentials.filter(({ provider }) => provider === "passkey")} />
       </Section>

@@ -76,6 +76,7 @@ export function Passkeys({ passkeys }: { readonly passkeys: readonly Credential[
 
   return (
     <div className="flex flex-col gap-4">
+      <p className="text-slate-700 dark:text-slate-300">{t("account.passkeys.secondFactor")}</p>
       {passkeys.length === 0 ? (
         <p className="text-slate-700 dark:text-slate-300">{t("account.passkeys.none")}</p>
       ) : (

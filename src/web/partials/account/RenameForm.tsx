@@ -2,8 +2,8 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "../../i18n/index.ts";
 import { credentialNameMaxLength } from "../../../common/limits.ts";
 import { ApiError, errorMessage } from "../../api.ts";
-import { Button } from "../../components/Button.tsx";
 import { TextField } from "../../components/Field.tsx";
+import { FormActions } from "../../components/FormActions.tsx";
 
 interface RenameFormProps {
   readonly name: string;
@@ -63,14 +63,7 @@ export function RenameForm({ name, onSave, onCancel }: RenameFormProps) {
         error={error}
         onChange={(event) => setValue(event.target.value)}
       />
-      <div className="flex flex-wrap gap-2">
-        <Button type="submit" busy={busy}>
-          {t("account.passkeys.save")}
-        </Button>
-        <Button variant="secondary" disabled={busy} onClick={onCancel}>
-          {t("common.cancel")}
-        </Button>
-      </div>
+      <FormActions submitLabel={t("account.passkeys.save")} busy={busy} onCancel={onCancel} />
     </form>
   );
 }

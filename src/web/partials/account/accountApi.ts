@@ -5,8 +5,11 @@ import {
   credentialRemoveResponseSchema,
   passkeyCreateStartResponseSchema,
   providerLinkStartResponseSchema,
+  recoveryCodesResponseSchema,
+  totpSetUpCompleteResponseSchema,
   type Account,
 } from "../../../common/api/account.ts";
+import { totpSetUpSchema, type TotpSetUp } from "../../../common/api/second-factor.ts";
 import { apiPath, apiPrefix, pathFor } from "../../../common/routes.ts";
 import { ApiError, getJson, postJson } from "../../api.ts";
 import { signalUnknownPasskey } from "../../passkeySignals.ts";
@@ -74,4 +77,20 @@ export async function startProviderLink(provider: string): Promise<string> {
     providerLinkStartResponseSchema,
   );
   return location;
+}
+
+/** A new authenticator app's QR code and secret, to confirm with its first code. */
+export function startTotpSetUp(): Promise<TotpSetUp> {
+  return postJson(apiPath("AccountTotpSetUpStart"), {}, totpSetUpSchema);
+}
+
+/** Confirms the authenticator app; the account, with recovery codes when they were made with it. */
+export function completeTotpSetUp(setUpToken: string, code: string) {
+  return postJson(apiPath("AccountTotpSetUpComplete"), { setUpToken, code }, totpSetUpCompleteResponseSchema);
+}
+
+/** New recovery codes, to show once; the earlier ones stop working. */
+export async function regenerateRecoveryCodes(): Promise<string[]> {
+  const made = await postJson(apiPath("AccountRecoveryCodesRegenerate"), {}, recoveryCodesResponseSchema);
+  return made.recoveryCodes;
 }

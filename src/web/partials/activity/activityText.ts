@@ -145,6 +145,13 @@ export function headline({ t, name, provider }: Words, entry: Activity): Sentenc
   );
 }
 
+/** The second factor each credential entry may be about, which it names as a whole. */
+const secondFactorHeadlines = {
+  credentialAdd: { provider: "totp", key: "activity.headlines.credentialAdd.totp" },
+  credentialRemove: { provider: "totp", key: "activity.headlines.credentialRemove.totp" },
+  credentialUpdate: { provider: "recoveryCodes", key: "activity.headlines.credentialUpdate.recoveryCodes" },
+} as const satisfies Record<CredentialType, { provider: string; key: string }>;
+
 /**
  * "Added the passkey “Phone”": passkeys by the name they had; "Linked Google": third-party providers
  * by their name; other methods as a sign-in method.
@@ -159,6 +166,8 @@ function credentialHeadline(
   const [key] = entry.providers ?? [];
   if (provider && key !== undefined && !isBuiltInProvider(key) && type !== "credentialUpdate")
     return [t(`activity.headlines.${type}.provider`, { provider: provider(key) })];
+  const secondFactor = secondFactorHeadlines[type];
+  if (key === secondFactor.provider) return [t(secondFactor.key)];
   if (!credential || !entry.providers?.includes("passkey")) return [t(`activity.headlines.${type}.unnamed`)];
   return [
     t(`activity.headlines.${type}.named`, {
@@ -253,7 +262,7 @@ export function changeSentence({ t, language, name }: Words, type: ActivityType,
   );
 }
 
-const builtInProviders = ["password", "code", "passkey"] as const;
+const builtInProviders = ["password", "code", "passkey", "totp", "recoveryCodes", "recoveryCode"] as const;
 
 function isBuiltInProvider(provider: string): provider is (typeof builtInProviders)[number] {
   return (builtInProviders as readonly string[]).includes(provider);
