@@ -139,12 +139,12 @@ function TypedFactorForm({ kind, flowId, intro, onFlow, alternatives }: TypedFac
       emailOrUsername=""
       failure={failure}
       intro={
-        <>
+        <div className="flex flex-col gap-2">
           {intro}
           <p className="text-slate-700 dark:text-slate-300">
             {totp ? t("authFlow.secondFactor.totpIntro") : t("authFlow.secondFactor.recoveryCodeIntro")}
           </p>
-        </>
+        </div>
       }
       field={
         totp
