@@ -8,6 +8,8 @@ import { FlowStepError, type Flow, type StepRequest } from "./flows.ts";
 import { isKnownDevice, rememberDevice } from "./known-device.ts";
 import { newSession } from "../access/session.ts";
 import { addCompleted } from "./state.ts";
+import { amrOf } from "../accounts/second-factors.ts";
+import { secondFactorAfter } from "./second-factor-policy.ts";
 import { logEvent } from "../operations/events.ts";
 import type { Bucket } from "../store/throttle.ts";
 import {
@@ -37,25 +39,36 @@ export interface NewAccount {
   identityFields: IdentityFields;
 }
 
+/** The methods a first factor proved: each method of the step's (a password and a code, say). */
+export const amrOfProviders = (providers: readonly string[]) => [
+  ...new Set(providers.flatMap((provider) => amrOf(provider))),
+];
+
 /**
  * The person proved a credential: the flow records the outcome, the browser gets the flow's session
  * cookie, and a new account is created with a first identity made from what it signed up with. All of
- * it is stored with the flow's state, or none of it (StepEffects).
+ * it is stored with the flow's state, or none of it (StepEffects). When the account, its
+ * organization's policy or the app asks for more, the flow then waits for a second factor; the
+ * browser becomes a known one of the account only once that is proven.
  */
-export function completeAuthStep(
+export async function completeAuthStep(
   deps: FlowDeps,
   step: StepRequest,
   outcome: { accountId: string } | { newAccount: NewAccount },
-): void {
+  amr: string[] = amrOfProviders(step.flow.state.providers),
+): Promise<void> {
   const { flow, effects } = step;
   const { state } = flow;
   const now = Date.now();
   const accountId = "accountId" in outcome ? outcome.accountId : outcome.newAccount.id;
   const signedUp = "newAccount" in outcome;
+  const secondFactor = await secondFactorAfter(deps, flow, amr, accountId);
   addCompleted(state, signedUp ? "signup" : "signin");
   state.accountId = accountId;
   state.signedUp = signedUp;
   state.authTime = Math.floor(now / 1000);
+  state.amr = amr;
+  if (secondFactor) state.secondFactor = secondFactor;
   delete state.code;
   delete state.passkey;
   delete state.upstream;
@@ -69,7 +82,14 @@ export function completeAuthStep(
   state.sessionId = session.id;
   effects.write(session.store);
   effects.onceStored(session.setCookie);
-  effects.onceStored((reply) => rememberDevice(deps.secrets.knownDevices, reply, step.device, accountId));
+  if (!secondFactor) rememberBrowser(deps, step, accountId);
+}
+
+/** The browser proved every factor asked of the account: it is a known one of the account from now. */
+export function rememberBrowser(deps: FlowDeps, step: StepRequest, accountId: string): void {
+  step.effects.onceStored((reply) =>
+    rememberDevice(deps.secrets.knownDevices, reply, step.device, accountId),
+  );
 }
 
 /** The nonce of the browser's device cookie when the browser signed in to the account before. */
@@ -77,8 +97,15 @@ export function knownDevice(deps: FlowDeps, step: StepRequest, accountId: string
   return isKnownDevice(deps.secrets.knownDevices, step.device, accountId) ? step.device.nonce : undefined;
 }
 
-/** The flow used up its guesses: it fails, and codes sent and passkey challenges in it are forgotten. */
+/**
+ * The flow used up its guesses: it fails, and codes sent and passkey challenges in it are forgotten.
+ * A sign-in that waited for a second factor fails as a whole: its first factor signs nobody in.
+ */
 export function failFlow(flow: Flow): void {
+  if (flow.state.secondFactor) {
+    flow.state.completed = [];
+    delete flow.state.secondFactor;
+  }
   addCompleted(flow.state, "failed");
   delete flow.state.code;
   delete flow.state.passkey;

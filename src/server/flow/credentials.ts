@@ -122,7 +122,7 @@ async function signInWithPassword(
   if (!guess) return;
   if (await guess.compare(() => checkPassword(deps.db, accountId, password))) {
     await guess.forgive();
-    completeAuthStep(deps, step, { accountId });
+    await completeAuthStep(deps, step, { accountId });
     return;
   }
   guessedWrong(step, guess);
@@ -147,7 +147,7 @@ async function signUpWithPassword(
   await reserveOrRefuse(deps, flow, [signUpBucket(step.address)], "tooManyAttempts");
   const passwordHash = await hashPassword(password);
   if (identifier.kind === "username") {
-    completeAuthStep(deps, step, {
+    await completeAuthStep(deps, step, {
       newAccount: {
         id: newId(),
         credentials: { username: identifier, passwordHash },
@@ -228,7 +228,7 @@ export async function codeComplete(deps: FlowDeps, step: StepRequest, typedCode:
   if (accountId !== undefined) {
     // Only the code proved anything: a password typed before it was wrong or never checked.
     flow.state.providers = ["code"];
-    completeAuthStep(deps, step, { accountId });
+    await completeAuthStep(deps, step, { accountId });
   } else if (target.kind === "signup") await signUpWithCode(deps, step, target);
 }
 
@@ -239,7 +239,7 @@ async function signUpWithCode(deps: FlowDeps, step: StepRequest, target: SignUpT
     await reserveOrRefuse(deps, step.flow, [signUpBucket(step.address)], "tooManyAttempts");
   }
   const email = signUpEmail(target);
-  completeAuthStep(deps, step, {
+  await completeAuthStep(deps, step, {
     newAccount: {
       id: newId(),
       credentials: { email, ...(target.passwordHash ? { passwordHash: target.passwordHash } : {}) },

@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Interaction, InteractionResults } from "oidc-provider";
 import { recordActivity } from "../activity/activity.ts";
+import { acrOf } from "../accounts/second-factors.ts";
+import { amrOfProviders } from "./auth-step.ts";
 import { findGrantAccount, insertGrantAccount } from "../store/flows.ts";
 import { recordApplicationUse } from "../store/identities.ts";
 import { findApplicationChoice, saveApplicationChoice, splitScopes } from "../store/application-choices.ts";
@@ -8,12 +10,6 @@ import type { FlowDeps } from "./deps.ts";
 import { saveFlow, type Flow } from "./flows.ts";
 import { joinOnCompletion } from "./outcome.ts";
 import { addCompleted, lastCompleted } from "./state.ts";
-
-// Authentication method references (RFC 8176) of the flow's methods; a passkey proves possession of
-// a key its authenticator holds.
-const amr: Record<string, string> = { password: "pwd", code: "otp", passkey: "hwk" };
-/** A third-party provider signed the person in: a federated authentication. */
-const federatedAmr = "fed";
 
 /**
  * The browser's single sign-on session is for someone else: another account (or, made by an earlier
@@ -115,12 +111,15 @@ async function interactionResult(
   );
   // The session is the account's (design.md §5). A person who was signed in already proved nothing
   // anew: the session keeps when and how they signed in.
+  // A flow begun before `amr` was kept names its methods only.
+  const amr = state.amr ?? amrOfProviders(state.providers);
   const login = stillSignedIn
     ? {}
     : {
         login: {
           accountId,
-          amr: state.providers.map((provider) => amr[provider] ?? federatedAmr),
+          amr,
+          acr: acrOf(amr),
           remember: true,
           ...(state.authTime ? { ts: state.authTime } : {}),
         },

@@ -11,6 +11,7 @@ import type { Database } from "../store/database.ts";
 import { findFlow, insertFlow, updateFlowState } from "../store/flows.ts";
 import { findActiveClient } from "../store/clients.ts";
 import { applicationOf } from "../organizations/applications.ts";
+import { requestedAcr } from "../accounts/second-factors.ts";
 import { newFlowState, type CodeState, type FlowState, type RequestedAccess } from "./state.ts";
 import type { Device } from "./known-device.ts";
 import { StepEffects } from "./step-effects.ts";
@@ -43,7 +44,7 @@ export interface Flow {
 /** What a step's answer may carry besides the flow's state. */
 export type StepAnswer = Pick<
   FlowResponse,
-  "passkey" | "signalUnknown" | "thirdPartyProvider" | "codeAfterPassword"
+  "passkey" | "signalUnknown" | "thirdPartyProvider" | "codeAfterPassword" | "totpSetUp" | "recoveryCodes"
 >;
 
 /** A flow step the person can correct: answered 400 with the flow's state and the error code. */
@@ -72,6 +73,7 @@ function accessAskedFor(params: Record<string, unknown>): RequestedAccess {
   return {
     appScopes: [...asked].filter((name) => name !== "" && !isOpenIdScope(name)),
     personalData: personalDataScopes.filter((name) => asked.has(name)),
+    requestedAcr: requestedAcr(params.acr_values),
   };
 }
 
@@ -167,6 +169,7 @@ export async function flowResponse(
     ...(state.appScopes ? { appScopes: describedScopes(state.appScopes, application.appScopes) } : {}),
     ...(state.personalData ? { personalData: state.personalData } : {}),
     ...(state.providerError ? { providerError: state.providerError } : {}),
+    ...(state.secondFactor ? { secondFactor: state.secondFactor } : {}),
     ...(state.completed.includes("finished") && application.homepage
       ? { homepage: application.homepage }
       : {}),

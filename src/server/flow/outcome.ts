@@ -9,7 +9,7 @@ import type { Database } from "../store/database.ts";
 import type { FlowDeps } from "./deps.ts";
 import type { Flow, StepRequest } from "./flows.ts";
 import { clearSessionCookie, requireSession, requireSessionIfAny } from "../access/session.ts";
-import { addCompleted, authenticated, newFlowState } from "./state.ts";
+import { addCompleted, authenticated, awaitsSecondFactor, newFlowState } from "./state.ts";
 
 // The steps after the sign-in: choosing an identity, declining, starting over, and getting ready to
 // go back to the app (reference §4.8).
@@ -19,16 +19,18 @@ export async function restart(deps: FlowDeps, request: FastifyRequest, step: Ste
   const { flow, effects } = step;
   await requireSession(deps, request, flow);
   if (!authenticated(flow.state)) throw new HttpError(400, "badRequest", "this flow cannot start over");
-  const { sessionId, locale, appScopes = [], personalData = [] } = flow.state;
+  const { sessionId, locale, appScopes = [], personalData = [], requestedAcr } = flow.state;
   if (sessionId) effects.write((db) => deactivateSessions(db, [sessionId]));
   effects.onceStored((reply) => clearSessionCookie(reply, flow.id));
   // What the app asks for is the same for whoever signs in next.
-  flow.state = newFlowState(locale, { appScopes, personalData });
+  flow.state = newFlowState(locale, { appScopes, personalData, requestedAcr });
 }
 
 export async function decline(deps: FlowDeps, request: FastifyRequest, flow: Flow): Promise<void> {
   await requireSession(deps, request, flow);
   if (!addCompleted(flow.state, "declined")) throw new HttpError(400, "badRequest", "nothing to decline now");
+  // Declining needs no second factor: the app is told no.
+  delete flow.state.secondFactor;
 }
 
 /**
@@ -65,7 +67,8 @@ export async function chooseIdentity(
   identityId: string,
 ): Promise<void> {
   const accountId = await requireSession(deps, request, flow);
-  if (!authenticated(flow.state)) throw new HttpError(400, "badRequest", "no identity can be chosen now");
+  if (!authenticated(flow.state) || awaitsSecondFactor(flow.state))
+    throw new HttpError(400, "badRequest", "no identity can be chosen now");
   // The identity joins the organization only when the flow completes with it (see finish.ts): a
   // person who goes back, declines or leaves has joined nothing.
   await membershipForFlow(deps.db, flow.organizationId, accountId, identityId, { join: false });
@@ -89,6 +92,6 @@ export async function joinOnCompletion(db: Database, flow: Flow, accountId: stri
 
 export async function readyToRedirect(deps: FlowDeps, request: FastifyRequest, flow: Flow): Promise<void> {
   await requireSessionIfAny(deps, request, flow);
-  if (!addCompleted(flow.state, "finishReady"))
+  if (awaitsSecondFactor(flow.state) || !addCompleted(flow.state, "finishReady"))
     throw new HttpError(400, "badRequest", "the flow is not ready to return to the app");
 }

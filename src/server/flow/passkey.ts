@@ -146,7 +146,7 @@ export async function passkeyGetComplete(
   const use = { counter: verified.newCounter, backedUp: verified.credentialBackedUp, at: Date.now() };
   step.effects.write((db) => recordPasskeyUse(db, passkey, use));
   flow.state.providers = ["passkey"];
-  completeAuthStep(deps, step, { accountId: passkey.accountId });
+  await completeAuthStep(deps, step, { accountId: passkey.accountId });
 }
 
 /**
@@ -223,7 +223,7 @@ export async function passkeyCreateComplete(
   await guess.forgive();
   await reserveOrRefuse(deps, flow, [signUpBucket(step.address)], "tooManyAttempts");
   flow.state.providers = ["passkey"];
-  completeAuthStep(deps, step, {
+  await completeAuthStep(deps, step, {
     newAccount: {
       id: newId(),
       credentials: { passkey },

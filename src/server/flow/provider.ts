@@ -168,7 +168,7 @@ async function signInOrUp(
   const accountId = await findAccountIdByCredential(deps.db, upstream.key, identity.subject);
   flow.state.providers = [upstream.key];
   if (accountId !== undefined) {
-    completeAuthStep(deps, step, { accountId });
+    await completeAuthStep(deps, step, { accountId });
   } else {
     try {
       await reserveOrRefuse(deps, flow, [signUpBucket(step.address)], "tooManyAttempts");
@@ -177,7 +177,7 @@ async function signInOrUp(
       throw new TooManyRequestsError("too many sign-ups from this network", error.retryAfterSeconds ?? 60);
     }
     const email = await unclaimedVerifiedEmail(deps, identity);
-    completeAuthStep(deps, step, {
+    await completeAuthStep(deps, step, {
       newAccount: {
         id: newId(),
         credentials: {

@@ -12,6 +12,11 @@ import {
   providerStartBodySchema,
   signOutBodySchema,
 } from "../../common/api/flow.ts";
+import {
+  recoveryCodeBodySchema,
+  totpCodeBodySchema,
+  totpSetUpCompleteBodySchema,
+} from "../../common/api/second-factor.ts";
 import { apiPrefix, routes, type RouteName } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
 import { sameOriginJsonWrites } from "../http/same-origin-writes.ts";
@@ -29,6 +34,7 @@ import { requireSessionIfAny } from "../access/session.ts";
 import { chooseIdentity, decline, readyToRedirect, restart } from "./outcome.ts";
 import { providerStart } from "./provider.ts";
 import { continueSignedIn } from "./single-sign-on.ts";
+import { recoveryCodeComplete, totpComplete, totpSetUpComplete, totpSetUpStart } from "./second-factor.ts";
 
 export interface FlowRoutesOptions {
   deps: FlowDeps;
@@ -134,6 +140,16 @@ export const flowPlugin: FastifyPluginAsync<FlowRoutesOptions> = (app, { deps, r
   );
   step("AuthFlowProviderStart", providerStartBodySchema, ({ step: s, body }) =>
     providerStart(deps, s, body.provider),
+  );
+  step("AuthFlowTotpComplete", totpCodeBodySchema, ({ request, step: s, body }) =>
+    totpComplete(deps, request, s, body.code),
+  );
+  step("AuthFlowRecoveryCodeComplete", recoveryCodeBodySchema, ({ request, step: s, body }) =>
+    recoveryCodeComplete(deps, request, s, body.code),
+  );
+  step("AuthFlowTotpSetUpStart", emptyBodySchema, ({ request, step: s }) => totpSetUpStart(deps, request, s));
+  step("AuthFlowTotpSetUpComplete", totpSetUpCompleteBodySchema, ({ request, step: s, body }) =>
+    totpSetUpComplete(deps, request, s, body),
   );
   step("AuthFlowRestartAuth", emptyBodySchema, ({ request, step: s }) => restart(deps, request, s));
   step("AuthFlowDecline", emptyBodySchema, ({ request, flow }) => decline(deps, request, flow));

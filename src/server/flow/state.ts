@@ -1,4 +1,5 @@
 import type { Completed, FlowProvider } from "../../common/api/flow.ts";
+import type { AcrValue, PendingSecondFactor } from "../../common/api/second-factor.ts";
 import type { IdentityFields } from "../../common/api/identity.ts";
 import type { Locale } from "../../common/limits.ts";
 import type { PersonalDataScope } from "../../common/scopes.ts";
@@ -58,7 +59,12 @@ export interface FlowState {
   /** Set once the auth step is done: whether it signed up a new account. */
   signedUp?: boolean;
   identityId?: string;
+  /** When the last factor was proven, in seconds. */
   authTime?: number;
+  /** The methods proven so far (RFC 8176 references); the ID token's `amr`. */
+  amr?: string[];
+  /** The first factor is proven and the sign-in waits for this second one (or for one to be set up). */
+  secondFactor?: PendingSecondFactor;
   code?: CodeState;
   passkey?: PasskeyState;
   /** The sign-in at a third-party provider the flow waits for: the provider and the request's ID. */
@@ -71,21 +77,25 @@ export interface FlowState {
   appScopes?: string[];
   /** The OpenID scopes the request asks for that give the app the identity's data (named there too). */
   personalData?: PersonalDataScope[];
+  /** The level the app asked for with `acr_values`. */
+  requestedAcr?: AcrValue;
 }
 
-/** What the authorization request asks for, as the identity step names it. */
+/** What the authorization request asks for, as the identity step names it, and the level it asks for. */
 export interface RequestedAccess {
   appScopes: readonly string[];
   personalData: readonly PersonalDataScope[];
+  requestedAcr?: AcrValue | undefined;
 }
 
 export const newFlowState = (
   locale?: Locale,
-  { appScopes, personalData }: RequestedAccess = { appScopes: [], personalData: [] },
+  { appScopes, personalData, requestedAcr }: RequestedAccess = { appScopes: [], personalData: [] },
 ): FlowState => ({
   completed: [],
   providers: [],
   ...(locale ? { locale } : {}),
+  ...(requestedAcr ? { requestedAcr } : {}),
   ...(appScopes.length > 0 ? { appScopes: [...appScopes] } : {}),
   ...(personalData.length > 0 ? { personalData: [...personalData] } : {}),
 });
@@ -117,6 +127,9 @@ export function addCompleted(state: FlowState, next: Completed): boolean {
   state.completed = [...state.completed, next];
   return true;
 }
+
+/** The first factor is proven but the sign-in still waits for a second one. */
+export const awaitsSecondFactor = (state: FlowState): boolean => state.secondFactor !== undefined;
 
 /** The auth step (sign-in or sign-up) is done and the person has not failed or finished. */
 export function authenticated(state: FlowState): boolean {

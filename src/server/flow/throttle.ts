@@ -98,8 +98,11 @@ export async function releaseAll(limits: LimitStore, reservation: Reservation): 
 
 export const isRefusal = (result: Reservation | Refusal): result is Refusal => "retryAfterMs" in result;
 
-/** What is guessed at: a password, an e-mail code, or a passkey's signature (which cannot be guessed). */
-export type GuessKind = "password" | "code" | "passkey";
+/**
+ * What is guessed at: a password, an e-mail code, a passkey's signature (which cannot be guessed), or
+ * a second factor (an authenticator app's code, a recovery code, a passkey after a first factor).
+ */
+export type GuessKind = "password" | "code" | "passkey" | "secondFactor";
 
 export interface GuessSubject {
   flowId: string;
@@ -126,6 +129,14 @@ const clientBucket = (accountId: string, { address, knownDevice }: GuessSubject)
 export function guessBuckets(kind: GuessKind, subject: GuessSubject): Bucket[] {
   const { flowId, address, accountId, knownDevice } = subject;
   const flow = flowGuessBucket(flowId);
+  // Whoever guesses a second factor has proven the first one, and with it got the account's known
+  // browser cookie: the account's own ceiling always counts.
+  if (kind === "secondFactor" && accountId !== undefined)
+    return [
+      flow,
+      clientBucket(accountId, subject),
+      bucket(`second-factor-guess:${accountId}`, rateLimits.secondFactorGuessesPerAccount),
+    ];
   if (accountId === undefined)
     return [flow, bucket(`guess:${addressKey(address)}`, rateLimits.guessesPerAddress)];
   if (knownDevice) return [flow, clientBucket(accountId, subject)];

@@ -2,6 +2,7 @@ import Provider, { type Configuration } from "oidc-provider";
 import type { JWK } from "jose";
 import { defaultRefreshTokenLifespanSeconds } from "../../common/api/template.ts";
 import { routes } from "../../common/routes.ts";
+import { acrValues } from "../../common/api/second-factor.ts";
 import type { Database } from "../store/database.ts";
 import type { InstanceSecrets } from "../secrets/instance-secrets.ts";
 import { appSubjectFor, findAccountFor } from "./accounts.ts";
@@ -88,10 +89,15 @@ export function createProvider({
     scopes: engineScopeConfiguration,
     claims: {
       // `azp` names the app an ID token was issued to (spec §3); accounts give it to ID tokens only.
-      openid: ["sub", "azp"],
+      // ID tokens also say how and how strongly the person signed in (`amr`, and `acr` of acrValues),
+      // whether or not the app asked.
+      openid: ["sub", "azp", "acr", "amr"],
       profile: ["name", "given_name", "preferred_username", "picture"],
       email: ["email", "email_verified"],
     },
+    // The levels a sign-in reaches (accounts/second-factors.ts), published in discovery; ID tokens
+    // carry the sign-in's `acr` and `amr`.
+    acrValues: [...acrValues],
     allowOmittingSingleRegisteredRedirectUri: false,
     // Profile and e-mail claims go into the ID token too (design.md §5), not only to userinfo.
     conformIdTokenClaims: false,

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from "fastify";
+import type { GuessKind } from "../flow/throttle.ts";
 
 // What operators follow in the log (README "Log"): one line per event, its name in `event`, what it is
 // about by IDs the instance's operator may see. A line never holds a secret, code, token or
@@ -20,7 +21,7 @@ export interface OperatorEvents {
   /** The flow failed: its guesses were used up, or the third-party provider refused or failed. */
   signInFailed: FlowFields & { method: string; reason: "guesses" | "providerDenied" | "providerFailed" };
   /** A password, code or passkey did not prove who signs in (the account, when one was guessed at). */
-  guessFailed: FlowFields & { kind: "password" | "code" | "passkey"; accountId?: string | undefined };
+  guessFailed: FlowFields & { kind: GuessKind; accountId?: string | undefined };
   /** A sign-in code was sent by e-mail: to sign in to an account, or to prove an address to sign up with. */
   codeSent: FlowFields & { purpose: "signin" | "signup"; accountId?: string | undefined };
   /** The token endpoint answered with tokens; `subject` is the tokens' `sub` when they are about a person. */
