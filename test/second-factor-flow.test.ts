@@ -4,6 +4,7 @@ import type { OrganizationDocument } from "../src/server/organizations/organizat
 import type { Database } from "../src/server/store/database.ts";
 import { findDocument, replaceDocument } from "../src/server/store/documents.ts";
 import { registerTestApp, type TestApp } from "./support/apps.ts";
+import { SoftwareAuthenticator } from "./support/authenticator.ts";
 import { CookieJar } from "./support/browser.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
 import { storeEngines } from "./support/postgres.ts";
@@ -35,12 +36,15 @@ describe.each(storeEngines)("second factors in the flow on $name", ({ url }) => 
   let server: TestServer;
   let open: TestApp;
   let strict: TestApp;
+  let vault: TestApp;
 
   beforeAll(async () => {
     server = await startTestServer({ postgresUrl: url });
     open = await registerTestApp(server.db, "Notes");
     strict = await registerTestApp(server.db, "Ledger");
     await setSignInPolicy(server.db, strict.organizationId, "secondFactor");
+    vault = await registerTestApp(server.db, "Vault");
+    await setSignInPolicy(server.db, vault.organizationId, "passkey");
   });
   afterAll(() => server.dispose());
 
@@ -213,5 +217,136 @@ describe.each(storeEngines)("second factors in the flow on $name", ({ url }) => 
       body: JSON.stringify({ code: "123456" }),
     });
     expect(unknown.status).toBe(404);
+  });
+
+  /** The passkey ceremony's options a step answered with. */
+  function passkeyOptions<K extends "getOptions" | "createOptions">(
+    answer: { flow: { passkey?: unknown } },
+    kind: K,
+  ) {
+    const passkey = answer.flow.passkey as Record<K, unknown> | undefined;
+    if (!passkey?.[kind]) throw new Error(`no ${kind}`);
+    return passkey[kind] as Parameters<
+      SoftwareAuthenticator[K extends "getOptions" ? "authenticate" : "register"]
+    >[0];
+  }
+
+  it("asks for a passkey where the organization requires one, and sets it up for the signed-in account", async () => {
+    const authenticator = new SoftwareAuthenticator(server.issuer);
+    const driver = await start(vault);
+    const flow = await password(driver, "kai");
+    expect(flow.secondFactor).toEqual({
+      need: "passkey",
+      reason: "organization",
+      methods: [],
+      setUp: ["passkey"],
+    });
+    expect((await driver.raw("totpSetUpStart", {})).status).toBe(400);
+    const options = passkeyOptions(await driver.step("passkeyCreateStart", { name: "" }), "createOptions");
+    expect(options.user.name).toBe("kai");
+    const created = await driver.step("passkeyCreateComplete", { response: authenticator.register(options) });
+    expect(created.status).toBe(200);
+    expect(created.flow.completed).toEqual(["signup"]);
+    expect(created.flow.recoveryCodes).toHaveLength(10);
+    expect(created.flow.secondFactor).toBeUndefined();
+    const claims = (await finish(driver)).claims();
+    expect(claims?.acr).toBe("phr");
+    expect(claims?.amr).toEqual(expect.arrayContaining(["pwd", "hwk", "user", "mfa"]));
+
+    // Next time the account's passkey is asked for; another account's passkey is a wrong guess.
+    const stranger = new SoftwareAuthenticator(server.issuer);
+    const other = await start(open);
+    const strangerOptions = passkeyOptions(
+      await other.step("passkeyCreateStart", { name: "stranger" }),
+      "createOptions",
+    );
+    expect(
+      (await other.step("passkeyCreateComplete", { response: stranger.register(strangerOptions) })).status,
+    ).toBe(200);
+
+    const again = await start(vault);
+    expect((await password(again, "kai")).secondFactor).toEqual({
+      need: "passkey",
+      reason: "organization",
+      methods: ["passkey"],
+    });
+    const getOptions = passkeyOptions(await again.step("passkeyGetStart"), "getOptions");
+    expect(getOptions.allowCredentials?.map(({ id }) => id)).toEqual([authenticator.id]);
+    const wrong = await again.step("passkeyGetComplete", { response: stranger.authenticate(getOptions) });
+    expect(wrong).toMatchObject({ status: 400, flow: { error: "passkeyFailed" } });
+    const retry = passkeyOptions(await again.step("passkeyGetStart"), "getOptions");
+    const right = await again.step("passkeyGetComplete", { response: authenticator.authenticate(retry) });
+    expect(right.status).toBe(200);
+    expect(right.flow.providers).toEqual(["password", "passkey"]);
+    expect((await finish(again)).claims()?.acr).toBe("phr");
+  });
+
+  it("steps a signed-in person up to the level the app asks for, without their password again", async () => {
+    const jar = new CookieJar();
+    const first = await start(open, {}, jar);
+    await password(first, "noor");
+    expect((await finish(first)).claims()?.acr).toBe("aal1");
+
+    const before = Math.floor(Date.now() / 1000);
+    const driver = await start(open, { acr_values: "aal2" }, jar);
+    const flow = await driver.get();
+    expect(flow.completed).toEqual(["signin"]);
+    expect(flow.secondFactor).toEqual({
+      need: "secondFactor",
+      reason: "app",
+      methods: [],
+      setUp: ["totp", "passkey"],
+    });
+    const setUp = (await driver.step("totpSetUpStart")).flow.totpSetUp;
+    if (!setUp) throw new Error("no set-up");
+    const code = totpCode(setUp.secret);
+    const done = await driver.step("totpSetUpComplete", { setUpToken: setUp.setUpToken, code });
+    expect(done.status).toBe(200);
+    const claims = (await finish(driver)).claims();
+    expect(claims?.amr).toEqual(expect.arrayContaining(["pwd", "otp", "mfa"]));
+    expect(claims?.acr).toBe("aal2");
+    expect(claims?.auth_time).toBeGreaterThanOrEqual(before);
+
+    // The session now has both factors: the app's next request is answered at once.
+    const { driver: signedIn, callback } = await FlowDriver.startSignedIn(
+      server.issuer,
+      open,
+      { acr_values: "aal2" },
+      undefined,
+      jar,
+    );
+    expect((await signedIn.exchange(callback)).claims()?.acr).toBe("aal2");
+  });
+
+  it("steps a signed-in person up where the organization asks for two factors", async () => {
+    const { secret } = await signUpWithTotp("eva");
+    const jar = new CookieJar();
+    // Signed in with both factors: the strict organization's app continues without asking again.
+    const first = await start(open, {}, jar);
+    await password(first, "eva");
+    expect((await first.step("totpComplete", { code: totpCode(secret, 1) })).status).toBe(200);
+    await finish(first);
+    const next = await start(strict, {}, jar);
+    const flow = await next.get();
+    expect(flow.completed).toEqual(["signin"]);
+    expect(flow.secondFactor).toBeUndefined();
+
+    // A one-factor session is asked for the second factor at the strict organization's app.
+    const oneFactor = new CookieJar();
+    const plain = await start(open, {}, oneFactor);
+    await password(plain, "ana");
+    await finish(plain);
+    const stepUp = await start(strict, {}, oneFactor);
+    expect((await stepUp.get()).secondFactor).toMatchObject({
+      reason: "organization",
+      setUp: ["totp", "passkey"],
+    });
+  });
+
+  it("publishes the levels it signs in at", async () => {
+    const discovery = (await (await fetch(`${server.issuer}/.well-known/openid-configuration`)).json()) as {
+      acr_values_supported?: string[];
+    };
+    expect(discovery.acr_values_supported).toEqual(["aal1", "aal2", "phr"]);
   });
 });

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { FastifyRequest } from "fastify";
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from "@simplewebauthn/browser";
 import { passkeyTimeoutMs, type Locale } from "../../common/limits.ts";
 import {
@@ -28,18 +29,25 @@ import type { FlowDeps } from "./deps.ts";
 import { FlowStepError, saveFlow, type Flow, type StepRequest } from "./flows.ts";
 import type { PasskeyState } from "./state.ts";
 import { signUpBucket } from "./throttle.ts";
+import { amrOf } from "../accounts/second-factors.ts";
+import {
+  passkeySecondFactor,
+  passkeySetUpComplete,
+  passkeySetUpStart,
+  secondFactorPasskeys,
+} from "./passkey-second-factor.ts";
 
 // Signing in and up with a passkey (reference §4.7.3-§4.7.4), with SimpleWebAuthn. The relying party
 // is the issuer (see accounts/passkeys.ts).
 
-const relyingParty = (deps: FlowDeps) => passkeyRelyingParty(deps.issuer);
+export const relyingParty = (deps: FlowDeps) => passkeyRelyingParty(deps.issuer);
 
 /**
  * The challenge of the ceremony under way, forgotten in the store before the answer is verified: a
  * challenge serves one answer, even one that fails. Answers sent at once find it gone (400) or lose
  * the race to forget it (409), before any verification.
  */
-async function takeChallenge<C extends PasskeyState["ceremony"]>(
+export async function takeChallenge<C extends PasskeyState["ceremony"]>(
   deps: FlowDeps,
   flow: Flow,
   ceremony: C,
@@ -60,14 +68,21 @@ function refuse(step: StepRequest, guess: Guess): void {
   throw new FlowStepError(step.flow, "passkeyFailed");
 }
 
-export async function passkeyGetStart(deps: FlowDeps, step: StepRequest): Promise<void> {
+export async function passkeyGetStart(
+  deps: FlowDeps,
+  request: FastifyRequest,
+  step: StepRequest,
+): Promise<void> {
   const { flow } = step;
-  requireNoAuthStep(flow);
-  // Discoverable credentials: the browser offers whatever passkeys it has for this site.
+  // After a first factor, the account's own passkeys; before, discoverable credentials: the browser
+  // offers whatever passkeys it has for this site.
+  const allowCredentials = flow.state.secondFactor
+    ? await secondFactorPasskeys(deps, request, step)
+    : (requireNoAuthStep(flow), []);
   const { generateAuthenticationOptions } = await webauthn();
   const getOptions = await generateAuthenticationOptions({
     rpID: relyingParty(deps).id,
-    allowCredentials: [],
+    allowCredentials,
     userVerification: "preferred",
     timeout: passkeyTimeoutMs,
   });
@@ -78,7 +93,7 @@ export async function passkeyGetStart(deps: FlowDeps, step: StepRequest): Promis
 }
 
 /** Verifies the signature with the stored key; undefined when anything about the answer is wrong. */
-async function verifyAssertion(
+export async function verifyAssertion(
   deps: FlowDeps,
   step: StepRequest,
   passkey: Passkey,
@@ -112,14 +127,16 @@ async function verifyAssertion(
 }
 
 /** An authenticator that counts signatures reported a count it had reported before: a copy of it may exist. */
-const counterWentBack = (stored: number, reported: number) => stored > 0 && reported <= stored;
+export const counterWentBack = (stored: number, reported: number) => stored > 0 && reported <= stored;
 
 export async function passkeyGetComplete(
   deps: FlowDeps,
+  request: FastifyRequest,
   step: StepRequest,
   response: AuthenticationResponseJSON,
 ): Promise<void> {
   const { flow } = step;
+  if (flow.state.secondFactor) return passkeySecondFactor(deps, request, step, response);
   requireNoAuthStep(flow);
   const { challenge } = await takeChallenge(deps, flow, "get");
   const passkey = await findPasskey(deps.db, response.id);
@@ -146,7 +163,12 @@ export async function passkeyGetComplete(
   const use = { counter: verified.newCounter, backedUp: verified.credentialBackedUp, at: Date.now() };
   step.effects.write((db) => recordPasskeyUse(db, passkey, use));
   flow.state.providers = ["passkey"];
-  await completeAuthStep(deps, step, { accountId: passkey.accountId });
+  await completeAuthStep(
+    deps,
+    step,
+    { accountId: passkey.accountId },
+    amrOf("passkey", { synced: passkey.data.multiDevice }),
+  );
 }
 
 /**
@@ -155,10 +177,12 @@ export async function passkeyGetComplete(
  */
 export async function passkeyCreateStart(
   deps: FlowDeps,
+  request: FastifyRequest,
   step: StepRequest,
   typed: { name: string; email?: string | undefined; locale?: Locale | undefined },
 ): Promise<void> {
   const { flow } = step;
+  if (flow.state.secondFactor) return passkeySetUpStart(deps, request, step, typed.locale);
   requireNoAuthStep(flow);
   const identity = signUpIdentity(typed);
   if (typeof identity === "string") throw new FlowStepError(flow, identity);
@@ -181,7 +205,7 @@ export async function passkeyCreateStart(
 }
 
 /** The new passkey as it is to be stored; undefined when anything about the answer is wrong. */
-async function verifyRegistration(
+export async function verifyRegistration(
   deps: FlowDeps,
   step: StepRequest,
   response: RegistrationResponseJSON,
@@ -200,10 +224,12 @@ async function verifyRegistration(
 
 export async function passkeyCreateComplete(
   deps: FlowDeps,
+  request: FastifyRequest,
   step: StepRequest,
   response: RegistrationResponseJSON,
 ): Promise<void> {
   const { flow } = step;
+  if (flow.state.secondFactor) return passkeySetUpComplete(deps, request, step, response);
   requireNoAuthStep(flow);
   const pending = await takeChallenge(deps, flow, "create");
   // Started by a server that did not ask for a name yet (during an upgrade): the page starts again.
@@ -223,11 +249,17 @@ export async function passkeyCreateComplete(
   await guess.forgive();
   await reserveOrRefuse(deps, flow, [signUpBucket(step.address)], "tooManyAttempts");
   flow.state.providers = ["passkey"];
-  await completeAuthStep(deps, step, {
-    newAccount: {
-      id: newId(),
-      credentials: { passkey },
-      identityFields: identity,
+  const amr = amrOf("passkey", { synced: passkey.data.multiDevice });
+  await completeAuthStep(
+    deps,
+    step,
+    {
+      newAccount: {
+        id: newId(),
+        credentials: { passkey },
+        identityFields: identity,
+      },
     },
-  });
+    amr,
+  );
 }

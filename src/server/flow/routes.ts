@@ -128,15 +128,17 @@ export const flowPlugin: FastifyPluginAsync<FlowRoutesOptions> = (app, { deps, r
     codeStart(deps, s, body.emailOrUsername),
   );
   step("AuthFlowCodeComplete", codeBodySchema, ({ step: s, body }) => codeComplete(deps, s, body.code));
-  step("AuthFlowPasskeyGetStart", emptyBodySchema, ({ step: s }) => passkeyGetStart(deps, s));
-  step("AuthFlowPasskeyGetComplete", passkeyGetBodySchema, ({ step: s, body }) =>
-    passkeyGetComplete(deps, s, body.response),
+  step("AuthFlowPasskeyGetStart", emptyBodySchema, ({ request, step: s }) =>
+    passkeyGetStart(deps, request, s),
   );
-  step("AuthFlowPasskeyCreateStart", passkeyCreateStartBodySchema, ({ step: s, body }) =>
-    passkeyCreateStart(deps, s, body),
+  step("AuthFlowPasskeyGetComplete", passkeyGetBodySchema, ({ request, step: s, body }) =>
+    passkeyGetComplete(deps, request, s, body.response),
   );
-  step("AuthFlowPasskeyCreateComplete", passkeyCreateBodySchema, ({ step: s, body }) =>
-    passkeyCreateComplete(deps, s, body.response),
+  step("AuthFlowPasskeyCreateStart", passkeyCreateStartBodySchema, ({ request, step: s, body }) =>
+    passkeyCreateStart(deps, request, s, body),
+  );
+  step("AuthFlowPasskeyCreateComplete", passkeyCreateBodySchema, ({ request, step: s, body }) =>
+    passkeyCreateComplete(deps, request, s, body.response),
   );
   step("AuthFlowProviderStart", providerStartBodySchema, ({ step: s, body }) =>
     providerStart(deps, s, body.provider),

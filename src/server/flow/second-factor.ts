@@ -115,7 +115,7 @@ export async function recoveryCodeComplete(
 }
 
 /** What an authenticator app lists the account under: its username or e-mail address. */
-async function accountLabel(db: Database, accountId: string, title: string): Promise<string> {
+export async function accountLabel(db: Database, accountId: string, title: string): Promise<string> {
   const credentials = await credentialsOf(db, accountId);
   const named =
     credentials.find(({ provider }) => provider === "username") ??

@@ -5,6 +5,8 @@ import { accountExists } from "../store/accounts.ts";
 import type { FlowDeps } from "./deps.ts";
 import { commitStep, type Flow } from "./flows.ts";
 import { addCompleted } from "./state.ts";
+import { stepUpReason } from "../oidc/interaction-policy.ts";
+import { secondFactorAfter } from "./second-factor-policy.ts";
 import { StepEffects } from "./step-effects.ts";
 
 /**
@@ -13,6 +15,10 @@ import { StepEffects } from "./step-effects.ts";
  * (design.md §5). It does not when the app asks for a fresh sign-in (`prompt=login`, `max_age`, a hint
  * naming someone else: the engine's login prompt), or when the session is of an earlier version, which
  * named an identity instead of the account.
+ *
+ * When the session is below the level the organization or the app asks for (the login prompt's only
+ * reason is `second_factor_required`), the flow continues as the same person and waits for a second
+ * factor: they do not type their first factor again.
  *
  * Only the browser that holds the flow's interaction cookie gets this far: the engine gave it with the
  * authorization request, to the browser whose single sign-on session the interaction names.
@@ -26,11 +32,22 @@ export async function continueSignedIn(
   // A stored flow has begun its own way already.
   if (flow.version !== 0) return;
   const interaction = await deps.provider.interactionDetails(request.raw, reply.raw).catch(() => undefined);
-  if (!interaction || interaction.uid !== flow.id || interaction.prompt.name === "login") return;
+  if (!interaction || interaction.uid !== flow.id) return;
+  const { prompt } = interaction;
+  const stepUp = prompt.name === "login" && prompt.reasons.every((reason) => reason === stepUpReason);
+  if (prompt.name === "login" && !stepUp) return;
   const accountId = interaction.session?.accountId;
   if (!accountId || !(await accountExists(deps.db, accountId))) return;
 
   const { state } = flow;
+  if (stepUp) {
+    // What the session proved stays proven; the second factor adds to it.
+    const amr = interaction.session?.amr ?? [];
+    const secondFactor = await secondFactorAfter(deps, flow, amr, accountId);
+    if (!secondFactor) return;
+    state.amr = amr;
+    state.secondFactor = secondFactor;
+  }
   addCompleted(state, "signin");
   state.accountId = accountId;
   state.singleSignOn = true;

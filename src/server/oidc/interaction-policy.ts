@@ -1,7 +1,31 @@
 import { interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
+import { acrValues, policyAcr, type AcrValue } from "../../common/api/second-factor.ts";
+import { requestedAcr } from "../accounts/second-factors.ts";
+import { signInPolicyOf } from "../flow/second-factor-policy.ts";
+import type { Database } from "../store/database.ts";
 import type { AppAccount } from "./accounts.ts";
+import { ownerOf } from "./client-extras.ts";
 
 const { Check, Prompt, base } = interactionPolicy;
+
+/** The reason the login prompt gives when the single sign-on session proved less than asked. */
+export const stepUpReason = "second_factor_required";
+
+const rank = (acr: unknown) => acrValues.indexOf(acr as AcrValue);
+
+/**
+ * Whether the signed-in person's session reached a lower level (`acr`) than the app's organization
+ * asks for, or the app itself with `acr_values`: the flow then asks for a second factor (step-up).
+ */
+async function belowAskedLevel(db: Database, ctx: KoaContextWithOIDC): Promise<boolean> {
+  const { session, client, params } = ctx.oidc;
+  if (!session?.accountId || !client) return false;
+  const policy = await signInPolicyOf(db, ownerOf(client).organizationId);
+  const asked = [policyAcr[policy], requestedAcr(params?.acr_values) ?? "aal1"];
+  // A session of an earlier version has no level: one factor.
+  const reached = Math.max(rank(session.acr), 0);
+  return asked.some((level) => rank(level) > reached);
+}
 
 /** The subject the client's app knows the signed-in person by, when they chose an identity for it. */
 const appSubject = (ctx: KoaContextWithOIDC) => (ctx.oidc.account as AppAccount | undefined)?.membershipId;
@@ -12,9 +36,12 @@ const appSubject = (ctx: KoaContextWithOIDC) => (ctx.oidc.account as AppAccount 
  *   `select_account` prompt, `account_selection_required` for `prompt=none`), as is one who asks for
  *   `prompt=select_account`;
  * - an `id_token_hint` or a requested `sub` is compared with the identity the app knows, which is what
- *   the app was given; the engine would compare it with the account.
+ *   the app was given; the engine would compare it with the account;
+ * - a signed-in person whose session is below the level the organization or the app asks for signs
+ *   in again (`second_factor_required`), even with a choice remembered for the app: the flow then
+ *   continues as the same person and asks for the second factor only (flow/single-sign-on.ts).
  */
-export function interactionPolicyForPeople(): interactionPolicy.Prompt[] {
+export function interactionPolicyForPeople(db: Database): interactionPolicy.Prompt[] {
   const policy = base();
   const login = policy.get("login");
   if (!login) throw new Error("the engine's policy has no login prompt");
@@ -36,6 +63,9 @@ export function interactionPolicyForPeople(): interactionPolicy.Prompt[] {
       },
       (ctx) => ({ sub: ctx.oidc.claims.id_token?.sub }),
     ),
+  );
+  login.checks.add(
+    new Check(stepUpReason, "the sign-in is below the level asked for", (ctx) => belowAskedLevel(db, ctx)),
   );
   const selectAccount = new Prompt(
     { name: "select_account", requestable: true },

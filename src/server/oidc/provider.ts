@@ -74,7 +74,7 @@ export function createProvider({
     },
     interactions: {
       url: (_ctx, interaction) => `/auth/${interaction.uid}`,
-      policy: interactionPolicyForPeople(),
+      policy: interactionPolicyForPeople(db),
     },
     cookies: {
       keys: [cookieSecret],
