@@ -238,6 +238,7 @@ for (const language of ["en", "sl"] as const) {
     page,
     baseURL,
   }) => {
+    test.slow();
     const authenticator = await addVirtualAuthenticator(page);
     await withRelyingParty(async (relyingParty) => {
       const setting = await personAndStrictApp(page, baseURL ?? "", relyingParty, language);
