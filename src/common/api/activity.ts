@@ -55,6 +55,8 @@ export const changedFields = [
   "clientsPublic",
   "clientsBackend",
   "clientsService",
+  /** An organization's sign-in policy. */
+  "signInPolicy",
 ] as const;
 
 /**

@@ -1,5 +1,5 @@
 import { z } from "zod/mini";
-import { signInPolicies } from "./second-factor.ts";
+import { secondFactorSetUpMethods, signInPolicies } from "./second-factor.ts";
 import { ownAdminIdentitiesSchema } from "./summary.ts";
 import { templateFieldsSchema, tokenEndpointAuthMethods } from "./template.ts";
 import { idText, typedText } from "./text.ts";
@@ -58,6 +58,7 @@ export const organizationFieldsSchema = z.strictObject({
   /** What the organization's apps ask of people signing in (second-factor.ts); unchanged when absent. */
   signInPolicy: z.optional(z.enum(signInPolicies)),
 });
+export type OrganizationFields = z.infer<typeof organizationFieldsSchema>;
 
 export const organizationUpdateSchema = z.extend(organizationFieldsSchema, {
   version: z.int().check(z.positive()),
@@ -160,6 +161,10 @@ export const organizationIdentitySchema = z.object({
 export const memberStatuses = ["active", "disabled", "blocked"] as const;
 export type MemberStatus = (typeof memberStatuses)[number];
 
+/** A second factor a member may have, as the members list shows it. */
+export const memberSecondFactorSchema = z.enum(secondFactorSetUpMethods);
+export type MemberSecondFactor = z.infer<typeof memberSecondFactorSchema>;
+
 /** `GET /api/o/users/{id}`: one member as the organization's admins list it. */
 export const organizationUserSchema = z.object({
   /** The organization-scoped ID. */
@@ -176,6 +181,11 @@ export const organizationUserSchema = z.object({
   applications: z.array(z.string()),
   joinedAt: z.string(),
   lastSignedInAt: z.optional(z.string()),
+  /**
+   * The second factors the member has: an authenticator app (`totp`), a passkey. Of an identity that
+   * several accounts control, only those every one of them has.
+   */
+  secondFactors: z.array(memberSecondFactorSchema),
 });
 export type OrganizationUser = z.infer<typeof organizationUserSchema>;
 

@@ -2,8 +2,10 @@ import type { ActivityChange, Change } from "../../common/api/activity.ts";
 import type {
   Organization,
   OrganizationApplication,
+  OrganizationFields,
   OrganizationUpdate,
 } from "../../common/api/organization.ts";
+import type { SignInPolicy } from "../../common/api/second-factor.ts";
 import { recordActivity } from "../activity/activity.ts";
 import { adminChanges, fieldChanges, groupedChanges } from "../activity/changes.ts";
 import type { Caller } from "../access/caller.ts";
@@ -56,14 +58,27 @@ export function organizationView(
   return canUpdate ? { ...base, admins: document.admins, applications: document.applications } : base;
 }
 
+/**
+ * The policy as the document keeps it: "any" is left out, as it is absent from documents written
+ * before organizations had policies, so that both read and compare the same.
+ */
+const storedPolicy = (policy: SignInPolicy | undefined) =>
+  policy === undefined || policy === "any" ? {} : { signInPolicy: policy };
+
 export async function createOrganization(
   db: Database,
   caller: Caller,
-  fields: { name: string; description: string },
+  { name, description, signInPolicy }: OrganizationFields,
 ): Promise<string> {
   const editor = actingIdentity(caller);
   const id = newId();
-  const document: OrganizationDocument = { ...fields, admins: [editor], applications: [] };
+  const document: OrganizationDocument = {
+    name,
+    description,
+    admins: [editor],
+    applications: [],
+    ...storedPolicy(signInPolicy),
+  };
   await insertDocument(db, table, id, document, Date.now());
   await recordActivity(
     db,
@@ -245,6 +260,7 @@ export async function updateOrganization(
     admins: keptAdmins(stored.document.admins, update.admins, editor),
     applications,
     ...(active ? {} : { active: false }),
+    ...storedPolicy(update.signInPolicy ?? stored.document.signInPolicy),
   };
   // The test client has no secret to rotate.
   const clientIds = new Set(
@@ -277,7 +293,7 @@ export async function updateOrganization(
   }
 
   const changes: Change[] = [
-    ...fieldChanges(stored.document, document, ["name", "description"]),
+    ...fieldChanges(stored.document, document, ["name", "description", "signInPolicy"]),
     ...adminChanges(stored.document.admins, document.admins),
     ...applicationChanges(id, stored.document.applications, applications),
     ...statusChanges(id, wasActive, active),

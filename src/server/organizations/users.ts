@@ -1,4 +1,4 @@
-import type { MemberStatus, OrganizationUser } from "../../common/api/organization.ts";
+import type { MemberSecondFactor, MemberStatus, OrganizationUser } from "../../common/api/organization.ts";
 import { decodeCursor, encodeCursor } from "../activity/activity.ts";
 import type { Caller } from "../access/caller.ts";
 import { administeredOrganization } from "../access/organizations.ts";
@@ -6,6 +6,7 @@ import type { Database } from "../store/database.ts";
 import { applicationsUsed, membersOf, type MemberRow } from "../store/identities.ts";
 import { blocksOfIdentities } from "../store/blocks.ts";
 import { queryWordsOf } from "../store/search-text.ts";
+import { secondFactorsOfIdentities } from "./member-factors.ts";
 
 // The organization's members as its admins see them: by the organization-scoped ID, never by the
 // identity's own ID or its accounts, newest first.
@@ -25,6 +26,7 @@ function userView(
   admins: readonly string[],
   applications: string[],
   blocked: boolean,
+  secondFactors: MemberSecondFactor[],
 ): OrganizationUser {
   const { username, email, givenName, fullName, pictureUrl } = member.document;
   return {
@@ -39,6 +41,7 @@ function userView(
     applications,
     joinedAt: iso(member.joinedAt),
     ...(member.lastSignedInAt === null ? {} : { lastSignedInAt: iso(member.lastSignedInAt) }),
+    secondFactors,
   };
 }
 
@@ -68,8 +71,18 @@ export async function organizationUsersPage(
       )
     ).map((block) => block.identityId),
   );
+  const factors = await secondFactorsOfIdentities(
+    db,
+    members.map((member) => member.identityId),
+  );
   const items = members.map((member) =>
-    userView(member, stored.document.admins, used.get(member.id) ?? [], blocked.has(member.identityId)),
+    userView(
+      member,
+      stored.document.admins,
+      used.get(member.id) ?? [],
+      blocked.has(member.identityId),
+      factors.get(member.identityId) ?? [],
+    ),
   );
   const last = rows[usersPageSize - 1];
   return rows.length > usersPageSize && last

@@ -16,6 +16,7 @@ import { OrganizationIdentities } from "../partials/organization/OrganizationIde
 import { OrganizationInvitations } from "../partials/organization/OrganizationInvitations.tsx";
 import { OrganizationSections } from "../partials/organization/OrganizationSections.tsx";
 import { OrganizationStatus } from "../partials/organization/OrganizationStatus.tsx";
+import { SignInPolicySection } from "../partials/organization/SignInPolicySection.tsx";
 import { useSignedIn } from "../session.ts";
 
 /**
@@ -54,12 +55,19 @@ function OrganizationDetails({
     <>
       <DocumentSummary
         document={{ ...organization, name }}
-        fields={[[t("organizations.fields.id"), <Identifier value={organization.id} />]]}
+        fields={[
+          [t("organizations.fields.id"), <Identifier value={organization.id} />],
+          [
+            t("organizations.signInPolicy.title"),
+            t(`organizations.signInPolicy.choices.${organization.signInPolicy}.label`),
+          ],
+        ]}
       />
       {organization.canUpdate && (
         <>
           <OrganizationSections organizationId={organization.id} />
           <BasicSection organization={organization} />
+          <SignInPolicySection organization={organization} />
           <AddedApplications organization={organization} secrets={secrets} onSecrets={addSecrets} />
           <AvailableApplications organization={organization} onSecrets={addSecrets} />
         </>

@@ -14,6 +14,7 @@ import { SignedInContent } from "../components/SignedInContent.tsx";
 import { useDocumentTitle } from "../documentTitle.ts";
 import { useRelativeTime } from "../partials/activity/relativeTime.ts";
 import { PersonAvatar, otherNames } from "../partials/identity/Person.tsx";
+import { MemberSecondFactors, SecondFactorSummary } from "../partials/organization/MemberSecondFactors.tsx";
 import { organizationQuery, organizationUsersQuery } from "../partials/organization/organizationApi.ts";
 import { useOrganizationTrail } from "../partials/organization/organizationTrail.ts";
 import { useSignedIn } from "../session.ts";
@@ -59,6 +60,7 @@ export function OrganizationUsers() {
             </p>
           ) : (
             <>
+              <SecondFactorSummary users={entries} />
               <ul className="flex flex-col gap-3">
                 {entries.map((user) => (
                   <UserRow key={user.id} organizationId={id} user={user} />
@@ -140,6 +142,7 @@ function UserRow({
               {applicationNames.join(", ")}
             </p>
           )}
+          <MemberSecondFactors user={user} />
         </div>
       </div>
       <div className="flex shrink-0 flex-wrap gap-2">
