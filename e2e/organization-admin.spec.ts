@@ -1,27 +1,11 @@
 import type { Browser, Page } from "@playwright/test";
 import { expect, seriousAccessibilityViolations, test } from "./fixtures.ts";
-import {
-  createOrganizationWithApp,
-  createTemplate,
-  newName,
-  passwordSteps,
-  signUp,
-  status,
-} from "./support/console.ts";
+import { createOrganizationWithApp, createTemplate, newName, signUp, status } from "./support/console.ts";
+import { inSlovenian, memberSignsIn } from "./support/members.ts";
 import { startRelyingParty, type RelyingParty } from "./support/relyingParty.ts";
 
 // An organization's admin runs it day to day: finds a member among its users, reads what happened in
 // it, and disables it, which stops sign-in to its apps with a message saying why.
-
-/** A person signs up through the organization's app in a browser of their own. */
-async function memberSignsIn(browser: Browser, relyingParty: RelyingParty, username: string) {
-  const context = await browser.newContext({ ignoreHTTPSErrors: true, locale: "en-US" });
-  const person = await context.newPage();
-  await person.goto(`${relyingParty.base}/login`);
-  await passwordSteps(person, username);
-  await expect(person.getByRole("heading", { name: "Signed in" })).toBeVisible();
-  await context.close();
-}
 
 /** The organization's sign-in page as a person in that language meets it. */
 async function signInPage(browser: Browser, relyingParty: RelyingParty, locale: string) {
@@ -37,11 +21,6 @@ const activityEntries = (page: Page) =>
     .getByRole("main")
     .locator("ol > li")
     .filter({ has: page.locator("time") });
-
-async function inSlovenian(page: Page, path: string) {
-  await page.evaluate(() => localStorage.setItem("vrata.locale", "sl"));
-  await page.goto(path);
-}
 
 test.use({ locale: "en-US" });
 

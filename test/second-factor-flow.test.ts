@@ -85,7 +85,14 @@ describe.each(storeEngines)("second factors in the flow on $name", ({ url }) => 
     expect(done.status).toBe(200);
     expect(done.flow.secondFactor).toBeUndefined();
     expect(done.flow.recoveryCodes).toHaveLength(10);
-    return { driver, secret: setUp.secret, firstCode: code, recoveryCodes: done.flow.recoveryCodes ?? [] };
+    const identityId = (await driver.identities())[0]?.id ?? "";
+    return {
+      driver,
+      identityId,
+      secret: setUp.secret,
+      firstCode: code,
+      recoveryCodes: done.flow.recoveryCodes ?? [],
+    };
   }
 
   it("turns away a password alone where the organization asks for two factors, and sets one up in the flow", async () => {
@@ -94,9 +101,9 @@ describe.each(storeEngines)("second factors in the flow on $name", ({ url }) => 
     expect(flow.completed).toEqual(["signup"]);
     expect(flow.secondFactor?.setUp).toEqual(["totp", "passkey"]);
     expect((await driver.get()).secondFactor).toEqual(flow.secondFactor);
-    const [identity] = await driver.identities();
-    const choose = await driver.raw("chooseIdentity", { identity: { id: identity?.id } });
-    expect(choose.status).toBe(400);
+    // The account's identities stay hidden until the second factor.
+    const listed = await driver.fetch(`${server.issuer}/api/i?flow=${driver.flowId}`);
+    expect(listed.status).toBe(401);
     expect((await driver.raw("redirect", {})).status).toBe(400);
     // A wrong first code costs a guess and says so.
     const setUp = (await driver.step("totpSetUpStart")).flow.totpSetUp;
@@ -118,7 +125,7 @@ describe.each(storeEngines)("second factors in the flow on $name", ({ url }) => 
   });
 
   it("asks for the authenticator app at every sign-in, accepting each code once", async () => {
-    const { secret, firstCode } = await signUpWithTotp("tomo");
+    const { secret, firstCode, identityId } = await signUpWithTotp("tomo");
     // Even where the organization asks for nothing more: the person set one up.
     const driver = await start(open);
     const flow = await password(driver, "tomo");
@@ -127,6 +134,9 @@ describe.each(storeEngines)("second factors in the flow on $name", ({ url }) => 
       reason: "account",
       methods: ["totp", "recoveryCode"],
     });
+    // No identity can be chosen before the second factor.
+    const choose = await driver.raw("chooseIdentity", { identity: { id: identityId } });
+    expect(choose.status).toBe(400);
     const again = await driver.step("totpComplete", { code: firstCode });
     expect(again).toMatchObject({ status: 400, flow: { error: "invalidCode" } });
     const before = Math.floor(Date.now() / 1000);

@@ -28,8 +28,11 @@ async function fromFlow(deps: CallerDeps, request: FastifyRequest, flowId: strin
   requireSameOriginJson(request, deps.issuer);
   const row = flowIdPattern.test(flowId) ? await findFlow(deps.db, flowId, Date.now()) : undefined;
   if (!row) throw new HttpError(401, "unauthorized", "no such flow");
-  const state = JSON.parse(row.state) as { accountId?: string; sessionId?: string };
+  const state = JSON.parse(row.state) as { accountId?: string; sessionId?: string; secondFactor?: unknown };
   const accountId = await requireSession(deps, request, { id: row.id, state });
+  // A first factor alone shows nothing of the account while the sign-in waits for a second one.
+  if (state.secondFactor !== undefined)
+    throw new HttpError(401, "unauthorized", "the sign-in waits for a second factor");
   return {
     accountId,
     flow: { id: row.id, organizationId: row.organizationId, applicationId: row.applicationId },

@@ -8,23 +8,25 @@ const badge = "inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs f
 export function MemberSecondFactors({ user }: { readonly user: OrganizationUser }) {
   const { t } = useTranslation();
   return (
-    <ul aria-label={t("organizations.memberFactors.label")} className="flex flex-wrap gap-2">
+    // Not a list: the users list's rows are its only list items.
+    <p className="flex flex-wrap gap-2">
+      <span className="sr-only">{t("organizations.memberFactors.label")}:</span>
       {user.secondFactors.length === 0 ? (
-        <li className={`${badge} bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300`}>
+        <span className={`${badge} bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300`}>
           {t("organizations.memberFactors.none")}
-        </li>
+        </span>
       ) : (
         user.secondFactors.map((factor) => (
-          <li
+          <span
             key={factor}
             className={`${badge} bg-green-100 text-green-900 dark:bg-green-950 dark:text-green-200`}
           >
             <CheckIcon className="size-3.5" />
             {t(`organizations.memberFactors.${factor}`)}
-          </li>
+          </span>
         ))
       )}
-    </ul>
+    </p>
   );
 }
 

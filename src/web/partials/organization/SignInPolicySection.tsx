@@ -37,6 +37,7 @@ export function SignInPolicySection({ organization }: { readonly organization: O
           hint: t(`organizations.signInPolicy.choices.${value}.hint`),
         }))}
         onChange={setPolicy}
+        stacked
       />
     </SectionForm>
   );

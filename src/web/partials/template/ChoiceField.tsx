@@ -18,6 +18,7 @@ export function ChoiceField<T extends string>({
   value,
   choices,
   onChange,
+  stacked = false,
 }: {
   readonly legend: string;
   /** The field's dotted path in the request, shared by its radio buttons. */
@@ -25,12 +26,14 @@ export function ChoiceField<T extends string>({
   readonly value: T;
   readonly choices: readonly Choice<T>[];
   readonly onChange: (value: T) => void;
+  /** One choice under another, for choices whose lines say more than a few words. */
+  readonly stacked?: boolean;
 }) {
   const id = useId();
   return (
     <fieldset className="min-w-0">
       <legend className="mb-1 font-medium">{legend}</legend>
-      <div className="grid gap-2 sm:grid-cols-2">
+      <div className={stacked ? "grid gap-2" : "grid gap-2 sm:grid-cols-2"}>
         {choices.map((choice) => (
           <label
             key={choice.value}
