@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
+import type { OrganizationUpdate } from "../../src/common/api/organization.ts";
 import { apiPath, apiPrefix, pathFor } from "../../src/common/routes.ts";
 import { expect } from "../fixtures.ts";
 import { identityItem } from "./flow.ts";
@@ -162,13 +163,15 @@ export async function consoleCaller(page: Page): Promise<ConsoleCaller> {
 
 /**
  * Through the console's API: a new organization whose app (of a new template named `appName`) is the
- * relying party, which then uses the app's public client. Returns the organization's name.
+ * relying party, which then uses the app's public client; `settings` are more of the organization's
+ * fields (its sign-in policy). Returns the organization's name.
  */
 export async function addRelyingPartyApp(
   call: ConsoleCaller,
   issuer: string,
   relyingParty: RelyingParty,
   appName: string,
+  settings: Pick<OrganizationUpdate, "signInPolicy"> = {},
 ): Promise<string> {
   const template = await call<{ id: string }>(apiPath("ApplicationTemplateCreate"), {
     name: appName,
@@ -195,6 +198,7 @@ export async function addRelyingPartyApp(
       applications: [
         { templateId: template.id, active: true, values: [{ name: "uriBase", value: relyingParty.base }] },
       ],
+      ...settings,
     },
   );
   await relyingParty.setClient(issuer, updated.applications[0]?.clientsPublic[0]?.id ?? "");

@@ -4,6 +4,10 @@ import { useTranslation } from "../i18n/index.ts";
 /** How long "Copied" stays on the button after a copy. */
 const confirmationMs = 2000;
 
+/** The look of a small action beside a value (copy it, download it). */
+export const smallActionClass =
+  "rounded-md border border-slate-300 bg-white px-2 py-1 text-sm font-medium text-slate-800 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100 dark:hover:bg-slate-700";
+
 /**
  * Puts `value` on the clipboard. `label` names what is copied ("Copy client ID"), since a page may
  * have several of these buttons side by side.
@@ -29,11 +33,7 @@ export function CopyButton({ value, label }: { readonly value: string; readonly 
 
   return (
     <span className="inline-flex items-center gap-2">
-      <button
-        type="button"
-        onClick={() => void copy()}
-        className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm font-medium text-slate-800 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-800 dark:text-slate-100 dark:hover:bg-slate-700"
-      >
+      <button type="button" onClick={() => void copy()} className={smallActionClass}>
         {label}
       </button>
       <span role="status" className="text-sm text-slate-700 dark:text-slate-300">

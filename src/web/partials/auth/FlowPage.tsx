@@ -10,7 +10,7 @@ import { FlowHeader } from "./FlowHeader.tsx";
 import type { PasskeyPhase } from "./PasskeyStep.tsx";
 import { StartStep } from "./StartStep.tsx";
 import { Stepper, type StepperItem } from "./Stepper.tsx";
-import { isBuiltInProvider, stepFor, type Step } from "./steps.ts";
+import { firstFactors, isBuiltInProvider, stepFor, usedSecondFactor, type Step } from "./steps.ts";
 import { fulfilledValue, settling } from "../../settled.ts";
 import { failureMessage, useStepAction } from "./useStepAction.ts";
 
@@ -79,7 +79,8 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
     appName: names.application(flow.appId, flow.appName),
     organizationName: names.organization(flow.organizationId, flow.organizationName),
   };
-  const beforeAuth = flow.completed.length === 0;
+  // A pending second factor comes after the first: the flow is past its first auth step then.
+  const beforeAuth = flow.completed.length === 0 && flow.secondFactor === undefined;
   const ended = step === "finish" || step === "manual";
 
   // The first step shows without the later ones, which load once the person starts on it.
@@ -128,7 +129,8 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
   }
 
   const restartAuth = () => void restart.run("restart", () => postStep("AuthFlowRestartAuth", flowId, {}));
-  const providers = flow.providers ?? [];
+  const allProviders = flow.providers ?? [];
+  const providers = firstFactors(allProviders);
   const usedPassword = providers.includes("password") || step === "password";
   // The start step asks for passkeys by itself (autofill): before the auth step that says nothing.
   const usedPasskey = step === "passkey" || (!beforeAuth && providers.includes("passkey"));
@@ -139,7 +141,7 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
     onSelect:
       step === "password" || step === "code" || step === "passkey" || step === "thirdPartyProvider"
         ? () => setStep("start")
-        : step === "identity"
+        : step === "identity" || step === "secondFactor"
           ? restartAuth
           : undefined,
   };
@@ -157,6 +159,9 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
     ...(providers.includes("code") || step === "code" ? [{ step: "code" as const }] : []),
     ...(usedPasskey ? [{ step: "passkey" as const }] : []),
     ...(usedProvider ? [{ step: "thirdPartyProvider" as const }] : []),
+    ...(step === "secondFactor" || step === "recoveryCodes" || usedSecondFactor(allProviders)
+      ? [{ step: "secondFactor" as const }]
+      : []),
     { step: "identity", onSelect: step === "redirect" ? () => setStep("identity") : undefined },
     { step: "redirect" },
   ];
@@ -225,6 +230,19 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
           onOtherMethod={() => setStep("start")}
           onBack={usedPassword ? () => setStep("password") : null}
         />
+      )}
+      {later && step === "secondFactor" && flow.secondFactor && (
+        <later.SecondFactorStep
+          flowId={flowId}
+          flow={shown}
+          pending={flow.secondFactor}
+          onFlow={apply}
+          onRestart={restartAuth}
+          restarting={restart.busy}
+        />
+      )}
+      {later && step === "recoveryCodes" && flow.recoveryCodes && (
+        <later.RecoveryCodesStep codes={flow.recoveryCodes} onContinue={() => setStep("identity")} />
       )}
       {later && step === "identity" && (
         <later.IdentityStep

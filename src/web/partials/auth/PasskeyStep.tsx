@@ -153,7 +153,7 @@ export function PasskeyStep({ flowId, initial, onFlow, onOtherMethod }: PasskeyS
       <StepHeading ref={heading}>
         {signUpFailed ? t("authFlow.passkey.signUpFailed") : t("authFlow.passkey.signInFailed")}
       </StepHeading>
-      <Alert message={failureMessage(t, phase.failure)} />
+      <Alert message={passkeyFailureMessage(t, phase.failure)} />
       <p>{signUpFailed ? t("authFlow.passkey.signUpWarning") : t("authFlow.passkey.newHere")}</p>
       <div className="flex flex-col gap-3">
         <Button size="large" className="w-full" onClick={() => setPhase({ kind: "naming", mistake: null })}>
@@ -173,7 +173,8 @@ export function PasskeyStep({ flowId, initial, onFlow, onOtherMethod }: PasskeyS
   );
 }
 
-function failureMessage(t: TFunction, failure: PasskeyFailure): string {
+/** What the person reads about a ceremony that did not work. */
+export function passkeyFailureMessage(t: TFunction, failure: PasskeyFailure): string {
   if (failure === "cancelled") return t("authFlow.passkey.cancelled");
   if (failure === "noAccount") return t("authFlow.passkey.noAccount");
   if (isFlowError(failure)) return mistakeMessage(t, failure, "");

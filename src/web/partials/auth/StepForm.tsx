@@ -15,6 +15,8 @@ type FieldProps = Omit<ComponentPropsWithRef<"input">, "children"> & {
 
 interface StepFormProps {
   readonly heading: ReactNode;
+  /** For a step that starts at its heading rather than at its field. */
+  readonly headingRef?: RefObject<HTMLHeadingElement | null>;
   /** Enter in the field, or the submit button. */
   readonly onSubmit: () => void;
   /** The step's one field; a mistake is shown under it and linked to it. */
@@ -38,6 +40,7 @@ interface StepFormProps {
 /** The form of an auth step that asks for one value (start, password, code). */
 export function StepForm({
   heading,
+  headingRef,
   onSubmit,
   field,
   emailOrUsername,
@@ -61,7 +64,9 @@ export function StepForm({
       }}
       className="flex flex-col gap-5"
     >
-      <StepHeading id={headingId}>{heading}</StepHeading>
+      <StepHeading id={headingId} ref={headingRef}>
+        {heading}
+      </StepHeading>
       {intro}
       <TextField
         {...field}

@@ -2,7 +2,7 @@ import { useTranslation } from "../../i18n/index.ts";
 import type { Step } from "./steps.ts";
 
 export interface StepperItem {
-  readonly step: Exclude<Step, "manual">;
+  readonly step: Exclude<Step, "manual" | "recoveryCodes">;
   /** Set when the person may go back to this step from the current one. */
   readonly onSelect?: (() => void) | undefined;
 }
@@ -19,7 +19,9 @@ interface StepperProps {
  */
 export function Stepper({ items, current }: StepperProps) {
   const { t } = useTranslation();
-  const currentIndex = items.findIndex(({ step }) => step === (current === "manual" ? "redirect" : current));
+  // The manual redirect ends the flow as the redirect does; the recovery codes end the second factor.
+  const shownAs = current === "manual" ? "redirect" : current === "recoveryCodes" ? "secondFactor" : current;
+  const currentIndex = items.findIndex(({ step }) => step === shownAs);
   const currentItem = items[currentIndex];
   return (
     <nav aria-label={t("authFlow.steps.label")} className="flex flex-col gap-2">

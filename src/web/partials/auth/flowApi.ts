@@ -13,6 +13,11 @@ import {
   type passwordBodySchema,
   type providerStartBodySchema,
 } from "../../../common/api/flow.ts";
+import type {
+  recoveryCodeBodySchema,
+  totpCodeBodySchema,
+  totpSetUpCompleteBodySchema,
+} from "../../../common/api/second-factor.ts";
 import { createdSchema, identityListSchema, type IdentityFields } from "../../../common/api/identity.ts";
 import { apiPath, apiPrefix, pathFor } from "../../../common/routes.ts";
 import { getJson, postJson } from "../../api.ts";
@@ -32,6 +37,10 @@ interface StepBodies {
   AuthFlowDecline: z.infer<typeof emptyBodySchema>;
   AuthFlowChooseIdentity: z.infer<typeof chooseIdentityBodySchema>;
   AuthFlowRedirect: z.infer<typeof emptyBodySchema>;
+  AuthFlowTotpComplete: z.infer<typeof totpCodeBodySchema>;
+  AuthFlowRecoveryCodeComplete: z.infer<typeof recoveryCodeBodySchema>;
+  AuthFlowTotpSetUpStart: z.infer<typeof emptyBodySchema>;
+  AuthFlowTotpSetUpComplete: z.infer<typeof totpSetUpCompleteBodySchema>;
 }
 
 export type StepRoute = keyof StepBodies;

@@ -6,4 +6,6 @@ export { ManualRedirectStep } from "./ManualRedirectStep.tsx";
 export { PasskeyStep } from "./PasskeyStep.tsx";
 export { PasswordStep } from "./PasswordStep.tsx";
 export { ProviderStep } from "./ProviderStep.tsx";
+export { RecoveryCodesStep } from "./RecoveryCodesStep.tsx";
 export { RedirectStep } from "./RedirectStep.tsx";
+export { SecondFactorStep } from "./SecondFactorStep.tsx";

@@ -43,3 +43,10 @@ export async function signUpWithPasskey(
   const response = await startRegistration({ optionsJSON: started.passkey.createOptions });
   return postStep("AuthFlowPasskeyCreateComplete", flowId, { response });
 }
+
+/**
+ * Adds a new passkey to the account that proved its first factor, as the second factor it sets up:
+ * the same ceremony, with no identity to name.
+ */
+export const addPasskey = (flowId: string, locale: Locale, signal?: AbortSignal) =>
+  signUpWithPasskey(flowId, { name: "", email: "" }, locale, signal);

@@ -1,7 +1,8 @@
 import type { TFunction } from "../../i18n/index.ts";
 import { describe, expect, it } from "vitest";
 import type { FlowResponse } from "../../../common/api/flow.ts";
-import { mistakeMessage, stepFor } from "./steps.ts";
+import type { PendingSecondFactor } from "../../../common/api/second-factor.ts";
+import { firstFactors, mistakeMessage, stepFor, usedSecondFactor } from "./steps.ts";
 
 const flow = (change: Partial<FlowResponse>): FlowResponse => ({
   completed: [],
@@ -29,6 +30,30 @@ describe("stepFor", () => {
     expect(stepFor(flow({ completed: ["failed"] }))).toBe("manual");
     expect(stepFor(flow({ completed: ["signin", "identity", "finishReady", "finished"] }))).toBe("manual");
     expect(stepFor(flow({ completed: ["signin", "identity", "finishReady"] }))).toBe("finish");
+  });
+});
+
+describe("second factors", () => {
+  const secondFactor: PendingSecondFactor = { need: "secondFactor", reason: "account", methods: ["totp"] };
+
+  it("asks for a pending second factor before the identity, and shows new recovery codes once", () => {
+    expect(stepFor(flow({ providers: ["password"], secondFactor }))).toBe("secondFactor");
+    expect(stepFor(flow({ completed: ["signin"], providers: ["password"], secondFactor }))).toBe(
+      "secondFactor",
+    );
+    expect(stepFor(flow({ completed: ["signin"], recoveryCodes: ["abcde-fghjk"] }))).toBe("recoveryCodes");
+    // Declining while it waits ends the flow as any decline does.
+    expect(stepFor(flow({ completed: ["declined"], secondFactor }))).toBe("redirect");
+  });
+
+  it("tells the first factor from the second in the methods a flow lists", () => {
+    expect(firstFactors(["password", "totp"])).toEqual(["password"]);
+    expect(firstFactors(["password", "code", "recoveryCode"])).toEqual(["password", "code"]);
+    expect(firstFactors(["password", "passkey"])).toEqual(["password"]);
+    expect(firstFactors(["passkey"])).toEqual(["passkey"]);
+    expect(usedSecondFactor(["passkey"])).toBe(false);
+    expect(usedSecondFactor(["github", "passkey"])).toBe(true);
+    expect(usedSecondFactor(["password", "code"])).toBe(false);
   });
 });
 
