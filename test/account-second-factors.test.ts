@@ -7,7 +7,7 @@ import { accountSchema, type Account } from "../src/common/api/account.ts";
 import { activityPageSchema } from "../src/common/api/activity.ts";
 import { totpSetUpSchema, type TotpSetUp } from "../src/common/api/second-factor.ts";
 import { rateLimits, recoveryCodeCount, totpSetUpLifetimeMs } from "../src/common/limits.ts";
-import { secondFactorGuessBucket } from "../src/server/accounts/account-second-factors.ts";
+import { secondFactorGuessBucket } from "../src/server/flow/throttle.ts";
 import { useRecoveryCode } from "../src/server/accounts/recovery-codes.ts";
 import { openTotpSetUp, startTotpSetUp, verifyTotp } from "../src/server/accounts/totp.ts";
 import { loadInstanceKey } from "../src/server/secrets/instance-key.ts";

@@ -1,8 +1,7 @@
 import type { Account } from "../../common/api/account.ts";
 import type { TotpSetUp } from "../../common/api/second-factor.ts";
-import { rateLimits } from "../../common/limits.ts";
 import { recordActivity } from "../activity/activity.ts";
-import { isRefusal, limitStore, releaseAll, reserveAll } from "../flow/throttle.ts";
+import { isRefusal, limitStore, releaseAll, reserveAll, secondFactorGuessBucket } from "../flow/throttle.ts";
 import { HttpError, TooManyRequestsError } from "../http/errors.ts";
 import type { InstanceSecrets } from "../secrets/instance-secrets.ts";
 import {
@@ -12,7 +11,6 @@ import {
   type StoredCredential,
 } from "../store/accounts.ts";
 import type { Database } from "../store/database.ts";
-import type { Bucket } from "../store/throttle.ts";
 import { accountName, accountView } from "./account-passkeys.ts";
 import { passkeyProvider } from "./passkeys.ts";
 import { newRecoveryCodes, recoveryCodesProvider } from "./recovery-codes.ts";
@@ -29,15 +27,6 @@ export interface SecondFactorDeps {
 
 /** What authenticator apps show the account under. */
 const totpIssuer = "Vrata";
-
-/**
- * Second-factor codes guessed for the account, from anywhere: the same bucket the sign-in's
- * second-factor step counts in, so the account page is no way around its limit.
- */
-export function secondFactorGuessBucket(accountId: string): Bucket {
-  const { limit, regainedOverMs } = rateLimits.secondFactorGuessesPerAccount;
-  return { key: `second-factor-guess:${accountId}`, limit, ratePerMs: limit / regainedOverMs };
-}
 
 const hasTotp = (credentials: readonly StoredCredential[]) =>
   credentials.some(({ provider }) => provider === totpProvider);

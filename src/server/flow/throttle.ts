@@ -126,17 +126,20 @@ const clientBucket = (accountId: string, { address, knownDevice }: GuessSubject)
     rateLimits.guessesPerAccountAndClient,
   );
 
+/**
+ * Second-factor codes guessed for the account from anywhere: in a sign-in, and on the account page
+ * setting up an authenticator app, so neither is a way around the other's limit.
+ */
+export const secondFactorGuessBucket = (accountId: string): Bucket =>
+  bucket(`second-factor-guess:${accountId}`, rateLimits.secondFactorGuessesPerAccount);
+
 export function guessBuckets(kind: GuessKind, subject: GuessSubject): Bucket[] {
   const { flowId, address, accountId, knownDevice } = subject;
   const flow = flowGuessBucket(flowId);
   // Whoever guesses a second factor has proven the first one, and with it got the account's known
   // browser cookie: the account's own ceiling always counts.
   if (kind === "secondFactor" && accountId !== undefined)
-    return [
-      flow,
-      clientBucket(accountId, subject),
-      bucket(`second-factor-guess:${accountId}`, rateLimits.secondFactorGuessesPerAccount),
-    ];
+    return [flow, clientBucket(accountId, subject), secondFactorGuessBucket(accountId)];
   if (accountId === undefined)
     return [flow, bucket(`guess:${addressKey(address)}`, rateLimits.guessesPerAddress)];
   if (knownDevice) return [flow, clientBucket(accountId, subject)];
