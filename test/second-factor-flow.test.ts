@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SignInPolicy } from "../src/common/api/second-factor.ts";
 import type { OrganizationDocument } from "../src/server/organizations/organizations.ts";
 import type { Database } from "../src/server/store/database.ts";
+import { activitiesOfOrganization } from "../src/server/store/activities.ts";
 import { findDocument, replaceDocument } from "../src/server/store/documents.ts";
 import { registerTestApp, type TestApp } from "./support/apps.ts";
 import { SoftwareAuthenticator } from "./support/authenticator.ts";
@@ -161,6 +162,16 @@ describe.each(storeEngines)("second factors in the flow on $name", ({ url }) => 
     expect(answers.find(({ status }) => status === 400)?.flow.error).toBe("invalidRecoveryCode");
     const used = answers.find(({ status }) => status === 200);
     expect(used?.flow.providers).toEqual(["password", "recoveryCode"]);
+
+    // The organization's activity tells a sign-in by a recovery code from the others.
+    const winner = browsers.find((_, index) => answers[index] === used);
+    if (!winner) throw new Error("no browser signed in");
+    await finish(winner);
+    const [entry] = await activitiesOfOrganization(server.db, open.organizationId, 1, {
+      category: "signIns",
+    });
+    expect(entry?.type).toBe("signIn");
+    expect(JSON.parse(entry?.document ?? "{}")).toMatchObject({ providers: ["password", "recoveryCode"] });
   });
 
   it("lets simultaneous wrong codes from many browsers pass no further than the account's ceiling", async () => {
