@@ -248,6 +248,11 @@ describe.each(storeEngines)("second factors on the account page on $name", ({ ur
     // The codes made before stay; the app brings no new ones.
     expect(done.json.recoveryCodes).toBeUndefined();
     expect(accountSchema.parse(done.json).recoveryCodesLeft).toBe(recoveryCodeCount);
+    // Without the app the passkey is still a second factor, and the codes its fallback.
+    const totp = totpOf(accountSchema.parse(done.json));
+    const removed = await accountCall(api, `remove/${totp?.id ?? ""}`);
+    expect(removed.status).toBe(200);
+    expect(accountSchema.parse(removed.json).recoveryCodesLeft).toBe(recoveryCodeCount);
   });
 
   it("removes the authenticator app with its recovery codes, and it can be set up again", async () => {

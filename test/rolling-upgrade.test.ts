@@ -27,6 +27,7 @@ const newMigrations = [
   "0016-identity-address-shares",
   "0017-application-choices",
   "0018-address-invitations",
+  "0019-second-factors",
 ];
 const previousReleaseAvailable =
   spawnSync("git", ["cat-file", "-e", `${previousRelease}^{commit}`]).status === 0;

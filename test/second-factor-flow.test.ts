@@ -206,6 +206,23 @@ describe.each(storeEngines)("second factors in the flow on $name", ({ url }) => 
     const flow = await driver.get();
     expect(flow.completed).toEqual(["failed"]);
     expect(flow.secondFactor).toBeUndefined();
+    // The first factor alone opens nothing of the account's.
+    expect((await driver.fetch(`${server.issuer}/api/i?flow=${driver.flowId}`)).status).toBe(401);
+  });
+
+  it("lets a person decline instead of the second factor, which then still stands in the way", async () => {
+    const { identityId } = await signUpWithTotp("lina");
+    const driver = await start(open);
+    await password(driver, "lina");
+    const declined = await driver.step("decline");
+    expect(declined.status).toBe(200);
+    expect(declined.flow.completed).toEqual(["signin", "declined"]);
+    expect(declined.flow.secondFactor).toBeUndefined();
+    expect((await driver.fetch(`${server.issuer}/api/i?flow=${driver.flowId}`)).status).toBe(401);
+    expect((await driver.raw("chooseIdentity", { identity: { id: identityId } })).status).toBe(400);
+    expect((await driver.step("redirect")).status).toBe(200);
+    const answer = await driver.returnToApp();
+    expect(answer.searchParams.get("error")).toBe("access_denied");
   });
 
   it("refuses second-factor steps the flow does not wait for, and bad input, with 4xx", async () => {
@@ -308,6 +325,20 @@ describe.each(storeEngines)("second factors in the flow on $name", ({ url }) => 
     await password(first, "noor");
     expect((await finish(first)).claims()?.acr).toBe("aal1");
 
+    // Without a second factor, an app's request has nobody set one up (a password alone would then
+    // add one): the app is answered with the level reached.
+    const asIs = await FlowDriver.startSignedIn(server.issuer, open, { acr_values: "aal2" }, undefined, jar);
+    expect((await asIs.driver.exchange(asIs.callback)).claims()?.acr).toBe("aal1");
+
+    // A passkey set up elsewhere (where the organization requires one) is what the app's request asks for.
+    const authenticator = new SoftwareAuthenticator(server.issuer);
+    const elsewhere = await start(vault);
+    await password(elsewhere, "noor");
+    const options = passkeyOptions(await elsewhere.step("passkeyCreateStart", { name: "" }), "createOptions");
+    expect(
+      (await elsewhere.step("passkeyCreateComplete", { response: authenticator.register(options) })).status,
+    ).toBe(200);
+
     const before = Math.floor(Date.now() / 1000);
     const driver = await start(open, { acr_values: "aal2" }, jar);
     const flow = await driver.get();
@@ -315,17 +346,16 @@ describe.each(storeEngines)("second factors in the flow on $name", ({ url }) => 
     expect(flow.secondFactor).toEqual({
       need: "secondFactor",
       reason: "app",
-      methods: [],
-      setUp: ["totp", "passkey"],
+      methods: ["passkey", "recoveryCode"],
     });
-    const setUp = (await driver.step("totpSetUpStart")).flow.totpSetUp;
-    if (!setUp) throw new Error("no set-up");
-    const code = totpCode(setUp.secret);
-    const done = await driver.step("totpSetUpComplete", { setUpToken: setUp.setUpToken, code });
+    const getOptions = passkeyOptions(await driver.step("passkeyGetStart"), "getOptions");
+    const done = await driver.step("passkeyGetComplete", {
+      response: authenticator.authenticate(getOptions),
+    });
     expect(done.status).toBe(200);
     const claims = (await finish(driver)).claims();
-    expect(claims?.amr).toEqual(expect.arrayContaining(["pwd", "otp", "mfa"]));
-    expect(claims?.acr).toBe("aal2");
+    expect(claims?.amr).toEqual(expect.arrayContaining(["pwd", "hwk", "user", "mfa"]));
+    expect(claims?.acr).toBe("phr");
     expect(claims?.auth_time).toBeGreaterThanOrEqual(before);
 
     // The session now has both factors: the app's next request is answered at once.
@@ -336,7 +366,7 @@ describe.each(storeEngines)("second factors in the flow on $name", ({ url }) => 
       undefined,
       jar,
     );
-    expect((await signedIn.exchange(callback)).claims()?.acr).toBe("aal2");
+    expect((await signedIn.exchange(callback)).claims()?.acr).toBe("phr");
   });
 
   it("steps a signed-in person up where the organization asks for two factors", async () => {

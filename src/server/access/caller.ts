@@ -28,11 +28,17 @@ async function fromFlow(deps: CallerDeps, request: FastifyRequest, flowId: strin
   requireSameOriginJson(request, deps.issuer);
   const row = flowIdPattern.test(flowId) ? await findFlow(deps.db, flowId, Date.now()) : undefined;
   if (!row) throw new HttpError(401, "unauthorized", "no such flow");
-  const state = JSON.parse(row.state) as { accountId?: string; sessionId?: string; secondFactor?: unknown };
+  const state = JSON.parse(row.state) as {
+    accountId?: string;
+    sessionId?: string;
+    secondFactor?: unknown;
+    completed?: string[];
+  };
   const accountId = await requireSession(deps, request, { id: row.id, state });
-  // A first factor alone shows nothing of the account while the sign-in waits for a second one.
-  if (state.secondFactor !== undefined)
-    throw new HttpError(401, "unauthorized", "the sign-in waits for a second factor");
+  // A first factor alone shows nothing of the account while the sign-in waits for (or, declined,
+  // still owes) a second one; a failed sign-in shows nothing either.
+  if (state.secondFactor !== undefined || state.completed?.includes("failed"))
+    throw new HttpError(401, "unauthorized", "the sign-in did not prove every factor");
   return {
     accountId,
     flow: { id: row.id, organizationId: row.organizationId, applicationId: row.applicationId },

@@ -88,8 +88,8 @@ export async function completeAccountTotpSetUp(
 }
 
 /**
- * Removes the authenticator app, and the recovery codes with it: without it the account has no
- * second factor left (its passkeys sign in on their own).
+ * Removes the authenticator app, and the recovery codes with it unless the account keeps passkeys,
+ * which still serve as a second factor where one is asked for (and the codes as their fallback).
  */
 export async function removeTotp(
   deps: SecondFactorDeps,
@@ -98,7 +98,9 @@ export async function removeTotp(
 ): Promise<Account> {
   const removed = await inAccountTransaction(deps.db, accountId, async (trx) => {
     const deleted = await deleteCredentialsOf(trx, accountId, [totpProvider]);
-    if (deleted > 0) await deleteCredentialsOf(trx, accountId, [recoveryCodesProvider]);
+    const passkeys = await credentialsOf(trx, accountId, passkeyProvider);
+    if (deleted > 0 && passkeys.length === 0)
+      await deleteCredentialsOf(trx, accountId, [recoveryCodesProvider]);
     return deleted > 0;
   });
   if (!removed) throw new HttpError(404, "notFound", "no such credential");

@@ -9,8 +9,9 @@ describe("what a sign-in proved", () => {
   it("names each method as RFC 8176 does, a passkey counting as two factors", () => {
     expect(amrOf("password")).toEqual(["pwd"]);
     expect(amrOf("code")).toEqual(["otp"]);
-    expect(amrOf("passkey", { synced: true })).toEqual(["swk", "user", "mfa"]);
-    expect(amrOf("passkey", { synced: false })).toEqual(["hwk", "user", "mfa"]);
+    expect(amrOf("passkey", { synced: true, userVerified: true })).toEqual(["swk", "user", "mfa"]);
+    expect(amrOf("passkey", { synced: false, userVerified: true })).toEqual(["hwk", "user", "mfa"]);
+    expect(amrOf("passkey", { synced: false, userVerified: false })).toEqual(["hwk"]);
     expect(amrOf("github")).toEqual(["fed"]);
     expect(withSecondFactor(["pwd"], amrOf("totp"))).toEqual(["pwd", "otp", "mfa"]);
     expect(withSecondFactor(["otp"], amrOf("recoveryCode"))).toEqual(["otp", "mfa"]);
@@ -21,6 +22,8 @@ describe("what a sign-in proved", () => {
     expect(acrOf(["fed"])).toBe("aal1");
     expect(acrOf(["pwd", "otp", "mfa"])).toBe("aal2");
     expect(acrOf(["pwd", "hwk", "user", "mfa"])).toBe("phr");
+    expect(acrOf(["hwk"])).toBe("aal1");
+    expect(acrOf(["pwd", "hwk", "mfa"])).toBe("phr");
   });
 
   it("takes the first level it knows from acr_values, and ignores the rest", () => {
@@ -36,7 +39,7 @@ describe("when a flow asks for a second factor", () => {
     expect(pendingSecondFactor({ amr: ["pwd"], policy: "any", requested: undefined, factors: none })).toBe(
       undefined,
     );
-    const passkey = amrOf("passkey", { synced: true });
+    const passkey = amrOf("passkey", { synced: true, userVerified: true });
     for (const policy of ["any", "secondFactor", "passkey"] as const)
       expect(pendingSecondFactor({ amr: passkey, policy, requested: "phr", factors: withApp })).toBe(
         undefined,
@@ -72,6 +75,20 @@ describe("when a flow asks for a second factor", () => {
       reason: "app",
       methods: ["passkey"],
     });
+  });
+
+  it("has nobody set one up because an app asked: the app gets the level the account can reach", () => {
+    expect(pendingSecondFactor({ amr: ["pwd"], policy: "any", requested: "aal2", factors: none })).toBe(
+      undefined,
+    );
+    expect(pendingSecondFactor({ amr: ["pwd"], policy: "any", requested: "phr", factors: withApp })).toEqual({
+      need: "secondFactor",
+      reason: "account",
+      methods: ["totp", "recoveryCode"],
+    });
+    expect(
+      pendingSecondFactor({ amr: ["pwd"], policy: "secondFactor", requested: "phr", factors: none }),
+    ).toEqual({ need: "secondFactor", reason: "organization", methods: [], setUp: ["totp", "passkey"] });
   });
 
   it("has a person without a second factor set one up, only a passkey when a passkey is required", () => {

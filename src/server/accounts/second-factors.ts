@@ -32,13 +32,17 @@ export async function factorsOf(db: Database, accountId: string): Promise<Accoun
 
 /**
  * Authentication method references of each way of proving who one is: a passkey is a key its
- * authenticator holds (`hwk`, or `swk` when synced between devices), unlocked by the person (`user`),
- * and counts as two factors; a third-party provider is a federated sign-in.
+ * authenticator holds (`hwk`, or `swk` when synced between devices) and, unlocked by the person
+ * (`user`: a PIN, fingerprint or face the authenticator verified), counts as two factors; a third-party
+ * provider is a federated sign-in.
  */
-export function amrOf(method: string, passkey?: { synced: boolean }): string[] {
+export function amrOf(method: string, passkey?: { synced: boolean; userVerified: boolean }): string[] {
   if (method === "password") return ["pwd"];
   if (method === "code" || method === "totp" || method === "recoveryCode") return ["otp"];
-  if (method === "passkey") return [passkey?.synced ? "swk" : "hwk", "user", "mfa"];
+  if (method === "passkey") {
+    const key = passkey?.synced ? "swk" : "hwk";
+    return passkey?.userVerified ? [key, "user", "mfa"] : [key];
+  }
   return ["fed"];
 }
 
@@ -47,10 +51,13 @@ export function withSecondFactor(first: readonly string[], second: readonly stri
   return [...new Set([...first, ...second, "mfa"])];
 }
 
-/** The level a set of methods reaches: a passkey is phishing-resistant; two factors are `aal2`. */
+/**
+ * The level a set of methods reaches: two factors are `aal2`, and `phr` when one of them is a passkey
+ * (phishing-resistant); a passkey nobody unlocked is one factor.
+ */
 export function acrOf(amr: readonly string[]): AcrValue {
-  if (amr.includes("hwk") || amr.includes("swk")) return "phr";
-  return amr.includes("mfa") ? "aal2" : "aal1";
+  if (!amr.includes("mfa")) return "aal1";
+  return amr.includes("hwk") || amr.includes("swk") ? "phr" : "aal2";
 }
 
 const rank = (acr: AcrValue) => acrValues.indexOf(acr);
@@ -72,6 +79,11 @@ export function requestedAcr(acrValuesParameter: unknown): AcrValue | undefined 
  * What the flow still asks for once the methods in `amr` are proven: nothing, or a second factor (a
  * passkey only, when that is what is asked), from the methods the account has or, having none, one it
  * sets up now. A person who set up an authenticator app is always asked for a second factor.
+ *
+ * Only the organization's policy makes a person set one up during a sign-in. An app's `acr_values`
+ * alone is met with what the account has, else answered with the level reached (its `acr` says which,
+ * as OpenID Connect has it): otherwise anyone who knows a password could add their own second factor
+ * to the account by naming a higher level.
  */
 export function pendingSecondFactor({
   amr,
@@ -93,17 +105,18 @@ export function pendingSecondFactor({
       : rank(policyAcr[policy]) >= rank(needed) && policy !== "any"
         ? "organization"
         : "account";
-  if (needed === "phr") {
-    return factors.passkey
-      ? { need: "passkey", reason, methods: ["passkey"] }
-      : { need: "passkey", reason, methods: [], setUp: ["passkey"] };
-  }
-  const methods: SecondFactorMethod[] = [
-    ...(factors.totp ? (["totp"] as const) : []),
-    ...(factors.passkey ? (["passkey"] as const) : []),
-    ...(factors.recoveryCodes > 0 ? (["recoveryCode"] as const) : []),
-  ];
-  return methods.length > 0
-    ? { need: "secondFactor", reason, methods }
-    : { need: "secondFactor", reason, methods: [], setUp: ["totp", "passkey"] };
+  const need = needed === "phr" ? "passkey" : "secondFactor";
+  const methods: SecondFactorMethod[] =
+    need === "passkey"
+      ? factors.passkey
+        ? ["passkey"]
+        : []
+      : [
+          ...(factors.totp ? (["totp"] as const) : []),
+          ...(factors.passkey ? (["passkey"] as const) : []),
+          ...(factors.recoveryCodes > 0 ? (["recoveryCode"] as const) : []),
+        ];
+  if (methods.length > 0) return { need, reason, methods };
+  if (reason === "app") return pendingSecondFactor({ amr, policy, requested: undefined, factors });
+  return { need, reason, methods, setUp: need === "passkey" ? ["passkey"] : ["totp", "passkey"] };
 }

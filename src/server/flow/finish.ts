@@ -82,6 +82,9 @@ async function interactionResult(
   const { state } = flow;
   const { accountId, identityId } = state;
   if (!accountId || !identityId) return { error: "access_denied", error_description: "no identity chosen" };
+  // Never a sign-in on the first factor alone, whatever the steps before let through.
+  if (state.secondFactor)
+    return { error: "access_denied", error_description: "the second factor was not proven" };
   const membership = await joinOnCompletion(deps.db, flow, accountId, identityId);
   if (!membership)
     return { error: "access_denied", error_description: "the identity can no longer be used here" };

@@ -12,7 +12,13 @@ import { findFlow, insertFlow, updateFlowState } from "../store/flows.ts";
 import { findActiveClient } from "../store/clients.ts";
 import { applicationOf } from "../organizations/applications.ts";
 import { requestedAcr } from "../accounts/second-factors.ts";
-import { newFlowState, type CodeState, type FlowState, type RequestedAccess } from "./state.ts";
+import {
+  lastCompleted,
+  newFlowState,
+  type CodeState,
+  type FlowState,
+  type RequestedAccess,
+} from "./state.ts";
 import type { Device } from "./known-device.ts";
 import { StepEffects } from "./step-effects.ts";
 
@@ -169,7 +175,10 @@ export async function flowResponse(
     ...(state.appScopes ? { appScopes: describedScopes(state.appScopes, application.appScopes) } : {}),
     ...(state.personalData ? { personalData: state.personalData } : {}),
     ...(state.providerError ? { providerError: state.providerError } : {}),
-    ...(state.secondFactor ? { secondFactor: state.secondFactor } : {}),
+    // Owed still by a declined flow, but no longer asked for.
+    ...(state.secondFactor && lastCompleted(state) !== "declined"
+      ? { secondFactor: state.secondFactor }
+      : {}),
     ...(state.completed.includes("finished") && application.homepage
       ? { homepage: application.homepage }
       : {}),

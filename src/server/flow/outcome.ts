@@ -9,7 +9,7 @@ import type { Database } from "../store/database.ts";
 import type { FlowDeps } from "./deps.ts";
 import type { Flow, StepRequest } from "./flows.ts";
 import { clearSessionCookie, requireSession, requireSessionIfAny } from "../access/session.ts";
-import { addCompleted, authenticated, awaitsSecondFactor, newFlowState } from "./state.ts";
+import { addCompleted, authenticated, awaitsSecondFactor, lastCompleted, newFlowState } from "./state.ts";
 
 // The steps after the sign-in: choosing an identity, declining, starting over, and getting ready to
 // go back to the app (reference §4.8).
@@ -29,8 +29,8 @@ export async function restart(deps: FlowDeps, request: FastifyRequest, step: Ste
 export async function decline(deps: FlowDeps, request: FastifyRequest, flow: Flow): Promise<void> {
   await requireSession(deps, request, flow);
   if (!addCompleted(flow.state, "declined")) throw new HttpError(400, "badRequest", "nothing to decline now");
-  // Declining needs no second factor: the app is told no.
-  delete flow.state.secondFactor;
+  // Declining needs no second factor: the app is told no. The second factor stays owed, so that the
+  // person cannot go on to choose an identity with the first factor alone.
 }
 
 /**
@@ -92,6 +92,7 @@ export async function joinOnCompletion(db: Database, flow: Flow, accountId: stri
 
 export async function readyToRedirect(deps: FlowDeps, request: FastifyRequest, flow: Flow): Promise<void> {
   await requireSessionIfAny(deps, request, flow);
-  if (awaitsSecondFactor(flow.state) || !addCompleted(flow.state, "finishReady"))
+  const declining = lastCompleted(flow.state) === "declined";
+  if ((awaitsSecondFactor(flow.state) && !declining) || !addCompleted(flow.state, "finishReady"))
     throw new HttpError(400, "badRequest", "the flow is not ready to return to the app");
 }

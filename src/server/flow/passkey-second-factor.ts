@@ -69,7 +69,8 @@ export async function passkeySecondFactor(
   await guess.forgive();
   const use = { counter: verified.newCounter, backedUp: verified.credentialBackedUp, at: Date.now() };
   step.effects.write((db) => recordPasskeyUse(db, passkey, use));
-  secondFactorProven(deps, step, "passkey", amrOf("passkey", { synced: passkey.data.multiDevice }));
+  const proved = amrOf("passkey", { synced: passkey.data.multiDevice, userVerified: verified.userVerified });
+  secondFactorProven(deps, step, "passkey", proved);
 }
 
 /**
@@ -121,5 +122,11 @@ export async function passkeySetUpComplete(
   const id = newId();
   step.effects.write((db) => insertCredential(db, passkeyRow(id, accountId, passkey), Date.now()));
   await secondFactorAdded(deps, step, accountId, { id, provider: passkeyProvider, name: passkey.name });
-  secondFactorProven(deps, step, "passkey", amrOf("passkey", { synced: passkey.data.multiDevice }));
+  // Registrations require user verification (accounts/passkeys.ts).
+  secondFactorProven(
+    deps,
+    step,
+    "passkey",
+    amrOf("passkey", { synced: passkey.data.multiDevice, userVerified: true }),
+  );
 }

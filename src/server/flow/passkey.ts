@@ -167,7 +167,7 @@ export async function passkeyGetComplete(
     deps,
     step,
     { accountId: passkey.accountId },
-    amrOf("passkey", { synced: passkey.data.multiDevice }),
+    amrOf("passkey", { synced: passkey.data.multiDevice, userVerified: verified.userVerified }),
   );
 }
 
@@ -249,7 +249,8 @@ export async function passkeyCreateComplete(
   await guess.forgive();
   await reserveOrRefuse(deps, flow, [signUpBucket(step.address)], "tooManyAttempts");
   flow.state.providers = ["passkey"];
-  const amr = amrOf("passkey", { synced: passkey.data.multiDevice });
+  // Registrations require user verification (accounts/passkeys.ts).
+  const amr = amrOf("passkey", { synced: passkey.data.multiDevice, userVerified: true });
   await completeAuthStep(
     deps,
     step,

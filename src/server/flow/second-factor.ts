@@ -13,6 +13,7 @@ import {
   startTotpSetUp,
   stepOfCode,
   totpCredential,
+  totpOfAccount,
   totpProvider,
   verifyTotp,
 } from "../accounts/totp.ts";
@@ -174,6 +175,9 @@ export async function totpSetUpComplete(
   const accountId = await requireSecondFactor(deps, request, step, "totp", { setUp: true });
   const seed = openTotpSetUp(deps.secrets.sealer, flow.id, setUpToken);
   if (!seed) throw new HttpError(400, "badRequest", "start setting up the authenticator app again");
+  // Set up meanwhile (on the account page, or by another flow at the same moment): one per account.
+  if (await totpOfAccount(deps.db, accountId))
+    throw new HttpError(409, "totpExists", "the account has an authenticator app already; sign in again");
   const guess = await reserveSecondFactorGuess(deps, step, accountId);
   if (!guess) return;
   const timeStep = stepOfCode(seed, code);

@@ -1,6 +1,5 @@
 import { interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
-import { acrValues, policyAcr, type AcrValue } from "../../common/api/second-factor.ts";
-import { requestedAcr } from "../accounts/second-factors.ts";
+import { factorsOf, pendingSecondFactor, requestedAcr } from "../accounts/second-factors.ts";
 import { signInPolicyOf } from "../flow/second-factor-policy.ts";
 import type { Database } from "../store/database.ts";
 import type { AppAccount } from "./accounts.ts";
@@ -11,20 +10,23 @@ const { Check, Prompt, base } = interactionPolicy;
 /** The reason the login prompt gives when the single sign-on session proved less than asked. */
 export const stepUpReason = "second_factor_required";
 
-const rank = (acr: unknown) => acrValues.indexOf(acr as AcrValue);
-
 /**
- * Whether the signed-in person's session reached a lower level (`acr`) than the app's organization
- * asks for, or the app itself with `acr_values`: the flow then asks for a second factor (step-up).
+ * Whether the signed-in person's session proved less than a sign-in to this app would ask for now:
+ * by the organization's policy, the app's `acr_values` or the person's own authenticator app (the same
+ * rule as the flow's, accounts/second-factors.ts). The flow then asks for the second factor (step-up).
  */
 async function belowAskedLevel(db: Database, ctx: KoaContextWithOIDC): Promise<boolean> {
   const { session, client, params } = ctx.oidc;
   if (!session?.accountId || !client) return false;
-  const policy = await signInPolicyOf(db, ownerOf(client).organizationId);
-  const asked = [policyAcr[policy], requestedAcr(params?.acr_values) ?? "aal1"];
-  // A session of an earlier version has no level: one factor.
-  const reached = Math.max(rank(session.acr), 0);
-  return asked.some((level) => rank(level) > reached);
+  const [policy, factors] = await Promise.all([
+    signInPolicyOf(db, ownerOf(client).organizationId),
+    factorsOf(db, session.accountId),
+  ]);
+  // A session of an earlier version names no methods: one factor.
+  const amr = Array.isArray(session.amr) ? session.amr : [];
+  return (
+    pendingSecondFactor({ amr, policy, requested: requestedAcr(params?.acr_values), factors }) !== undefined
+  );
 }
 
 /** The subject the client's app knows the signed-in person by, when they chose an identity for it. */

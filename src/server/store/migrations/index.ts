@@ -17,6 +17,7 @@ import * as samlAssertions from "./0015-saml-assertions.ts";
 import * as identityAddressShares from "./0016-identity-address-shares.ts";
 import * as applicationChoices from "./0017-application-choices.ts";
 import * as addressInvitations from "./0018-address-invitations.ts";
+import * as secondFactors from "./0019-second-factors.ts";
 
 /** Forward-only migrations, applied in the order of their names. Never edit one that has shipped. */
 export const migrations: MigrationProvider = {
@@ -40,5 +41,6 @@ export const migrations: MigrationProvider = {
       "0016-identity-address-shares": identityAddressShares,
       "0017-application-choices": applicationChoices,
       "0018-address-invitations": addressInvitations,
+      "0019-second-factors": secondFactors,
     }),
 };
