@@ -56,6 +56,22 @@ describe("when a flow asks for a second factor", () => {
     });
   });
 
+  it("keeps a sign-in made before the person set up an authenticator app, where nothing else asks more", () => {
+    const rule = {
+      amr: ["pwd"],
+      policy: "any",
+      requested: undefined,
+      factors: withApp,
+      ownFactor: false,
+    } as const;
+    expect(pendingSecondFactor(rule)).toBe(undefined);
+    expect(pendingSecondFactor({ ...rule, requested: "aal2" })).toEqual({
+      need: "secondFactor",
+      reason: "app",
+      methods: ["totp", "recoveryCode"],
+    });
+  });
+
   it("does not ask for a passkey a person only signs in with, unless the organization or app asks", () => {
     expect(
       pendingSecondFactor({ amr: ["pwd"], policy: "any", requested: undefined, factors: withPasskey }),

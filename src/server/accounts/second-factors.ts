@@ -84,19 +84,24 @@ export function requestedAcr(acrValuesParameter: unknown): AcrValue | undefined 
  * alone is met with what the account has, else answered with the level reached (its `acr` says which,
  * as OpenID Connect has it): otherwise anyone who knows a password could add their own second factor
  * to the account by naming a higher level.
+ *
+ * `ownFactor: false` leaves out the person's own authenticator app: a sign-in made before they set it
+ * up stays as good as it was (only the organization and the app step it up).
  */
 export function pendingSecondFactor({
   amr,
   policy,
   requested,
   factors,
+  ownFactor = true,
 }: {
   amr: readonly string[];
   policy: SignInPolicy;
   requested: AcrValue | undefined;
   factors: AccountFactors;
+  ownFactor?: boolean;
 }): PendingSecondFactor | undefined {
-  const byAccount: AcrValue = factors.totp ? "aal2" : "aal1";
+  const byAccount: AcrValue = ownFactor && factors.totp ? "aal2" : "aal1";
   const needed = highest([policyAcr[policy], requested ?? "aal1", byAccount]);
   if (rank(acrOf(amr)) >= rank(needed)) return undefined;
   const reason =
@@ -117,6 +122,6 @@ export function pendingSecondFactor({
           ...(factors.recoveryCodes > 0 ? (["recoveryCode"] as const) : []),
         ];
   if (methods.length > 0) return { need, reason, methods };
-  if (reason === "app") return pendingSecondFactor({ amr, policy, requested: undefined, factors });
+  if (reason === "app") return pendingSecondFactor({ amr, policy, requested: undefined, factors, ownFactor });
   return { need, reason, methods, setUp: need === "passkey" ? ["passkey"] : ["totp", "passkey"] };
 }

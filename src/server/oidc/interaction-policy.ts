@@ -11,9 +11,10 @@ const { Check, Prompt, base } = interactionPolicy;
 export const stepUpReason = "second_factor_required";
 
 /**
- * Whether the signed-in person's session proved less than a sign-in to this app would ask for now:
- * by the organization's policy, the app's `acr_values` or the person's own authenticator app (the same
- * rule as the flow's, accounts/second-factors.ts). The flow then asks for the second factor (step-up).
+ * Whether the signed-in person's session proved less than the organization's policy or the app's
+ * `acr_values` ask for (the flow's rule, accounts/second-factors.ts). The flow then asks for the second
+ * factor (step-up). A session made before the person set up an authenticator app stays as good as it
+ * was, as other providers keep such sessions: the person who just turned it on is not signed out.
  */
 async function belowAskedLevel(db: Database, ctx: KoaContextWithOIDC): Promise<boolean> {
   const { session, client, params } = ctx.oidc;
@@ -25,7 +26,13 @@ async function belowAskedLevel(db: Database, ctx: KoaContextWithOIDC): Promise<b
   // A session of an earlier version names no methods: one factor.
   const amr = Array.isArray(session.amr) ? session.amr : [];
   return (
-    pendingSecondFactor({ amr, policy, requested: requestedAcr(params?.acr_values), factors }) !== undefined
+    pendingSecondFactor({
+      amr,
+      policy,
+      requested: requestedAcr(params?.acr_values),
+      factors,
+      ownFactor: false,
+    }) !== undefined
   );
 }
 
