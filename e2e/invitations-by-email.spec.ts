@@ -40,6 +40,8 @@ test("a person invited by e-mail signs up through the link and accepts with thei
   page,
   browser,
 }) => {
+  // Two people sign up and every page is checked in both languages: longer than most tests.
+  test.slow();
   await page.goto("/");
   const inviter = newName("inviter");
   await signUp(page, inviter);
