@@ -127,6 +127,12 @@ export const credentialNameMaxLength = 100;
 /** An account's passkey challenge can be answered this long after it was made, in milliseconds. */
 export const accountPasskeyChallengeLifetimeMs = 5 * 60 * 1000;
 
+/**
+ * How recent a sign-in must be to change how the account signs in without its current password, or to
+ * delete the account (NIST 800-63B reauthentication), in milliseconds.
+ */
+export const freshSignInMaxAgeMs = 10 * 60 * 1000;
+
 /** The notes of a block, for the organization's admins and for the blocked person. */
 export const blockNoteMaxLength = 2000;
 

@@ -47,13 +47,14 @@ export function safePath(path: string): string {
 /**
  * Sends the browser to the authorization endpoint; the person comes back to `redirectPath`. A silent
  * sign-in asks with prompt=none: the single sign-on session answers at once, without any page. A
- * sign-in to switch identity asks with prompt=login, since the single sign-on session would otherwise
- * answer at once with the identity already chosen: the person signs in again and picks one.
+ * sign-in `again` asks with prompt=login, since the single sign-on session would otherwise answer at
+ * once: the person signs in anew, to pick another identity or to prove a fresh sign-in (the server's
+ * `freshSignInRequired`).
  */
 export async function startSignIn(
   context: Context,
   redirectPath: string,
-  { silent = false, switchIdentity = false }: { silent?: boolean; switchIdentity?: boolean } = {},
+  { silent = false, again = false }: { silent?: boolean; again?: boolean } = {},
 ): Promise<void> {
   const as = await discover();
   if (as.authorization_endpoint === undefined) throw new ApiError("invalidResponse", 0);
@@ -76,7 +77,7 @@ export async function startSignIn(
   if (silent) {
     url.searchParams.set("prompt", "none");
     markSilentSignInTried();
-  } else if (switchIdentity) {
+  } else if (again) {
     url.searchParams.set("prompt", "login");
   }
   window.location.assign(url);

@@ -54,6 +54,7 @@ export const errorCodes = [
   "alreadyShared",
   "lastAdmin",
   "consoleOnly",
+  "freshSignInRequired",
   "passkeyExpired",
   "passkeyFailed",
   "passkeyExists",

@@ -42,7 +42,7 @@ export function AdminNotice({
         {admins.length > 0 && <p>{t("nav.adminNotice.adminsAre", { count: admins.length, names })}</p>}
       </div>
       {admins.length > 0 && (
-        <Button variant="secondary" busy={starting} onClick={() => signIn({ switchIdentity: true })}>
+        <Button variant="secondary" busy={starting} onClick={() => signIn({ again: true })}>
           {t("nav.switchIdentity")}
         </Button>
       )}

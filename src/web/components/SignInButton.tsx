@@ -8,10 +8,11 @@ import { setSignInError } from "../session.ts";
 import { Button } from "./Button.tsx";
 
 /**
- * Starts the console's sign-in from this page, to which the person comes back; with `switchIdentity`
- * the person signs in again and picks an identity. `starting` is true until the browser leaves.
+ * Starts the console's sign-in from this page, to which the person comes back; with `again` the person
+ * signs in anew (to pick another identity, or to prove a fresh sign-in before a sensitive change).
+ * `starting` is true until the browser leaves.
  */
-export function useSignIn(): { starting: boolean; signIn: (options?: { switchIdentity?: boolean }) => void } {
+export function useSignIn(): { starting: boolean; signIn: (options?: { again?: boolean }) => void } {
   const queryClient = useQueryClient();
   const location = useLocation();
   const [starting, setStarting] = useState(false);
@@ -24,7 +25,7 @@ export function useSignIn(): { starting: boolean; signIn: (options?: { switchIde
     return () => window.removeEventListener("pageshow", reset);
   }, []);
 
-  async function start(options: { switchIdentity?: boolean }): Promise<void> {
+  async function start(options: { again?: boolean }): Promise<void> {
     setSignInError(null);
     setStarting(true);
     try {

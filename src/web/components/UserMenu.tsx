@@ -73,7 +73,7 @@ export function UserMenu({
             </Link>
           </li>
           <li>
-            <Button variant="menuItem" busy={starting} onClick={() => signIn({ switchIdentity: true })}>
+            <Button variant="menuItem" busy={starting} onClick={() => signIn({ again: true })}>
               {t("nav.switchIdentity")}
             </Button>
           </li>
