@@ -7,7 +7,6 @@ import {
   passkeyProvider,
   passkeyRegistrationOptions,
   passkeyRow,
-  recordPasskeyUse,
   type Passkey,
   type PasskeyData,
 } from "../accounts/passkeys.ts";
@@ -16,7 +15,7 @@ import { newId } from "../ids.ts";
 import { credentialsOf, insertCredential } from "../store/accounts.ts";
 import type { FlowDeps } from "./deps.ts";
 import type { StepRequest } from "./flows.ts";
-import { counterWentBack, takeChallenge, verifyAssertion, verifyRegistration } from "./passkey.ts";
+import { provePasskey, takeChallenge, verifyRegistration } from "./passkey.ts";
 import {
   accountLabel,
   refuseSecondFactor,
@@ -63,13 +62,9 @@ export async function passkeySecondFactor(
   if (!guess) return;
   const passkey = await findPasskey(deps.db, response.id);
   if (passkey?.accountId !== accountId) return refuseSecondFactor(step, guess, "passkeyFailed");
-  const verified = await verifyAssertion(deps, step, passkey, response, challenge);
-  if (!verified || counterWentBack(passkey.data.counter, verified.newCounter))
-    return refuseSecondFactor(step, guess, "passkeyFailed");
+  const proved = await provePasskey(deps, step, passkey, response, challenge);
+  if (!proved) return refuseSecondFactor(step, guess, "passkeyFailed");
   await guess.forgive();
-  const use = { counter: verified.newCounter, backedUp: verified.credentialBackedUp, at: Date.now() };
-  step.effects.write((db) => recordPasskeyUse(db, passkey, use));
-  const proved = amrOf("passkey", { synced: passkey.data.multiDevice, userVerified: verified.userVerified });
   secondFactorProven(deps, step, "passkey", proved);
 }
 

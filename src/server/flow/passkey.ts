@@ -129,6 +129,31 @@ export async function verifyAssertion(
 /** An authenticator that counts signatures reported a count it had reported before: a copy of it may exist. */
 export const counterWentBack = (stored: number, reported: number) => stored > 0 && reported <= stored;
 
+/**
+ * Checks an answer against the passkey it names and its signature counter. When it holds, the passkey's
+ * use is written with the step, and the methods it proves (`amr`) are returned; otherwise undefined.
+ */
+export async function provePasskey(
+  deps: FlowDeps,
+  step: StepRequest,
+  passkey: NonNullable<Awaited<ReturnType<typeof findPasskey>>>,
+  response: AuthenticationResponseJSON,
+  challenge: string,
+): Promise<string[] | undefined> {
+  const verified = await verifyAssertion(deps, step, passkey, response, challenge);
+  if (!verified) return undefined;
+  if (counterWentBack(passkey.data.counter, verified.newCounter)) {
+    step.log.warn(
+      { accountId: passkey.accountId, credential: passkey.id },
+      `passkey signature counter ${verified.newCounter} is not above ${passkey.data.counter}: the authenticator may be cloned`,
+    );
+    return undefined;
+  }
+  const use = { counter: verified.newCounter, backedUp: verified.credentialBackedUp, at: Date.now() };
+  step.effects.write((db) => recordPasskeyUse(db, passkey, use));
+  return amrOf("passkey", { synced: passkey.data.multiDevice, userVerified: verified.userVerified });
+}
+
 export async function passkeyGetComplete(
   deps: FlowDeps,
   request: FastifyRequest,
@@ -150,25 +175,11 @@ export async function passkeyGetComplete(
     step.answer.signalUnknown = { rpId: relyingParty(deps).id, credentialId: response.id };
     throw new FlowStepError(flow, "noAccount");
   }
-  const verified = await verifyAssertion(deps, step, passkey, response, challenge);
-  if (!verified) return refuse(step, guess);
-  if (counterWentBack(passkey.data.counter, verified.newCounter)) {
-    step.log.warn(
-      { accountId: passkey.accountId, credential: passkey.id },
-      `passkey signature counter ${verified.newCounter} is not above ${passkey.data.counter}: the authenticator may be cloned`,
-    );
-    return refuse(step, guess);
-  }
+  const proved = await provePasskey(deps, step, passkey, response, challenge);
+  if (!proved) return refuse(step, guess);
   await guess.forgive();
-  const use = { counter: verified.newCounter, backedUp: verified.credentialBackedUp, at: Date.now() };
-  step.effects.write((db) => recordPasskeyUse(db, passkey, use));
   flow.state.providers = ["passkey"];
-  await completeAuthStep(
-    deps,
-    step,
-    { accountId: passkey.accountId },
-    amrOf("passkey", { synced: passkey.data.multiDevice, userVerified: verified.userVerified }),
-  );
+  await completeAuthStep(deps, step, { accountId: passkey.accountId }, proved);
 }
 
 /**

@@ -6,14 +6,13 @@ import { totpDigits } from "../../../common/limits.ts";
 import { ApiError, errorMessage } from "../../api.ts";
 import { Alert } from "../../components/Alert.tsx";
 import { Button } from "../../components/Button.tsx";
-import { CopyButton } from "../../components/CopyButton.tsx";
+import { AuthenticatorKey } from "../../components/AuthenticatorKey.tsx";
 import { TextField } from "../../components/Field.tsx";
 import { FormActions } from "../../components/FormActions.tsx";
 import { Spinner } from "../../components/Spinner.tsx";
 import { completeTotpSetUp, startTotpSetUp } from "./accountApi.ts";
 
 /** The secret as people type it: groups of four, which are easier to read and compare. */
-const grouped = (secret: string) => secret.match(/.{1,4}/g)?.join(" ") ?? secret;
 
 const failure = (t: TFunction, caught: unknown) =>
   errorMessage(t, caught instanceof ApiError ? caught.code : "unexpected");
@@ -109,15 +108,13 @@ export function TotpSetUp({
           <li>{t("account.twoStep.setUp.scan")}</li>
           <li>
             <p>{t("account.twoStep.setUp.orType")}</p>
-            <p className="mt-2 flex flex-wrap items-center gap-3">
-              <code
-                aria-label={t("account.twoStep.setUp.secretLabel")}
-                className="rounded-md bg-slate-100 px-2 py-1 font-mono text-base tracking-wider text-slate-900 dark:bg-slate-800 dark:text-slate-100"
-              >
-                {grouped(setUp.secret)}
-              </code>
-              <CopyButton value={setUp.secret} label={t("account.twoStep.setUp.copySecret")} />
-            </p>
+            <div className="mt-2">
+              <AuthenticatorKey
+                secret={setUp.secret}
+                label={t("account.twoStep.setUp.secretLabel")}
+                copyLabel={t("account.twoStep.setUp.copySecret")}
+              />
+            </div>
           </li>
           <li>{t("account.twoStep.setUp.enterCode")}</li>
         </ol>

@@ -3,7 +3,7 @@ import { Button } from "../../components/Button.tsx";
 import { CopyButton, smallActionClass } from "../../components/CopyButton.tsx";
 import { CheckboxField } from "../../components/Field.tsx";
 import { useTranslation } from "../../i18n/index.ts";
-import { ShieldCheckIcon } from "./secondFactorIcons.tsx";
+import { ShieldCheckIcon } from "../../components/icons.tsx";
 import { StepHeading } from "./StepHeading.tsx";
 import { useFocusOnMount } from "./useStepAction.ts";
 

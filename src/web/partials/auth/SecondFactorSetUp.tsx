@@ -3,12 +3,11 @@ import type { FlowResponse } from "../../../common/api/flow.ts";
 import type { PendingSecondFactor, TotpSetUp } from "../../../common/api/second-factor.ts";
 import { Alert } from "../../components/Alert.tsx";
 import { Button } from "../../components/Button.tsx";
-import { CopyButton } from "../../components/CopyButton.tsx";
-import { PasskeyIcon } from "../../components/icons.tsx";
+import { AuthenticatorKey } from "../../components/AuthenticatorKey.tsx";
+import { AuthenticatorAppIcon, PasskeyIcon } from "../../components/icons.tsx";
 import { useTranslation } from "../../i18n/index.ts";
 import { postStep } from "./flowApi.ts";
 import { passkeyFailureMessage } from "./PasskeyStep.tsx";
-import { AuthenticatorAppIcon } from "./secondFactorIcons.tsx";
 import { secondFactorReason, totpCodeOf, totpFieldLook } from "./secondFactor.ts";
 import { StepForm } from "./StepForm.tsx";
 import { FactorSection } from "./FactorSection.tsx";
@@ -16,7 +15,6 @@ import { usePasskeyFactor } from "./usePasskeyFactor.ts";
 import { failureMessage, useFocusOnMount, useStepAction, type OnFlow } from "./useStepAction.ts";
 
 /** A secret as people read and type it: in groups of four. */
-const groupedByFour = (secret: string) => secret.match(/.{1,4}/g)?.join(" ") ?? secret;
 
 interface SecondFactorSetUpProps {
   readonly flowId: string;
@@ -154,15 +152,11 @@ function TotpSetUpForm({ flowId, setUp, onFlow, onBack }: TotpSetUpFormProps) {
             <p className="text-sm text-slate-700 dark:text-slate-300">
               {t("authFlow.secondFactor.totpSetUp.manual")}
             </p>
-            <div className="flex flex-wrap items-center justify-between gap-2 rounded-md bg-slate-100 px-3 py-2 dark:bg-slate-800">
-              <code
-                aria-label={t("authFlow.secondFactor.totpSetUp.key")}
-                className="font-mono text-base tracking-wide break-all text-slate-900 dark:text-slate-100"
-              >
-                {groupedByFour(setUp.secret)}
-              </code>
-              <CopyButton value={setUp.secret} label={t("authFlow.secondFactor.totpSetUp.copyKey")} />
-            </div>
+            <AuthenticatorKey
+              secret={setUp.secret}
+              label={t("authFlow.secondFactor.totpSetUp.key")}
+              copyLabel={t("authFlow.secondFactor.totpSetUp.copyKey")}
+            />
           </li>
           <li>
             <p>{t("authFlow.secondFactor.totpSetUp.confirm")}</p>
