@@ -7,6 +7,7 @@ import { pathFor } from "../../common/routes.ts";
 import { buttonClassName } from "../components/Button.tsx";
 import { ChevronRightIcon } from "../components/icons.tsx";
 import { PageHeader } from "../components/PageHeader.tsx";
+import { Section } from "../components/Section.tsx";
 import { SignedInContent } from "../components/SignedInContent.tsx";
 import { useDocumentTitle } from "../documentTitle.ts";
 import { accountQuery } from "../partials/account/accountApi.ts";
@@ -117,6 +118,10 @@ function AccountSections({ account }: { readonly account: AccountData }) {
   const { t } = useTranslation();
   const props: SectionProps = { account, hasProviders: useSiteContext().providers.length > 0 };
   const shown = sections.filter((section) => section.shown?.(props) ?? true);
+  const grouped = groups.flatMap((group) => {
+    const inGroup = shown.filter((section) => section.group === group);
+    return inGroup.length === 0 ? [] : [{ group, inGroup }];
+  });
   const current = useCurrentSection(shown.map(({ id }) => id));
   const navLabelId = useId();
 
@@ -130,76 +135,43 @@ function AccountSections({ account }: { readonly account: AccountData }) {
           {t("account.sectionsLabel")}
         </h2>
         <ol className="flex gap-2 overflow-x-auto lg:flex-col lg:gap-6 lg:overflow-visible">
-          {groups.map((group) => {
-            const inGroup = shown.filter((section) => section.group === group);
-            if (inGroup.length === 0) return null;
-            return (
-              <li key={group} className="flex shrink-0 gap-2 lg:flex-col lg:gap-1">
-                <p className="hidden px-3 text-xs font-semibold tracking-wide text-slate-500 uppercase lg:block dark:text-slate-400">
-                  {t(`account.groups.${group}`)}
-                </p>
-                <ul className="flex gap-2 lg:flex-col lg:gap-0.5">
-                  {inGroup.map((section) => (
-                    <li key={section.id} className="shrink-0">
-                      <a
-                        href={`#${section.id}`}
-                        aria-current={current === section.id ? "location" : undefined}
-                        className="block rounded-full border border-slate-200 px-3 py-1.5 text-sm font-medium whitespace-nowrap text-slate-700 hover:bg-slate-100 hover:text-slate-900 aria-[current]:border-blue-200 aria-[current]:bg-blue-50 aria-[current]:text-blue-900 lg:rounded-md lg:border-0 lg:py-2 lg:whitespace-normal dark:border-slate-700 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-slate-100 dark:aria-[current]:border-blue-900 dark:aria-[current]:bg-blue-950 dark:aria-[current]:text-blue-100"
-                      >
-                        {section.title(t)}
-                      </a>
-                    </li>
-                  ))}
-                </ul>
-              </li>
-            );
-          })}
+          {grouped.map(({ group, inGroup }) => (
+            <li key={group} className="flex shrink-0 gap-2 lg:flex-col lg:gap-1">
+              <p className="hidden px-3 text-xs font-semibold tracking-wide text-slate-500 uppercase lg:block dark:text-slate-400">
+                {t(`account.groups.${group}`)}
+              </p>
+              <ul className="flex gap-2 lg:flex-col lg:gap-0.5">
+                {inGroup.map((section) => (
+                  <li key={section.id} className="shrink-0">
+                    <a
+                      href={`#${section.id}`}
+                      aria-current={current === section.id ? "location" : undefined}
+                      className="block rounded-full border border-slate-200 px-3 py-1.5 text-sm font-medium whitespace-nowrap text-slate-700 hover:bg-slate-100 hover:text-slate-900 aria-[current]:border-blue-200 aria-[current]:bg-blue-50 aria-[current]:text-blue-900 lg:rounded-md lg:border-0 lg:py-2 lg:whitespace-normal dark:border-slate-700 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-slate-100 dark:aria-[current]:border-blue-900 dark:aria-[current]:bg-blue-950 dark:aria-[current]:text-blue-100"
+                    >
+                      {section.title(t)}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
         </ol>
       </nav>
       <div className="flex min-w-0 flex-col gap-10">
-        {groups.map((group) => {
-          const inGroup = shown.filter((section) => section.group === group);
-          if (inGroup.length === 0) return null;
-          return (
-            <div key={group} className="flex flex-col gap-4">
-              <p className="text-sm font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
-                {t(`account.groups.${group}`)}
-              </p>
-              {inGroup.map((section) => (
-                <AccountCard key={section.id} id={section.id} title={section.title(t)}>
-                  {section.content(props)}
-                </AccountCard>
-              ))}
-            </div>
-          );
-        })}
+        {grouped.map(({ group, inGroup }) => (
+          <div key={group} className="flex flex-col gap-4">
+            <p className="text-sm font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
+              {t(`account.groups.${group}`)}
+            </p>
+            {inGroup.map((section) => (
+              <Section key={section.id} id={section.id} title={section.title(t)} look="card">
+                {section.content(props)}
+              </Section>
+            ))}
+          </div>
+        ))}
       </div>
     </div>
-  );
-}
-
-/** A section of the account page as a card, reached by its anchor below the sticky headers. */
-function AccountCard({
-  id,
-  title,
-  children,
-}: {
-  readonly id: string;
-  readonly title: string;
-  readonly children: ReactNode;
-}) {
-  const headingId = useId();
-  return (
-    <section
-      id={id}
-      aria-labelledby={headingId}
-      className="flex scroll-mt-32 flex-col gap-4 rounded-xl border border-slate-200 bg-white p-5 shadow-sm sm:p-6 lg:scroll-mt-24 dark:border-slate-800 dark:bg-slate-900"
-    >
-      <h2 id={headingId} className="text-lg font-semibold">
-        {title}
-      </h2>
-      {children}
-    </section>
   );
 }
 
