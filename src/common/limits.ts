@@ -6,6 +6,8 @@ export const defaultLocale: Locale = "en";
 
 /** Scope the console asks for when it signs in (spec §4). */
 export const consoleScope = "openid profile email";
+/** What the account page's own client asks for: the account, and no identity's data. */
+export const accountPageScope = "openid";
 
 /** Time-out of the OpenID discovery request, in milliseconds (spec §9). */
 export const discoveryTimeoutMs = 30_000;

@@ -120,6 +120,7 @@ export async function startVrata(
         redirectUri: consoleClient.redirectUri,
         organizationId: consoleClient.organizationId,
         applicationId: consoleClient.applicationId,
+        account: consoleClient.account,
         title: config.title,
         providers: [],
         locales: [...locales],

@@ -70,7 +70,7 @@ async function requestJson<T>(
 ): Promise<T> {
   const headers = new Headers({ Accept: "application/json" });
   if (init.body !== undefined) headers.set("Content-Type", "application/json");
-  const accessToken = getAccessToken();
+  const accessToken = getAccessToken(new URL(path, window.location.origin).pathname);
   if (accessToken) headers.set("Authorization", `Bearer ${accessToken}`);
 
   let response: Response;

@@ -1,9 +1,14 @@
 import * as oauth from "oauth4webapi";
 import { z } from "zod/mini";
 import type { Context } from "../common/api/context.ts";
-import { clockToleranceSeconds, consoleScope, discoveryTimeoutMs } from "../common/limits.ts";
+import {
+  accountPageScope,
+  clockToleranceSeconds,
+  consoleScope,
+  discoveryTimeoutMs,
+} from "../common/limits.ts";
 import { ApiError } from "./api.ts";
-import { setAccessToken } from "./session.ts";
+import { isAccountPath, setAccessToken, setAccountToken } from "./session.ts";
 import { takeStored } from "./storedJson.ts";
 
 // The console is an OIDC public client of its own server (spec §4): authorization code flow with
@@ -17,6 +22,8 @@ const signInEntrySchema = z.object({
   nonce: z.string(),
   /** Asked with prompt=none: a refusal means "not signed in", not a failure to report. */
   silent: z.optional(z.boolean()),
+  /** Signed in with the account page's own client (its token opens the account's APIs only). */
+  accountPage: z.optional(z.boolean()),
 });
 
 type SignInEntry = z.infer<typeof signInEntrySchema>;
@@ -35,8 +42,22 @@ export async function discover(): Promise<oauth.AuthorizationServer> {
   return oauth.processDiscoveryResponse(issuer, response);
 }
 
-function clientFor(context: Context): oauth.Client {
-  return { client_id: context.clientId, [oauth.clockTolerance]: clockToleranceSeconds };
+/**
+ * The client a sign-in uses: the account page's own (the account, no identity asked for) when the
+ * person comes back to the account page, else the console's.
+ */
+function signInClient(context: Context, accountPage: boolean) {
+  return accountPage
+    ? {
+        clientId: context.account.clientId,
+        redirectUri: context.account.redirectUri,
+        scope: accountPageScope,
+      }
+    : { clientId: context.clientId, redirectUri: context.redirectUri, scope: consoleScope };
+}
+
+function clientFor(clientId: string): oauth.Client {
+  return { client_id: clientId, [oauth.clockTolerance]: clockToleranceSeconds };
 }
 
 /** Only a path on this origin: a stored entry must never send the browser elsewhere. */
@@ -62,14 +83,22 @@ export async function startSignIn(
   const codeVerifier = oauth.generateRandomCodeVerifier();
   const state = oauth.generateRandomState();
   const nonce = oauth.generateRandomNonce();
-  const entry: SignInEntry = { redirectPath, codeVerifier, nonce, ...(silent ? { silent } : {}) };
+  const accountPage = isAccountPath(new URL(redirectPath, window.location.origin).pathname);
+  const entry: SignInEntry = {
+    redirectPath,
+    codeVerifier,
+    nonce,
+    ...(silent ? { silent } : {}),
+    ...(accountPage ? { accountPage } : {}),
+  };
   localStorage.setItem(entryKeyPrefix + state, JSON.stringify(entry));
 
+  const { clientId, redirectUri, scope } = signInClient(context, accountPage);
   const url = new URL(as.authorization_endpoint);
-  url.searchParams.set("client_id", context.clientId);
-  url.searchParams.set("redirect_uri", context.redirectUri);
+  url.searchParams.set("client_id", clientId);
+  url.searchParams.set("redirect_uri", redirectUri);
   url.searchParams.set("response_type", "code");
-  url.searchParams.set("scope", consoleScope);
+  url.searchParams.set("scope", scope);
   url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(codeVerifier));
   url.searchParams.set("code_challenge_method", "S256");
   url.searchParams.set("state", state);
@@ -159,21 +188,24 @@ export function takeSignInCallback(): SignInCallback | null {
  */
 export async function completeSignIn(context: Context, callback: SignInCallback): Promise<string> {
   const as = await discover();
-  const client = clientFor(context);
+  const accountPage = callback.entry.accountPage === true;
+  const { clientId, redirectUri } = signInClient(context, accountPage);
+  const client = clientFor(clientId);
   const parameters = oauth.validateAuthResponse(as, client, callback.parameters, callback.state);
   const response = await oauth.authorizationCodeGrantRequest(
     as,
     client,
     oauth.None(),
     parameters,
-    context.redirectUri,
+    redirectUri,
     callback.entry.codeVerifier,
   );
   const result = await oauth.processAuthorizationCodeResponse(as, client, response, {
     expectedNonce: callback.entry.nonce,
     requireIdToken: true,
   });
-  setAccessToken(result.access_token);
+  if (accountPage) setAccountToken(result.access_token);
+  else setAccessToken(result.access_token);
   return safePath(callback.entry.redirectPath);
 }
 

@@ -8,16 +8,19 @@ import { useSiteContext } from "./api.ts";
 // as they are (existing installs keep their data). The site's context tells their IDs, so wherever a
 // person reads one of their names, it is shown in the person's language instead.
 
-type BuiltInIds = Pick<Context, "organizationId" | "applicationId">;
+type BuiltInIds = Pick<Context, "organizationId" | "applicationId"> & {
+  readonly account?: Pick<Context["account"], "applicationId">;
+};
 
 /** An organization's name as the reader sees it: the built-in one's in the reader's language. */
 export function organizationName(t: TFunction, context: BuiltInIds, id: string, stored: string): string {
   return id === context.organizationId ? t("builtIn.organization") : stored;
 }
 
-/** An application's name as the reader sees it: the console's in the reader's language. */
+/** An application's name as the reader sees it: the console's and the account page's in the reader's language. */
 export function applicationName(t: TFunction, context: BuiltInIds, id: string, stored: string): string {
-  return id === context.applicationId ? t("builtIn.console") : stored;
+  if (id === context.applicationId) return t("builtIn.console");
+  return id === context.account?.applicationId ? t("builtIn.account") : stored;
 }
 
 /** {@link organizationName} and {@link applicationName} for the current language and site. */

@@ -1,14 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
 import type { Identity } from "../common/api/identity.ts";
 import { identitiesQuery } from "./partials/identity/identityApi.ts";
-import { useSignedIn } from "./session.ts";
+import { useConsoleSignedIn } from "./session.ts";
 
 /**
  * The identities the signed-in person can use, loaded once for the whole console (the list marks the
  * one the console is signed in with); nothing is asked while signed out.
  */
 export function useOwnIdentities(): readonly Identity[] | undefined {
-  const signedIn = useSignedIn();
+  const signedIn = useConsoleSignedIn();
   return useQuery({ ...identitiesQuery, enabled: signedIn }).data;
 }
 

@@ -1,4 +1,5 @@
 import { useSyncExternalStore } from "react";
+import { apiPath, apiPrefix, pathFor } from "../common/routes.ts";
 
 /**
  * The console's sign-in state. The access token lives in memory only (never in storage), so a script
@@ -7,13 +8,18 @@ import { useSyncExternalStore } from "react";
  */
 interface Session {
   readonly accessToken: string;
+  /**
+   * The account page's own token (its client signs in to the account, with no identity): it opens the
+   * account's APIs only, and counts as signed in on the account page only.
+   */
+  readonly accountToken: string;
   /** Stable code of the last failed sign-in or sign-out, translated as `errors.<code>`. */
   readonly signInError: string | null;
   /** Start-up is completing a sign-in or trying a silent one: views wait, so they do not flash signed out. */
   readonly signingIn: boolean;
 }
 
-let session: Session = { accessToken: "", signInError: null, signingIn: false };
+let session: Session = { accessToken: "", accountToken: "", signInError: null, signingIn: false };
 const listeners = new Set<() => void>();
 
 function update(change: Partial<Session>): void {
@@ -28,7 +34,20 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
-export function getAccessToken(): string {
+/** Whether a path is the account page's (its sign-ins use the account page's own client). */
+export function isAccountPath(pathname: string): boolean {
+  const page = pathFor("Account");
+  return pathname === page || pathname.startsWith(`${page}/`);
+}
+
+/**
+ * The token a request to this API path carries: the account page's for the account's APIs (the
+ * console's when it has none), else the console's. Signing out revokes whichever the page holds.
+ */
+export function getAccessToken(path: string): string {
+  if (isAccountPath(path.startsWith(`${apiPrefix}/`) ? path.slice(apiPrefix.length) : path))
+    return session.accountToken || session.accessToken;
+  if (path === apiPath("AuthSignout")) return session.accessToken || session.accountToken;
   return session.accessToken;
 }
 
@@ -36,8 +55,12 @@ export function setAccessToken(accessToken: string): void {
   update({ accessToken, signInError: null });
 }
 
+export function setAccountToken(accountToken: string): void {
+  update({ accountToken, signInError: null });
+}
+
 export function signOutLocally(): void {
-  update({ accessToken: "" });
+  update({ accessToken: "", accountToken: "" });
 }
 
 export function setSignInError(code: string | null): void {
@@ -48,7 +71,20 @@ export function setSigningIn(signingIn: boolean): void {
   update({ signingIn });
 }
 
+/**
+ * Whether the page's person is signed in: to the console, or on the account page to the account.
+ * Read as each view draws, so a move to another page reads it anew.
+ */
 export function useSignedIn(): boolean {
+  return useSyncExternalStore(
+    subscribe,
+    () =>
+      session.accessToken !== "" || (session.accountToken !== "" && isAccountPath(window.location.pathname)),
+  );
+}
+
+/** Whether the console is signed in with an identity (what its identity's APIs need). */
+export function useConsoleSignedIn(): boolean {
   return useSyncExternalStore(subscribe, () => session.accessToken !== "");
 }
 

@@ -8,6 +8,8 @@ export const contextSchema = z.object({
   /** The built-in organization and its console application: the web app names them in the reader's language. */
   organizationId: z.string(),
   applicationId: z.string(),
+  /** The account page's own client of the built-in organization (its sign-ins choose no identity). */
+  account: z.object({ clientId: z.string(), redirectUri: z.url(), applicationId: z.string() }),
   title: z.string(),
   /** Third-party sign-in providers, each named in every language (the page picks the one it shows). */
   providers: z.array(

@@ -112,6 +112,8 @@ export const flowResponseSchema = z.object({
    * sign-up).
    */
   codeAfterPassword: z.optional(z.enum(["wrong", "undisclosed"])),
+  /** The sign-in is to the person's own account page: it has no identity step. */
+  accountPage: z.optional(z.literal(true)),
   /** The browser was signed in already: the flow starts at the identity step (single sign-on). */
   singleSignOn: z.optional(z.literal(true)),
   /** The language the app asked for (`ui_locales`); the page uses it unless the person chose one. */

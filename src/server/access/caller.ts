@@ -1,12 +1,17 @@
 import type { FastifyRequest } from "fastify";
 import type Provider from "oidc-provider";
 import { flowIdPattern } from "../../common/ids.ts";
+import { apiPrefix, routes } from "../../common/routes.ts";
+import { isAccountClient } from "../oidc/account-client.ts";
 import { HttpError } from "../http/errors.ts";
 import { requireSameOriginJson } from "../http/same-origin-writes.ts";
 import { findFlow, findGrantAccount } from "../store/flows.ts";
 import { requireSession, type SessionDeps } from "./session.ts";
 
-/** Who calls a console API: an account, and the identity it is signed in with when it used the console. */
+/**
+ * Who calls a console API: an account, and the identity it is signed in with when it used the console
+ * (none when it signed in to the account page, or is a flow that has no identity yet).
+ */
 export interface Caller {
   accountId: string;
   /** The identity of the console sign-in; absent when the caller is a flow that has no identity yet. */
@@ -45,15 +50,25 @@ async function fromFlow(deps: CallerDeps, request: FastifyRequest, flowId: strin
   };
 }
 
-async function fromAccessToken(
-  provider: Provider,
-  db: CallerDeps["db"],
-  consoleClientId: string,
-  value: string,
-) {
-  const token = await provider.AccessToken.find(value);
-  if (!token || token.isExpired || token.clientId !== consoleClientId || !token.grantId) return undefined;
-  return findGrantAccount(db, token.grantId);
+/** Whether the request is to one of the account's own APIs (`/account…`, under `/api` or not). */
+function isAccountRoute(request: FastifyRequest): boolean {
+  const url = request.routeOptions.url ?? "";
+  const path = url.startsWith(`${apiPrefix}/`) ? url.slice(apiPrefix.length) : url;
+  const account = routes.Account.path;
+  return path === account || path.startsWith(`${account}/`);
+}
+
+/**
+ * Who an access token speaks for: the console's, the account and the identity it signed in with; the
+ * account page's (oidc/account-client.ts), the account alone, and only at the account's own APIs.
+ */
+async function fromAccessToken(deps: CallerDeps, request: FastifyRequest, value: string) {
+  const token = await deps.provider.AccessToken.find(value);
+  if (!token || token.isExpired || !token.grantId) return undefined;
+  if (token.clientId === deps.consoleClientId) return findGrantAccount(deps.db, token.grantId);
+  if (token.accountId && isAccountRoute(request) && (await isAccountClient(deps.db, token.clientId)))
+    return { accountId: token.accountId };
+  return undefined;
 }
 
 /**
@@ -66,14 +81,9 @@ export async function requireCaller(deps: CallerDeps, request: FastifyRequest): 
   if (typeof flowId === "string" && flowId.length > 0) return fromFlow(deps, request, flowId);
   const authorization = request.headers.authorization;
   if (authorization?.startsWith("Bearer ")) {
-    const grant = await fromAccessToken(
-      deps.provider,
-      deps.db,
-      deps.consoleClientId,
-      authorization.slice(7).trim(),
-    );
+    const grant = await fromAccessToken(deps, request, authorization.slice(7).trim());
     if (!grant) throw new HttpError(401, "unauthorized", "the access token is not valid");
-    return { accountId: grant.accountId, identityId: grant.identityId };
+    return { accountId: grant.accountId, ...("identityId" in grant ? { identityId: grant.identityId } : {}) };
   }
   throw new HttpError(401, "unauthorized", "sign in first");
 }

@@ -1,8 +1,10 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Interaction, InteractionResults } from "oidc-provider";
+import { accountPageScope } from "../../common/limits.ts";
 import { recordActivity } from "../activity/activity.ts";
 import { acrOf } from "../accounts/second-factors.ts";
 import { amrOfProviders } from "./auth-step.ts";
+import { isAccountClient } from "../oidc/account-client.ts";
 import { findGrantAccount, insertGrantAccount } from "../store/flows.ts";
 import { recordApplicationUse } from "../store/identities.ts";
 import { findApplicationChoice, saveApplicationChoice, splitScopes } from "../store/application-choices.ts";
@@ -81,10 +83,12 @@ async function interactionResult(
 
   const { state } = flow;
   const { accountId, identityId } = state;
-  if (!accountId || !identityId) return { error: "access_denied", error_description: "no identity chosen" };
   // Never a sign-in on the first factor alone, whatever the steps before let through.
-  if (state.secondFactor)
+  if (accountId && state.secondFactor)
     return { error: "access_denied", error_description: "the second factor was not proven" };
+  if (accountId && (await isAccountClient(deps.db, flow.clientId)))
+    return accountPageResult(deps, interaction, flow, accountId);
+  if (!accountId || !identityId) return { error: "access_denied", error_description: "no identity chosen" };
   const membership = await joinOnCompletion(deps.db, flow, accountId, identityId);
   if (!membership)
     return { error: "access_denied", error_description: "the identity can no longer be used here" };
@@ -112,22 +116,56 @@ async function interactionResult(
     },
     [{ organizationId: flow.organizationId, membershipId }],
   );
-  // The session is the account's (design.md §5). A person who was signed in already proved nothing
-  // anew: the session keeps when and how they signed in.
+  return { ...loginResult(flow, accountId, stillSignedIn), select_account: {}, consent: { grantId } };
+}
+
+/**
+ * The session is the account's (design.md §5). A person who was signed in already proved nothing
+ * anew: the session keeps when and how they signed in.
+ */
+function loginResult(flow: Flow, accountId: string, stillSignedIn: boolean): InteractionResults {
+  const { state } = flow;
   // A flow begun before `amr` was kept names its methods only.
   const amr = state.amr ?? amrOfProviders(state.providers);
-  const login = stillSignedIn
-    ? {}
-    : {
-        login: {
-          accountId,
-          amr,
-          acr: acrOf(amr),
-          remember: true,
-          ...(state.authTime ? { ts: state.authTime } : {}),
-        },
-      };
-  return { ...login, select_account: {}, consent: { grantId } };
+  if (stillSignedIn) return {};
+  return {
+    login: {
+      accountId,
+      amr,
+      acr: acrOf(amr),
+      remember: true,
+      ...(state.authTime ? { ts: state.authTime } : {}),
+    },
+  };
+}
+
+/**
+ * The account page's sign-in: the account's own, with no identity, so no organization hears of it.
+ * Its grant is this session's when it is the account's, else a new one.
+ */
+async function accountPageResult(
+  deps: FlowDeps,
+  interaction: Interaction,
+  flow: Flow,
+  accountId: string,
+): Promise<InteractionResults> {
+  const { state } = flow;
+  const stillSignedIn = state.singleSignOn === true && interaction.session?.accountId === accountId;
+  await endOtherSession(deps, interaction, accountId);
+  const existing = interaction.grantId ? await deps.provider.Grant.find(interaction.grantId) : undefined;
+  const grant =
+    existing?.accountId === accountId
+      ? existing
+      : new deps.provider.Grant({ accountId, clientId: flow.clientId });
+  grant.addOIDCScope(accountPageScope);
+  const grantId = await grant.save();
+  // The account's own entry: no organization sees it.
+  await recordActivity(deps.db, accountId, {
+    type: "signIn",
+    applications: [{ organizationId: flow.organizationId, applicationId: flow.applicationId }],
+    providers: state.providers,
+  });
+  return { ...loginResult(flow, accountId, stillSignedIn), select_account: {}, consent: { grantId } };
 }
 
 /**

@@ -12,6 +12,7 @@ import { findFlow, insertFlow, updateFlowState } from "../store/flows.ts";
 import { findActiveClient } from "../store/clients.ts";
 import { applicationOf } from "../organizations/applications.ts";
 import { requestedAcr } from "../accounts/second-factors.ts";
+import { isAccountClient } from "../oidc/account-client.ts";
 import {
   lastCompleted,
   newFlowState,
@@ -163,6 +164,7 @@ export async function flowResponse(
   const { state } = flow;
   return {
     completed: state.completed,
+    ...((await isAccountClient(db, flow.clientId)) ? { accountPage: true as const } : {}),
     organizationId: flow.organizationId,
     appId: flow.applicationId,
     organizationName: application.organizationName,

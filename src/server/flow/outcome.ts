@@ -2,6 +2,7 @@ import type { FastifyRequest } from "fastify";
 import { accessibleIdentities } from "../access/identities.ts";
 import { joinOrganization } from "../identities/memberships.ts";
 import { HttpError } from "../http/errors.ts";
+import { isAccountClient } from "../oidc/account-client.ts";
 import { deactivateSessions } from "../store/flows.ts";
 import { isBlocked } from "../store/blocks.ts";
 import { membershipsIn, type MembershipRow } from "../store/identities.ts";
@@ -92,7 +93,11 @@ export async function joinOnCompletion(db: Database, flow: Flow, accountId: stri
 
 export async function readyToRedirect(deps: FlowDeps, request: FastifyRequest, flow: Flow): Promise<void> {
   await requireSessionIfAny(deps, request, flow);
-  const declining = lastCompleted(flow.state) === "declined";
+  const last = lastCompleted(flow.state);
+  const declining = last === "declined";
+  // Only the account page goes back right after the sign-in: every app gets an identity chosen first.
+  if ((last === "signin" || last === "signup") && !(await isAccountClient(deps.db, flow.clientId)))
+    throw new HttpError(400, "badRequest", "the flow is not ready to return to the app");
   if ((awaitsSecondFactor(flow.state) && !declining) || !addCompleted(flow.state, "finishReady"))
     throw new HttpError(400, "badRequest", "the flow is not ready to return to the app");
 }

@@ -107,7 +107,8 @@ const follows: Record<Completed, { after: (Completed | "none")[]; replaces?: Com
   failed: { after: ["none"] },
   identity: { after: ["signin", "signup"], replaces: ["identity", "declined"] },
   declined: { after: ["signin", "signup"], replaces: ["identity", "declined"] },
-  finishReady: { after: ["failed", "identity", "declined"], replaces: ["finishReady"] },
+  // Straight after the sign-in only for the account page, which asks for no identity (outcome.ts).
+  finishReady: { after: ["signin", "signup", "failed", "identity", "declined"], replaces: ["finishReady"] },
   finished: { after: ["finishReady"] },
 };
 

@@ -5,7 +5,8 @@ import Provider, {
   type KoaContextWithOIDC,
 } from "oidc-provider";
 import type { Database } from "../store/database.ts";
-import { emailsOfAccount, emailsOfGrantAccount } from "../store/accounts.ts";
+import type { KeyedHash } from "../secrets/keyed-hash.ts";
+import { accountExists, emailsOfAccount, emailsOfGrantAccount } from "../store/accounts.ts";
 import { findApplicationChoice } from "../store/application-choices.ts";
 import { findMembershipById } from "../store/identities.ts";
 import {
@@ -14,6 +15,7 @@ import {
   findMembershipSubject,
   type TokenSubject,
 } from "../store/token-subjects.ts";
+import { isAccountClient } from "./account-client.ts";
 import { ownerOf } from "./client-extras.ts";
 
 // The engine's account is the person: the single sign-on session, grants and tokens belong to the
@@ -81,10 +83,11 @@ async function membershipSubject(db: Database, id: string, grantId: string | und
  * once, whatever a revocation may have missed. Unknown when the person has not chosen an identity for
  * the app yet: the engine then asks (oidc/interaction-policy.ts).
  */
-export function findAccountFor(db: Database): FindAccount {
+export function findAccountFor(db: Database, accountSubjects: KeyedHash): FindAccount {
   return async (ctx, id, token) => {
     const client = ctx.oidc.client;
     if (!client) return undefined;
+    if (await isAccountClient(db, client.clientId)) return accountOfPage(db, accountSubjects, id);
     // A token names its grant; an authorization request has the grant this session holds for the app.
     const grantId = token
       ? "grantId" in token
@@ -106,6 +109,25 @@ export function findAccountFor(db: Database): FindAccount {
       }),
     };
     return account;
+  };
+}
+
+/**
+ * The person as the account page sees them: the account itself, while it exists, known by a `sub` of
+ * its own (a keyed hash of its ID, stable and unknown to every organization) and with no profile
+ * claims. The engine's checks that compare a subject (`id_token_hint`) compare that one.
+ */
+async function accountOfPage(
+  db: Database,
+  accountSubjects: KeyedHash,
+  accountId: string,
+): Promise<AppAccount | undefined> {
+  if (!(await accountExists(db, accountId))) return undefined;
+  return {
+    accountId,
+    membershipId: accountSubjects(accountId),
+    identityId: "",
+    claims: () => ({ sub: accountId }),
   };
 }
 
@@ -157,4 +179,11 @@ export function appSubjectFor(db: Database) {
     if (membership?.organizationId === organizationId) return accountId;
     throw new Error("no identity was chosen for this app");
   };
+}
+
+/** The engine's pairwise subject for every client: the account page's own (accountOfPage), else the app's. */
+export function subjectFor(db: Database, accountSubjects: KeyedHash) {
+  const ofApp = appSubjectFor(db);
+  return async (ctx: KoaContextWithOIDC | undefined, accountId: string, client: Client): Promise<string> =>
+    (await isAccountClient(db, client.clientId)) ? accountSubjects(accountId) : ofApp(ctx, accountId, client);
 }

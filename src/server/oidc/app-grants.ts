@@ -2,6 +2,7 @@ import type { Grant, KoaContextWithOIDC } from "oidc-provider";
 import type { Database } from "../store/database.ts";
 import { insertGrantAccount } from "../store/flows.ts";
 import type { AppAccount } from "./accounts.ts";
+import { isAccountClient } from "./account-client.ts";
 
 /** Prompts that ask the person again even when they agreed before. */
 const askingPrompts = ["login", "select_account", "consent"];
@@ -23,8 +24,15 @@ export function grantAgreedBefore(db: Database) {
     if (held && held.accountId === account.accountId) return held;
 
     const asked = [...ctx.oidc.requestParamOIDCScopes];
-    const agreed = new Set(account.agreedScopes ?? []);
     if (askingPrompts.some((prompt) => ctx.oidc.prompts.has(prompt))) return undefined;
+    // The account page is the person's own: signed in, they have agreed to it (it gets no identity).
+    if (await isAccountClient(db, client.clientId)) {
+      const grant = new provider.Grant({ accountId: account.accountId, clientId: client.clientId });
+      if (asked.length > 0) grant.addOIDCScope(asked.join(" "));
+      await grant.save();
+      return grant;
+    }
+    const agreed = new Set(account.agreedScopes ?? []);
     if (asked.length === 0 || !asked.every((scope) => agreed.has(scope))) return undefined;
     const grant = new provider.Grant({ accountId: account.accountId, clientId: client.clientId });
     grant.addOIDCScope(asked.join(" "));

@@ -5,7 +5,7 @@ import { routes } from "../../common/routes.ts";
 import { acrValues } from "../../common/api/second-factor.ts";
 import type { Database } from "../store/database.ts";
 import type { InstanceSecrets } from "../secrets/instance-secrets.ts";
-import { appSubjectFor, findAccountFor } from "./accounts.ts";
+import { findAccountFor, subjectFor } from "./accounts.ts";
 import { grantAgreedBefore } from "./app-grants.ts";
 import { adapterFactory } from "./adapter.ts";
 import { appFetch, type AppAddresses } from "./app-fetch.ts";
@@ -131,9 +131,9 @@ export function createProvider({
     },
     renderError: engineErrorPage(db),
     fetch: appFetch(appAddresses),
-    findAccount: findAccountFor(db),
+    findAccount: findAccountFor(db, secrets.accountSubjects),
     // Each organization knows the person by the identity chosen for its app (oidc/accounts.ts).
-    pairwiseIdentifier: appSubjectFor(db),
+    pairwiseIdentifier: subjectFor(db, secrets.accountSubjects),
     loadExistingGrant: grantAgreedBefore(db),
     // A service client's tokens are about its application: that is their subject (reference §5.3).
     extraTokenClaims: (ctx, token) =>

@@ -1,24 +1,54 @@
 import type { OrganizationApplication } from "../../common/api/organization.ts";
-import { consoleScope } from "../../common/limits.ts";
+import { accountPageScope, consoleScope } from "../../common/limits.ts";
 import { signInSettingDefaults } from "../../common/api/template.ts";
 import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
-import { findDocument, insertDocument } from "../store/documents.ts";
+import { findDocument, insertDocument, replaceDocument } from "../store/documents.ts";
 import { settingOrCreate } from "../store/instance.ts";
 import { syncClients } from "./clients.ts";
 import { findOrganization, type OrganizationDocument } from "../access/organizations.ts";
 
-export interface ConsoleClient {
-  organizationId: string;
+/** A built-in application's public client. */
+export interface BuiltInClient {
   applicationId: string;
   clientId: string;
   redirectUri: string;
 }
 
+export interface ConsoleClient extends BuiltInClient {
+  organizationId: string;
+  /** The account page's own client: its sign-ins are the account's, with no identity chosen. */
+  account: BuiltInClient;
+}
+
 const day = 24 * 60 * 60;
 
-/** The console as an application of the built-in organization, made from an inline template. */
-function consoleApplication(
+interface BuiltInApplication {
+  name: string;
+  /** The client's ID in the inline template, which also tells the built-in applications apart. */
+  templateClientId: string;
+  /** Where the client's sign-ins come back to, under the issuer. */
+  path: string;
+  scope: string;
+}
+
+const consoleApplicationKind: BuiltInApplication = {
+  name: "Console",
+  templateClientId: "console",
+  path: "/",
+  scope: consoleScope,
+};
+
+const accountApplicationKind: BuiltInApplication = {
+  name: "Account",
+  templateClientId: "account",
+  path: "/account",
+  scope: accountPageScope,
+};
+
+/** A built-in application of the built-in organization, made from an inline template. */
+function builtInApplication(
+  kind: BuiltInApplication,
   applicationId: string,
   clientId: string,
   issuer: string,
@@ -28,22 +58,22 @@ function consoleApplication(
     active: true,
     templateId: "",
     applicationTemplate: {
-      name: "Console",
+      name: kind.name,
       description: "",
-      homepageTemplate: "{uriBase}/",
-      idScopes: consoleScope.split(" "),
+      homepageTemplate: `{uriBase}${kind.path}`,
+      idScopes: kind.scope.split(" "),
       appScopes: [],
       variables: [{ name: "uriBase", description: "" }],
       clientsPublic: [
         {
-          id: "console",
+          id: kind.templateClientId,
           description: "",
           additionalScopes: [],
           accessTokenType: "hmac",
           accessTokenLifespan: 3600,
           idTokenLifespan: 3600,
           refreshTokenLifespan: 30 * day,
-          redirectUriTemplates: ["{uriBase}/"],
+          redirectUriTemplates: [`{uriBase}${kind.path}`],
           ...signInSettingDefaults,
         },
       ],
@@ -51,30 +81,54 @@ function consoleApplication(
       clientsService: [],
     },
     values: [{ name: "uriBase", value: issuer }],
-    clientsPublic: [{ id: clientId, templateClientId: "console" }],
+    clientsPublic: [{ id: clientId, templateClientId: kind.templateClientId }],
     clientsBackend: [],
     clientsService: [],
   };
 }
 
 /**
- * Makes sure the built-in "Vrata" organization and its "Console" application exist. Their IDs are
- * stored on first start and never regenerated, so sign-ins and tokens survive restarts; the
- * console's address follows the configured issuer.
+ * An install made before the account page had a client of its own stores the organization with the
+ * console alone: the account's application is added once. Another instance starting at the same
+ * moment may have added it first.
+ */
+async function addMissingApplication(
+  db: Database,
+  organizationId: string,
+  application: OrganizationApplication,
+): Promise<void> {
+  const stored = await findOrganization(db, organizationId);
+  if (!stored || stored.document.applications.some((candidate) => candidate.id === application.id)) return;
+  const document = { ...stored.document, applications: [...stored.document.applications, application] };
+  await replaceDocument(db, "organizations", organizationId, stored.version, document, Date.now());
+}
+
+/**
+ * Makes sure the built-in "Vrata" organization and its "Console" and "Account" applications exist.
+ * Their IDs are stored on first start and never regenerated, so sign-ins and tokens survive restarts;
+ * their addresses follow the configured issuer.
  */
 export async function ensureConsoleClient(db: Database, issuer: string): Promise<ConsoleClient> {
   const organizationId = await settingOrCreate(db, "consoleOrganizationId", newId);
   const applicationId = await settingOrCreate(db, "consoleApplicationId", newId);
   const clientId = await settingOrCreate(db, "consoleClientId", newId);
-  const application = consoleApplication(applicationId, clientId, issuer);
+  const accountApplicationId = await settingOrCreate(db, "accountApplicationId", newId);
+  const accountClientId = await settingOrCreate(db, "accountClientId", newId);
+  const application = builtInApplication(consoleApplicationKind, applicationId, clientId, issuer);
+  const accountApplication = builtInApplication(
+    accountApplicationKind,
+    accountApplicationId,
+    accountClientId,
+    issuer,
+  );
+  const builtIn = [application, accountApplication];
 
-  const stored = await findOrganization(db, organizationId);
-  if (!stored) {
+  if (!(await findOrganization(db, organizationId))) {
     const document: OrganizationDocument = {
       name: "Vrata",
       description: "",
       admins: [],
-      applications: [application],
+      applications: builtIn,
     };
     // Another instance starting at the same moment may have stored it first; any other failure stands.
     await insertDocument(db, "organizations", organizationId, document, Date.now()).catch(
@@ -83,7 +137,20 @@ export async function ensureConsoleClient(db: Database, issuer: string): Promise
       },
     );
   }
-  const others = stored?.document.applications.filter((candidate) => candidate.id !== applicationId) ?? [];
-  await syncClients(db, organizationId, [application, ...others]);
-  return { organizationId, applicationId, clientId, redirectUri: `${issuer}/` };
+  await addMissingApplication(db, organizationId, accountApplication);
+  const stored = await findOrganization(db, organizationId);
+  const builtInIds = new Set(builtIn.map((candidate) => candidate.id));
+  const others = stored?.document.applications.filter((candidate) => !builtInIds.has(candidate.id)) ?? [];
+  await syncClients(db, organizationId, [...builtIn, ...others]);
+  return {
+    organizationId,
+    applicationId,
+    clientId,
+    redirectUri: `${issuer}${consoleApplicationKind.path}`,
+    account: {
+      applicationId: accountApplicationId,
+      clientId: accountClientId,
+      redirectUri: `${issuer}${accountApplicationKind.path}`,
+    },
+  };
 }

@@ -24,6 +24,8 @@ export interface InstanceSecrets {
   invitationTokens: KeyedHash;
   /** Stands for recovery codes (second factors). */
   recoveryCodes: KeyedHash;
+  /** Makes the `sub` the account page's client knows an account by, which no organization sees. */
+  accountSubjects: KeyedHash;
 }
 
 const subkey = (instanceKey: Buffer, purpose: string) =>
@@ -41,5 +43,6 @@ export function deriveInstanceSecrets(instanceKey: Buffer): InstanceSecrets {
     samlAssertions: keyedHash(subkey(instanceKey, "saml assertions v1")),
     invitationTokens: keyedHash(subkey(instanceKey, "invitation tokens v1")),
     recoveryCodes: keyedHash(subkey(instanceKey, "recovery codes v1")),
+    accountSubjects: keyedHash(subkey(instanceKey, "account subjects v1")),
   };
 }

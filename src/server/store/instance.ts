@@ -31,3 +31,13 @@ export async function settingOrCreate(
 export async function updateSetting(db: Database, key: string, value: string): Promise<void> {
   await db.updateTable("instance_settings").set({ value }).where("key", "=", key).execute();
 }
+
+/** The stored value for `key`, if there is one. */
+export async function findSetting(db: Database, key: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("instance_settings")
+    .select("value")
+    .where("key", "=", key)
+    .executeTakeFirst();
+  return row?.value;
+}

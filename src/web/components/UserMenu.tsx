@@ -4,9 +4,10 @@ import { Link } from "react-router";
 import { displayName } from "../../common/api/identity.ts";
 import { pathFor } from "../../common/routes.ts";
 import { useCurrentIdentity } from "../currentIdentity.ts";
+import { useConsoleSignedIn } from "../session.ts";
 import { Avatar } from "./Avatar.tsx";
 import { Button, menuItemClass } from "./Button.tsx";
-import { ChevronDownIcon } from "./icons.tsx";
+import { ChevronDownIcon, IdentityIcon } from "./icons.tsx";
 import { SkeletonBlock } from "./Skeleton.tsx";
 import { useSignIn } from "./SignInButton.tsx";
 import { useDisclosure } from "./useDisclosure.ts";
@@ -24,6 +25,8 @@ export function UserMenu({
 }) {
   const { t } = useTranslation();
   const identity = useCurrentIdentity();
+  // On the account page a person may be signed in to their account only, with no identity.
+  const accountOnly = !useConsoleSignedIn();
   const { starting, signIn } = useSignIn();
   const { open, buttonProps, panelRef } = useDisclosure<HTMLDivElement>();
   const panelId = useId();
@@ -39,6 +42,10 @@ export function UserMenu({
       >
         {identity ? (
           <Avatar name={displayName(identity)} pictureUrl={identity.pictureUrl} size="compact" />
+        ) : accountOnly ? (
+          <span className="flex size-8 items-center justify-center rounded-full bg-slate-200 text-slate-700 dark:bg-slate-700 dark:text-slate-200">
+            <IdentityIcon className="size-5" />
+          </span>
         ) : (
           <SkeletonBlock className="size-8 rounded-full" />
         )}
@@ -54,10 +61,14 @@ export function UserMenu({
       >
         <div className="flex items-center gap-3 px-2 py-2">
           {identity && <Avatar name={displayName(identity)} pictureUrl={identity.pictureUrl} />}
-          <div className="min-w-0">
-            <p className="text-xs text-slate-600 dark:text-slate-400">{t("nav.signedInAs")}</p>
-            <p className="font-semibold break-words text-slate-900 dark:text-slate-100">{name}</p>
-          </div>
+          {accountOnly ? (
+            <p className="font-semibold text-slate-900 dark:text-slate-100">{t("nav.accountOnly")}</p>
+          ) : (
+            <div className="min-w-0">
+              <p className="text-xs text-slate-600 dark:text-slate-400">{t("nav.signedInAs")}</p>
+              <p className="font-semibold break-words text-slate-900 dark:text-slate-100">{name}</p>
+            </div>
+          )}
         </div>
         <ul className="mt-1 flex flex-col border-t border-slate-200 pt-1 dark:border-slate-700">
           {identity && (
@@ -72,11 +83,19 @@ export function UserMenu({
               {t("account.menuItem")}
             </Link>
           </li>
-          <li>
-            <Button variant="menuItem" busy={starting} onClick={() => signIn({ again: true })}>
-              {t("nav.switchIdentity")}
-            </Button>
-          </li>
+          {accountOnly ? (
+            <li>
+              <Link to={pathFor("Home")} className={menuItemClass}>
+                {t("account.toConsole")}
+              </Link>
+            </li>
+          ) : (
+            <li>
+              <Button variant="menuItem" busy={starting} onClick={() => signIn({ again: true })}>
+                {t("nav.switchIdentity")}
+              </Button>
+            </li>
+          )}
           <li>
             <Button variant="menuItem" busy={signingOut} onClick={onSignOut}>
               {t("nav.signOut")}

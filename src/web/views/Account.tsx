@@ -1,6 +1,11 @@
 import { useQuery } from "@tanstack/react-query";
-import { useTranslation } from "../i18n/index.ts";
+import { useEffect, useId, useState, type ReactNode } from "react";
+import { Link } from "react-router";
+import { useTranslation, type TFunction } from "../i18n/index.ts";
 import type { Account as AccountData } from "../../common/api/account.ts";
+import { pathFor } from "../../common/routes.ts";
+import { buttonClassName } from "../components/Button.tsx";
+import { ChevronRightIcon } from "../components/icons.tsx";
 import { PageHeader } from "../components/PageHeader.tsx";
 import { Section } from "../components/Section.tsx";
 import { SignedInContent } from "../components/SignedInContent.tsx";
@@ -13,9 +18,74 @@ import { SecondFactors } from "../partials/account/SecondFactors.tsx";
 import { useSiteContext } from "../api.ts";
 import { useSignedIn } from "../session.ts";
 
+/** The groups the account page's sections are in, in the order the navigation shows them. */
+const groups = ["security", "devices", "data"] as const;
+type Group = (typeof groups)[number];
+
+/** What every section is drawn with: the account's data, and the site's. */
+interface SectionProps {
+  readonly account: AccountData;
+  readonly hasProviders: boolean;
+}
+
+/** One part of the account page: its anchor, its group, its title, and what it shows. */
+interface AccountSection {
+  /** The anchor the navigation links to (`/account#passkeys`). */
+  readonly id: string;
+  readonly group: Group;
+  readonly title: (t: TFunction) => string;
+  readonly content: (props: SectionProps) => ReactNode;
+  /** Whether it has something to show here (providers only where some are configured). */
+  readonly shown?: (props: SectionProps) => boolean;
+}
+
 /**
- * The signed-in person's account (spec §2, Account): the ways they sign in, their passkeys, and their
- * second factors.
+ * The account page's sections, in page order. Each part of the page adds its entry in its place:
+ * the navigation and the page are both made from this list.
+ */
+const sections: readonly AccountSection[] = [
+  // Sign-in & security
+  // #password and #emails: the password, and the e-mail addresses (added, verified, primary).
+  {
+    id: "two-step",
+    group: "security",
+    title: (t) => t("account.twoStep.title"),
+    content: ({ account }) => <SecondFactors account={account} />,
+  },
+  {
+    id: "passkeys",
+    group: "security",
+    title: (t) => t("account.passkeys.title"),
+    content: ({ account }) => (
+      <Passkeys passkeys={account.credentials.filter(({ provider }) => provider === "passkey")} />
+    ),
+  },
+  {
+    id: "providers",
+    group: "security",
+    title: (t) => t("account.providers.title"),
+    content: ({ account }) => <Providers credentials={account.credentials} />,
+    shown: ({ hasProviders }) => hasProviders,
+  },
+  {
+    id: "other-methods",
+    group: "security",
+    title: (t) => t("account.others.title"),
+    content: ({ account }) => <OtherMethods credentials={account.credentials} />,
+  },
+  // Devices & apps
+  // #sessions: the browsers signed in to the account, each with "Sign out".
+  // #apps: the connected apps of every organization, each with "Disconnect".
+  // Your data
+  // #activity: the account's own sign-ins and changes, with "This wasn't me".
+  // #data: the download of everything kept about the account.
+  // #delete: deleting the account.
+];
+
+/**
+ * The signed-in person's account (spec §2, Account): how they sign in, their devices and apps, and
+ * their data. It is the person's, not an identity's: it signs in with the account page's own client
+ * and asks for no identity. A side navigation on wide screens, a row of links on phones.
  */
 export function Account() {
   const { t } = useTranslation();
@@ -24,34 +94,110 @@ export function Account() {
   useDocumentTitle(t("account.title"));
 
   return (
-    <div className="flex max-w-3xl flex-col gap-6">
-      <PageHeader title={t("account.title")} description={t("account.description")} />
+    <div className="flex flex-col gap-8">
+      <PageHeader
+        title={t("account.title")}
+        description={t("account.description")}
+        action={
+          signedIn && (
+            <Link to={pathFor("Home")} className={buttonClassName({ variant: "secondary" })}>
+              {t("account.toConsole")}
+              <ChevronRightIcon />
+            </Link>
+          )
+        }
+      />
       <SignedInContent signedOutMessage={t("account.signedOut")} query={account}>
-        {(data) => <SignInMethods account={data} />}
+        {(data) => <AccountSections account={data} />}
       </SignedInContent>
     </div>
   );
 }
 
-function SignInMethods({ account }: { readonly account: AccountData }) {
+function AccountSections({ account }: { readonly account: AccountData }) {
   const { t } = useTranslation();
-  const hasProviders = useSiteContext().providers.length > 0;
+  const props: SectionProps = { account, hasProviders: useSiteContext().providers.length > 0 };
+  const shown = sections.filter((section) => section.shown?.(props) ?? true);
+  const grouped = groups.flatMap((group) => {
+    const inGroup = shown.filter((section) => section.group === group);
+    return inGroup.length === 0 ? [] : [{ group, inGroup }];
+  });
+  const current = useCurrentSection(shown.map(({ id }) => id));
+  const navLabelId = useId();
+
   return (
-    <>
-      <Section title={t("account.twoStep.title")}>
-        <SecondFactors account={account} />
-      </Section>
-      <Section title={t("account.passkeys.title")}>
-        <Passkeys passkeys={account.credentials.filter(({ provider }) => provider === "passkey")} />
-      </Section>
-      {hasProviders && (
-        <Section title={t("account.providers.title")}>
-          <Providers credentials={account.credentials} />
-        </Section>
-      )}
-      <Section title={t("account.others.title")}>
-        <OtherMethods credentials={account.credentials} />
-      </Section>
-    </>
+    <div className="flex flex-col gap-6 lg:grid lg:grid-cols-[13rem_minmax(0,1fr)] lg:items-start lg:gap-10">
+      <nav
+        aria-labelledby={navLabelId}
+        className="sticky top-16 z-10 -mx-4 border-b border-slate-200 bg-white/95 px-4 py-2 backdrop-blur sm:-mx-6 sm:px-6 lg:top-24 lg:mx-0 lg:border-0 lg:bg-transparent lg:p-0 lg:backdrop-blur-none dark:border-slate-800 dark:bg-slate-950/95 lg:dark:bg-transparent"
+      >
+        <h2 id={navLabelId} className="sr-only">
+          {t("account.sectionsLabel")}
+        </h2>
+        <ol className="flex gap-2 overflow-x-auto lg:flex-col lg:gap-6 lg:overflow-visible">
+          {grouped.map(({ group, inGroup }) => (
+            <li key={group} className="flex shrink-0 gap-2 lg:flex-col lg:gap-1">
+              <p className="hidden px-3 text-xs font-semibold tracking-wide text-slate-500 uppercase lg:block dark:text-slate-400">
+                {t(`account.groups.${group}`)}
+              </p>
+              <ul className="flex gap-2 lg:flex-col lg:gap-0.5">
+                {inGroup.map((section) => (
+                  <li key={section.id} className="shrink-0">
+                    <a
+                      href={`#${section.id}`}
+                      aria-current={current === section.id ? "location" : undefined}
+                      className="block rounded-full border border-slate-200 px-3 py-1.5 text-sm font-medium whitespace-nowrap text-slate-700 hover:bg-slate-100 hover:text-slate-900 aria-[current]:border-blue-200 aria-[current]:bg-blue-50 aria-[current]:text-blue-900 lg:rounded-md lg:border-0 lg:py-2 lg:whitespace-normal dark:border-slate-700 dark:text-slate-300 dark:hover:bg-slate-800 dark:hover:text-slate-100 dark:aria-[current]:border-blue-900 dark:aria-[current]:bg-blue-950 dark:aria-[current]:text-blue-100"
+                    >
+                      {section.title(t)}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ol>
+      </nav>
+      <div className="flex min-w-0 flex-col gap-10">
+        {grouped.map(({ group, inGroup }) => (
+          <div key={group} className="flex flex-col gap-4">
+            <p className="text-sm font-semibold tracking-wide text-slate-500 uppercase dark:text-slate-400">
+              {t(`account.groups.${group}`)}
+            </p>
+            {inGroup.map((section) => (
+              <Section key={section.id} id={section.id} title={section.title(t)} look="card">
+                {section.content(props)}
+              </Section>
+            ))}
+          </div>
+        ))}
+      </div>
+    </div>
   );
+}
+
+/** The section being read: the last one whose top has passed the upper third of the window. */
+function useCurrentSection(ids: readonly string[]): string | undefined {
+  const [current, setCurrent] = useState<string | undefined>(ids[0]);
+  const key = ids.join(" ");
+  useEffect(() => {
+    const elements = key
+      .split(" ")
+      .map((id) => document.getElementById(id))
+      .filter((element) => element !== null);
+    const update = () => {
+      const line = window.innerHeight / 3;
+      const passed = elements.filter((element) => element.getBoundingClientRect().top <= line);
+      // At the very bottom the last sections may never reach the line: the last one is read then.
+      const atBottom = window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2;
+      setCurrent((atBottom ? elements.at(-1) : passed.at(-1))?.id ?? elements[0]?.id);
+    };
+    update();
+    window.addEventListener("scroll", update, { passive: true });
+    window.addEventListener("resize", update);
+    return () => {
+      window.removeEventListener("scroll", update);
+      window.removeEventListener("resize", update);
+    };
+  }, [key]);
+  return current;
 }

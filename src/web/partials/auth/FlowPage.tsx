@@ -12,7 +12,7 @@ import { StartStep } from "./StartStep.tsx";
 import { Stepper, type StepperItem } from "./Stepper.tsx";
 import { firstFactors, isBuiltInProvider, stepFor, usedSecondFactor, type Step } from "./steps.ts";
 import { fulfilledValue, settling } from "../../settled.ts";
-import { failureMessage, useStepAction } from "./useStepAction.ts";
+import { failureMessage, useStepAction, type OnFlow } from "./useStepAction.ts";
 
 let laterSteps: Promise<typeof import("./laterSteps.ts")> | undefined;
 
@@ -162,8 +162,16 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
     ...(step === "secondFactor" || step === "recoveryCodes" || usedSecondFactor(allProviders)
       ? [{ step: "secondFactor" as const }]
       : []),
-    { step: "identity", onSelect: step === "redirect" ? () => setStep("identity") : undefined },
-    { step: "redirect" },
+    // The account page is the person's own: no identity is chosen for it.
+    ...(flow.accountPage
+      ? []
+      : [
+          {
+            step: "identity" as const,
+            onSelect: step === "redirect" ? () => setStep("identity") : undefined,
+          },
+          { step: "redirect" as const },
+        ]),
   ];
 
   return (
@@ -242,8 +250,12 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
         />
       )}
       {later && step === "recoveryCodes" && flow.recoveryCodes && (
-        <later.RecoveryCodesStep codes={flow.recoveryCodes} onContinue={() => setStep("identity")} />
+        <later.RecoveryCodesStep
+          codes={flow.recoveryCodes}
+          onContinue={() => setStep(flow.accountPage ? "account" : "identity")}
+        />
       )}
+      {step === "account" && <ToAccountOnLoad flowId={flowId} onFlow={apply} />}
       {later && step === "identity" && (
         <later.IdentityStep
           flowId={flowId}
@@ -282,5 +294,25 @@ function FinishOnLoad({ flowId, onBlocked }: { readonly flowId: string; readonly
     <p role="status" className="text-center">
       {t("authFlow.redirect.redirecting")}
     </p>
+  );
+}
+
+/** Signed in to the account page, which asks for no identity: the flow goes back to it at once. */
+function ToAccountOnLoad({ flowId, onFlow }: { readonly flowId: string; readonly onFlow: OnFlow }) {
+  const { t } = useTranslation();
+  const { failure, run } = useStepAction(onFlow);
+  // Development's strict mode runs effects twice; the step must be posted only once.
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    void run("redirect", () => postStep("AuthFlowRedirect", flowId, {}));
+  }, [flowId, run]);
+  return failure === null ? (
+    <p role="status" className="text-center">
+      {t("authFlow.redirect.toAccount")}
+    </p>
+  ) : (
+    <Alert message={failureMessage(t, failure)} />
   );
 }

@@ -17,6 +17,7 @@ export type Step =
   | "secondFactor"
   | "recoveryCodes"
   | "identity"
+  | "account"
   | "redirect"
   | "manual";
 
@@ -36,7 +37,9 @@ export function stepFor(flow: FlowResponse, codeFromLink = false): Step | "finis
   switch (last) {
     case "signin":
     case "signup":
-      return flow.recoveryCodes ? "recoveryCodes" : "identity";
+      if (flow.recoveryCodes) return "recoveryCodes";
+      // The account page asks for no identity: the flow goes back to it at once.
+      return flow.accountPage ? "account" : "identity";
     case "identity":
     case "declined":
       return "redirect";
