@@ -17,6 +17,7 @@ import {
   blockRowsBinding,
   clientOwners,
   credentialRowsOf,
+  grantPayloads,
   grantRowsOf,
   membershipRowsOf,
   type ExportedBlockRow,
@@ -28,6 +29,7 @@ import type { Database } from "../store/database.ts";
 import { findDocuments } from "../store/documents.ts";
 import { sessionsOf } from "../store/oidc-models.ts";
 import type { ProviderRegistry } from "../providers/registry.ts";
+import type { InstanceSecrets } from "../secrets/instance-secrets.ts";
 import { totpLastUsedAt } from "./account-passkeys.ts";
 import { authenticatorName } from "./authenticators.ts";
 import { passkeyProvider, type PasskeyData } from "./passkeys.ts";
@@ -42,6 +44,8 @@ import { totpProvider } from "./totp.ts";
 export interface ExportDeps {
   db: Database;
   providers: ProviderRegistry;
+  /** The engine keeps a grant under the keyed hash of its ID. */
+  secrets: Pick<InstanceSecrets, "tokenIds">;
 }
 
 const iso = (time: number) => new Date(time).toISOString();
@@ -194,12 +198,14 @@ export async function accountExport(
   const grants = await grantRowsOf(db, accountId);
   const choices = await applicationChoicesOf(db, accountId);
   const { sessions, clientIds } = sessionParts(await sessionsOf(db, [accountId]));
-  const grantPayloads = grants.map(
-    (grant) =>
-      (grant.payload ? JSON.parse(grant.payload) : {}) as { clientId?: string; openid?: { scope?: string } },
-  );
+  const storedGrantIds = grants.map((grant) => deps.secrets.tokenIds(grant.grantId));
+  const storedGrants = await grantPayloads(db, storedGrantIds);
+  const grantsStored = storedGrantIds.map((id) => {
+    const payload = storedGrants.get(id);
+    return (payload ? JSON.parse(payload) : {}) as { clientId?: string; openid?: { scope?: string } };
+  });
   const owners = await clientOwners(db, [
-    ...new Set([...clientIds, ...grantPayloads.flatMap(({ clientId }) => (clientId ? [clientId] : []))]),
+    ...new Set([...clientIds, ...grantsStored.flatMap(({ clientId }) => (clientId ? [clientId] : []))]),
   ]);
   const names = await organizationNamer(db, [
     ...memberships.map((row) => row.organizationId),
@@ -263,7 +269,7 @@ export async function accountExport(
       chosenAt: iso(choice.chosenAt),
     })),
     grants: grants.flatMap((grant, index) => {
-      const payload = grantPayloads[index] ?? {};
+      const payload = grantsStored[index] ?? {};
       const [app] = payload.clientId ? appOfClient(payload.clientId) : [];
       if (!app) return [];
       return [

@@ -125,28 +125,40 @@ export async function blockRowsBinding(
 }
 
 export interface ExportedGrantRow {
+  /** Only to find the engine's grant by: never shown. */
+  grantId: string;
   identityId: string;
   createdAt: number;
-  /** The engine's grant as stored (its client and scopes are read from it). */
-  payload: string | undefined;
 }
 
-/** The grants issued to the account, oldest first, with the engine's stored grant when it still exists. */
+/** The grants issued to the account, oldest first. */
 export async function grantRowsOf(db: Database, accountId: string): Promise<ExportedGrantRow[]> {
   const rows = await db
     .selectFrom("grant_accounts")
-    .leftJoin("oidc_models", (join) =>
-      join.onRef("oidc_models.id", "=", "grant_accounts.grant_id").on("oidc_models.model", "=", "Grant"),
-    )
-    .select(["grant_accounts.identity_id", "grant_accounts.created_at", "oidc_models.payload"])
-    .where("grant_accounts.account_id", "=", accountId)
-    .orderBy("grant_accounts.created_at")
+    .select(["grant_id", "identity_id", "created_at"])
+    .where("account_id", "=", accountId)
+    .orderBy("created_at")
     .execute();
   return rows.map((row) => ({
+    grantId: row.grant_id,
     identityId: row.identity_id,
     createdAt: row.created_at,
-    payload: row.payload ?? undefined,
   }));
+}
+
+/** The engine's stored grants of these stored IDs (keyed hashes), by ID. */
+export async function grantPayloads(
+  db: Database,
+  storedIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (storedIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom("oidc_models")
+    .select(["id", "payload"])
+    .where("model", "=", "Grant")
+    .where("id", "in", storedIds)
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.payload]));
 }
 
 export interface ExportedChoiceRow {
