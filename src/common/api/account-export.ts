@@ -10,6 +10,9 @@ import { activitySchema } from "./activity.ts";
 export const accountExportFormat = "vrata-account-export";
 export const accountExportVersion = 1;
 
+/** The name the download is saved as: the day of the export. */
+export const accountExportFileName = (now: Date) => `vrata-account-${now.toISOString().slice(0, 10)}.json`;
+
 const time = z.string();
 
 const reference = z.object({ id: z.string(), name: z.optional(z.string()) });

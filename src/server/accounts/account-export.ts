@@ -53,9 +53,6 @@ const iso = (time: number) => new Date(time).toISOString();
 /** How many activity entries are read at a time while the whole of it is exported. */
 const activityBatch = 200;
 
-/** The file name the download is saved as: the day of the export. */
-export const exportFileName = (now: Date) => `vrata-account-${now.toISOString().slice(0, 10)}.json`;
-
 function credentialsPart(
   rows: readonly ExportedCredentialRow[],
   providerName: (key: string) => string | undefined,

@@ -28,7 +28,8 @@ import { totpProvider } from "./totp.ts";
 import { HttpError } from "../http/errors.ts";
 import { accountActivityQuerySchema, securityCategories } from "../../common/api/activity.ts";
 import { activityPage } from "../activity/activity.ts";
-import { accountExport, exportFileName } from "./account-export.ts";
+import { accountExport } from "./account-export.ts";
+import { accountExportFileName } from "../../common/api/account-export.ts";
 
 const credentialId = (request: FastifyRequest) => (request.params as { id: string }).id;
 
@@ -64,7 +65,7 @@ export const accountPlugin: FastifyPluginAsync<{
     const now = new Date();
     const exported = await accountExport(deps, caller, now);
     void reply
-      .header("content-disposition", `attachment; filename="${exportFileName(now)}"`)
+      .header("content-disposition", `attachment; filename="${accountExportFileName(now)}"`)
       .header("cache-control", "no-store");
     return exported;
   });

@@ -10,6 +10,8 @@ import { OtherMethods } from "../partials/account/OtherMethods.tsx";
 import { Passkeys } from "../partials/account/Passkeys.tsx";
 import { Providers } from "../partials/account/Providers.tsx";
 import { SecondFactors } from "../partials/account/SecondFactors.tsx";
+import { SecurityActivity } from "../partials/account/SecurityActivity.tsx";
+import { YourData } from "../partials/account/YourData.tsx";
 import { useSiteContext } from "../api.ts";
 import { useSignedIn } from "../session.ts";
 
@@ -51,6 +53,13 @@ function SignInMethods({ account }: { readonly account: AccountData }) {
       )}
       <Section title={t("account.others.title")}>
         <OtherMethods credentials={account.credentials} />
+      </Section>
+      {/* Security activity and "Your data". */}
+      <Section title={t("account.security.title")}>
+        <SecurityActivity />
+      </Section>
+      <Section title={t("account.data.title")}>
+        <YourData />
       </Section>
     </>
   );
