@@ -24,11 +24,11 @@ export function SecurityActivity() {
   const entries = useMemo(() => activity.data?.pages.flatMap((page) => page.items) ?? [], [activity.data]);
   return (
     <>
-      <div className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
+      <div className="flex flex-col gap-1 sm:flex-row sm:items-baseline sm:justify-between sm:gap-6">
         <p className="text-slate-700 dark:text-slate-300">{t("account.security.description")}</p>
         <Link
           to={pathFor("ActivityList")}
-          className="text-sm font-medium text-blue-800 underline underline-offset-4 hover:text-blue-900 dark:text-blue-300 dark:hover:text-blue-200"
+          className="shrink-0 self-start text-sm font-medium text-blue-800 underline underline-offset-4 hover:text-blue-900 dark:text-blue-300 dark:hover:text-blue-200"
         >
           {t("account.security.allActivity")}
         </Link>
@@ -58,12 +58,14 @@ function NotMe() {
   const action = useAction();
   const [asking, setAsking] = useState(false);
   return (
-    <div className="flex flex-col gap-2 rounded-lg border border-amber-300 bg-amber-50 p-4 sm:flex-row sm:items-center sm:justify-between dark:border-amber-700 dark:bg-amber-950">
-      <p className="font-medium text-slate-900 dark:text-slate-100">{t("account.security.notMeHint")}</p>
-      <div>
-        <Button variant="secondary" onClick={() => setAsking(true)} {...action.button("notMe")}>
-          {t("account.security.notMe")}
-        </Button>
+    <div className="flex flex-col gap-2">
+      <div className="flex flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 sm:flex-row sm:items-center sm:justify-between dark:border-amber-700 dark:bg-amber-950">
+        <p className="font-medium text-slate-900 dark:text-slate-100">{t("account.security.notMeHint")}</p>
+        <div className="shrink-0">
+          <Button variant="secondary" onClick={() => setAsking(true)} {...action.button("notMe")}>
+            {t("account.security.notMe")}
+          </Button>
+        </div>
       </div>
       <ActionFeedback action={action} only="notMe" />
       <ConfirmDialog
