@@ -59,7 +59,7 @@ function NotMe() {
   const [asking, setAsking] = useState(false);
   return (
     <div className="flex flex-col gap-2">
-      <div className="flex flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 sm:flex-row sm:items-center sm:justify-between dark:border-amber-700 dark:bg-amber-950">
+      <div className="flex flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 sm:flex-row sm:items-center sm:justify-between dark:border-amber-800/70 dark:bg-amber-950/40">
         <p className="font-medium text-slate-900 dark:text-slate-100">{t("account.security.notMeHint")}</p>
         <div className="shrink-0">
           <Button variant="secondary" onClick={() => setAsking(true)} {...action.button("notMe")}>
