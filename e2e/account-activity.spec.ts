@@ -89,7 +89,9 @@ test("a person reads their security activity, says a sign-in was not theirs and 
   });
   await openAccount(page, "sl");
   const slovenian = security(page, "sl");
-  await expect(slovenian.getByRole("listitem").first()).toContainText("V vašem računu se je nekaj spremenilo");
+  await expect(slovenian.getByRole("listitem").first()).toContainText(
+    "V vašem računu se je nekaj spremenilo",
+  );
   await expect(slovenian.getByRole("button", { name: "Tega ne prepoznam" })).toBeVisible();
   await expect(page.getByRole("region", { name: titles.sl.data })).toContainText("Prenesi svoje podatke");
   await checkInBothSchemes(page, "account-activity-sl");
