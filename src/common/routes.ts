@@ -144,6 +144,11 @@ export const routes = {
   AccountRecoveryCodesRegenerate: api("/account/recoveryCodes"),
   /** Starts linking a third-party provider: the person signs in there, and comes back to the account page. */
   AccountProviderLinkStart: ofProvider(api("/account/providerLinkStart/:provider")),
+  /** The account's security activity: its sign-ins and changes to its ways in, sessions and apps. */
+  AccountActivity: api("/account/activity"),
+  /** Everything Vrata holds about the account, as a JSON download (README "Your data: export"). */
+  AccountExport: api("/account/export"),
+  AccountSessionsEndOthers: api("/account/sessions/endOthers"),
 
   ActivityList: viewAndApi("/activity"),
   ActivityGet: viewAndApi("/activity/:id"),

@@ -135,6 +135,9 @@ export type ActivityType = (typeof activityTypes)[number];
 export type ActivityChange = (typeof activityChanges)[number];
 export type ChangedField = (typeof changedFields)[number];
 
+/** How many entries a page of activity holds. */
+export const activityPageSize = 20;
+
 /** A page of activity, newest first; `next` is the cursor of the following page. */
 export const activityPageSchema = z.object({
   items: z.array(activitySchema),
@@ -157,3 +160,15 @@ export const activityCursorSchema = z.tuple([
   z.int().check(z.nonnegative()),
   z.string().check(z.regex(idPattern)),
 ]);
+
+/**
+ * The account page's security activity: the categories of its sign-ins and of changes to its ways in,
+ * its sessions and its apps (a type added to one of these is listed there too).
+ */
+export const securityCategories: readonly ActivityCategory[] = ["signIns", "signInMethods"];
+
+/** `GET /api/account/activity`: the cursor of the page, and how many entries a page holds at most. */
+export const accountActivityQuerySchema = z.strictObject({
+  cursor: z.optional(z.string()),
+  limit: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(activityPageSize))),
+});

@@ -50,7 +50,7 @@ const iso = (time: number) => new Date(time).toISOString();
  * When an authenticator app last proved a sign-in: the time step of the last code it accepted. The
  * set-up's own code is a step near the row's creation, so a step later than that window was a use.
  */
-function totpLastUsedAt(credential: StoredCredential): number | undefined {
+export function totpLastUsedAt(credential: Pick<StoredCredential, "data" | "createdAt">): number | undefined {
   const { lastStep } = JSON.parse(credential.data) as { lastStep: number };
   const stepStart = lastStep * totpPeriodSeconds * 1000;
   const setUpWindowEnd = credential.createdAt + (totpWindowSteps + 1) * totpPeriodSeconds * 1000;

@@ -26,6 +26,10 @@ import {
 import { passkeyProvider } from "./passkeys.ts";
 import { totpProvider } from "./totp.ts";
 import { HttpError } from "../http/errors.ts";
+import { accountActivityQuerySchema, securityCategories } from "../../common/api/activity.ts";
+import { activityPage } from "../activity/activity.ts";
+import { accountExport } from "./account-export.ts";
+import { accountExportFileName } from "../../common/api/account-export.ts";
 
 const credentialId = (request: FastifyRequest) => (request.params as { id: string }).id;
 
@@ -50,6 +54,21 @@ export const accountPlugin: FastifyPluginAsync<{
   app.get(apiPrefix + routes.Account.path, async (request) =>
     accountView(db, (await requireConsoleCaller(deps, request)).accountId),
   );
+  // The account's security activity, and everything Vrata holds about it as a download.
+  app.get(apiPrefix + routes.AccountActivity.path, async (request) => {
+    const caller = await requireConsoleCaller(deps, request);
+    const query = parseBody(accountActivityQuerySchema, request.query);
+    return activityPage(db, caller, { ...query, categories: securityCategories });
+  });
+  app.get(apiPrefix + routes.AccountExport.path, async (request, reply) => {
+    const caller = await requireConsoleCaller(deps, request);
+    const now = new Date();
+    const exported = await accountExport(deps, caller, now);
+    void reply
+      .header("content-disposition", `attachment; filename="${accountExportFileName(now)}"`)
+      .header("cache-control", "no-store");
+    return exported;
+  });
   post("AccountPasskeyCreateStart", (request, accountId) => {
     parseBody(emptyBodySchema, request.body);
     return startPasskeyCreation(deps, accountId);

@@ -1,5 +1,6 @@
 import {
   activityCursorSchema,
+  activityPageSize,
   type Activity,
   type ActivityCategory,
   type ActivityChange,
@@ -38,8 +39,6 @@ export async function recordActivity(
     organizations,
   );
 }
-
-export const activityPageSize = 20;
 
 export function encodeCursor(createdAt: number, id: string): string {
   return Buffer.from(JSON.stringify([createdAt, id])).toString("base64url");
@@ -101,25 +100,34 @@ export function toActivity(row: { id: string; document: string; createdAt: numbe
 async function page(
   rows: readonly ActivityRow[],
   named: (entries: Activity[]) => Promise<Activity[]>,
+  size = activityPageSize,
 ): Promise<{ items: Activity[]; next?: string }> {
-  const items = await named(rows.slice(0, activityPageSize).map(toActivity));
-  const last = rows[activityPageSize - 1];
-  return rows.length > activityPageSize && last
-    ? { items, next: encodeCursor(last.createdAt, last.id) }
-    : { items };
+  const items = await named(rows.slice(0, size).map(toActivity));
+  const last = rows[size - 1];
+  return rows.length > size && last ? { items, next: encodeCursor(last.createdAt, last.id) } : { items };
 }
 
-/** A page of the caller's activity, newest first, with names as the caller may see them. */
+/**
+ * A page of the caller's activity, newest first, with names as the caller may see them: of one
+ * category, or of any of several, in pages of `limit` entries (at most a page's size).
+ */
 export async function activityPage(
   db: Database,
   caller: Caller,
-  query: { cursor?: string | undefined; category?: ActivityCategory | undefined },
+  query: {
+    cursor?: string | undefined;
+    category?: ActivityCategory | undefined;
+    categories?: readonly ActivityCategory[] | undefined;
+    limit?: number | undefined;
+  },
 ): Promise<{ items: Activity[]; next?: string }> {
-  const rows = await activitiesOf(db, caller.accountId, activityPageSize + 1, {
+  const size = Math.min(query.limit ?? activityPageSize, activityPageSize);
+  const rows = await activitiesOf(db, caller.accountId, size + 1, {
     before: decodeCursor(query.cursor),
     category: query.category,
+    categories: query.categories,
   });
-  return page(rows, (entries) => withNames(db, caller, entries));
+  return page(rows, (entries) => withNames(db, caller, entries), size);
 }
 
 /**

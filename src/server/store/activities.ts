@@ -63,18 +63,30 @@ export async function insertActivity(
     .execute();
 }
 
-/** One page of an account's activity, newest first, starting after the `before` cursor, of one category only. */
+/**
+ * One page of an account's activity, newest first, starting after the `before` cursor, of one category
+ * only or of any of several.
+ */
 export async function activitiesOf(
   db: Database,
   accountId: string,
   limit: number,
-  { before, category }: { before?: Position | undefined; category?: ActivityCategory | undefined },
+  {
+    before,
+    category,
+    categories,
+  }: {
+    before?: Position | undefined;
+    category?: ActivityCategory | undefined;
+    categories?: readonly ActivityCategory[] | undefined;
+  },
 ): Promise<ActivityRow[]> {
   let query = db
     .selectFrom("activities")
     .select(["id", "account_id", "type", "document", "created_at"])
     .where("account_id", "=", accountId);
   if (category) query = query.where("category", "=", category);
+  if (categories) query = query.where("category", "in", categories.length > 0 ? categories : [""]);
   if (before) query = query.where(olderThan(before, "created_at", "id"));
   const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
   return rows.map(toActivityRow);

@@ -15,6 +15,8 @@ import { OtherMethods } from "../partials/account/OtherMethods.tsx";
 import { Passkeys } from "../partials/account/Passkeys.tsx";
 import { Providers } from "../partials/account/Providers.tsx";
 import { SecondFactors } from "../partials/account/SecondFactors.tsx";
+import { SecurityActivity } from "../partials/account/SecurityActivity.tsx";
+import { YourData } from "../partials/account/YourData.tsx";
 import { useSiteContext } from "../api.ts";
 import { useSignedIn } from "../session.ts";
 
@@ -77,8 +79,18 @@ const sections: readonly AccountSection[] = [
   // #sessions: the browsers signed in to the account, each with "Sign out".
   // #apps: the connected apps of every organization, each with "Disconnect".
   // Your data
-  // #activity: the account's own sign-ins and changes, with "This wasn't me".
-  // #data: the download of everything kept about the account.
+  {
+    id: "activity",
+    group: "data",
+    title: (t) => t("account.security.title"),
+    content: () => <SecurityActivity />,
+  },
+  {
+    id: "data",
+    group: "data",
+    title: (t) => t("account.data.title"),
+    content: () => <YourData />,
+  },
   // #delete: deleting the account.
 ];
 

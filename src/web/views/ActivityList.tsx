@@ -1,14 +1,12 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { useEffect, useMemo, useRef, type ReactNode } from "react";
+import { useMemo, type ReactNode } from "react";
 import { useTranslation } from "../i18n/index.ts";
 import { useSearchParams } from "react-router";
 import { activityCategoryNames, type Activity, type ActivityCategory } from "../../common/api/activity.ts";
-import { Alert } from "../components/Alert.tsx";
-import { Button } from "../components/Button.tsx";
 import { SelectField } from "../components/SelectField.tsx";
 import { SignedInContent } from "../components/SignedInContent.tsx";
 import { useDocumentTitle } from "../documentTitle.ts";
-import { ActivityRow } from "../partials/activity/ActivityEntry.tsx";
+import { ActivityEntries } from "../partials/activity/ActivityEntries.tsx";
 import { activityListQuery } from "../partials/activity/activityApi.ts";
 import { useSignedIn } from "../session.ts";
 import { pathFor } from "../../common/routes.ts";
@@ -106,73 +104,5 @@ export function ActivityListPage({
         )}
       </SignedInContent>
     </div>
-  );
-}
-
-interface ActivityEntriesProps {
-  readonly entries: Activity[];
-  readonly entryPath: (entry: Activity) => string;
-  readonly empty: string;
-  readonly hasMore: boolean;
-  readonly loadingMore: boolean;
-  readonly failedMore: boolean;
-  readonly onLoadMore: () => void;
-}
-
-function ActivityEntries({
-  entries,
-  entryPath,
-  empty,
-  hasMore,
-  loadingMore,
-  failedMore,
-  onLoadMore,
-}: ActivityEntriesProps) {
-  const { t } = useTranslation();
-  // After "Load more", focus moves to the first entry it loaded: the button may be gone.
-  const focusFrom = useRef<number | null>(null);
-  const links = useRef(new Map<string, HTMLAnchorElement>());
-  useEffect(() => {
-    const from = focusFrom.current;
-    if (from === null || from >= entries.length) return;
-    focusFrom.current = null;
-    links.current.get(entries[from]?.id ?? "")?.focus();
-  }, [entries]);
-
-  if (entries.length === 0) return <p className="text-slate-700 dark:text-slate-300">{empty}</p>;
-  return (
-    <>
-      <ol className="flex flex-col gap-3">
-        {entries.map((entry) => (
-          <ActivityRow
-            key={entry.id}
-            entry={entry}
-            path={entryPath(entry)}
-            linkRef={(link) => {
-              if (link) links.current.set(entry.id, link);
-              else links.current.delete(entry.id);
-            }}
-          />
-        ))}
-      </ol>
-      <div className="flex flex-wrap items-center gap-4">
-        {hasMore && (
-          <Button
-            variant="secondary"
-            onClick={() => {
-              if (loadingMore) return;
-              focusFrom.current = entries.length;
-              onLoadMore();
-            }}
-          >
-            {t("activity.loadMore")}
-          </Button>
-        )}
-        <p role="status" className="text-sm text-slate-700 dark:text-slate-300">
-          {loadingMore ? t("app.loading") : t("activity.shown", { count: entries.length })}
-        </p>
-      </div>
-      {failedMore && <Alert message={t("errors.loadingDataFailed")} />}
-    </>
   );
 }

@@ -10,6 +10,8 @@ import {
   type Account,
 } from "../../../common/api/account.ts";
 import { totpSetUpSchema, type TotpSetUp } from "../../../common/api/second-factor.ts";
+import { accountExportFileName } from "../../../common/api/account-export.ts";
+import { z } from "zod/mini";
 import { apiPath, apiPrefix, pathFor } from "../../../common/routes.ts";
 import { ApiError, getJson, postJson } from "../../api.ts";
 import { signalUnknownPasskey } from "../../passkeySignals.ts";
@@ -93,4 +95,24 @@ export function completeTotpSetUp(setUpToken: string, code: string) {
 export async function regenerateRecoveryCodes(): Promise<string[]> {
   const made = await postJson(apiPath("AccountRecoveryCodesRegenerate"), {}, recoveryCodesResponseSchema);
   return made.recoveryCodes;
+}
+
+/**
+ * Downloads everything Vrata holds about the account as the file the server names: the answer is
+ * saved as it came, so a newer server's fields are kept too.
+ */
+export async function downloadAccountData(): Promise<void> {
+  const exported = await getJson(apiPath("AccountExport"), z.unknown());
+  const file = new Blob([JSON.stringify(exported, null, 2)], { type: "application/json" });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(file);
+  link.download = accountExportFileName(new Date());
+  link.click();
+  // The browser has taken the file once the click's task is over.
+  setTimeout(() => URL.revokeObjectURL(link.href), 0);
+}
+
+/** Signs the account out of every browser but this one (the engine tells their apps). */
+export async function endOtherSessions(): Promise<void> {
+  await postJson(apiPath("AccountSessionsEndOthers"), {}, z.unknown());
 }

@@ -66,6 +66,15 @@ function KeyIcon() {
   );
 }
 
+function OtherIcon() {
+  return (
+    <StrokeIcon>
+      <circle cx="12" cy="12" r="9" />
+      <path d="M12 8v4l3 2" {...lines} />
+    </StrokeIcon>
+  );
+}
+
 const icons: Record<ActivityType, () => React.JSX.Element> = {
   signIn: SignInIcon,
   signOut: SignOutIcon,
@@ -87,7 +96,8 @@ const icons: Record<ActivityType, () => React.JSX.Element> = {
 
 /** The type of an entry at a glance, beside its headline (which says it in words). */
 export function ActivityIcon({ type }: { readonly type: ActivityType }) {
-  const Icon = icons[type];
+  // A type this page does not know yet (a newer server's) gets a general one.
+  const Icon = (icons as Partial<Record<string, () => React.JSX.Element>>)[type] ?? OtherIcon;
   const blocked = type === "identityBlocked" || type === "accountBlocked";
   return (
     <span

@@ -1,9 +1,21 @@
 import { infiniteQueryOptions, queryOptions } from "@tanstack/react-query";
-import { activityPageSchema, activitySchema, type ActivityCategory } from "../../../common/api/activity.ts";
+import { z } from "zod/mini";
+import {
+  activityPageSchema,
+  activitySchema,
+  type Activity,
+  type ActivityCategory,
+} from "../../../common/api/activity.ts";
 import { apiPath, apiPrefix, pathFor } from "../../../common/routes.ts";
 import { getJson } from "../../api.ts";
 
 export const activityKey = ["activity"] as const;
+
+// Entries of a type this page does not know yet (a newer server's) are read too: the list names them
+// in general words instead of failing as a whole.
+const listedEntrySchema = z.extend(activitySchema, { type: z.string() });
+const listedPageSchema = z.extend(activityPageSchema, { items: z.array(listedEntrySchema) });
+const asActivity = (entry: z.infer<typeof listedEntrySchema>) => entry as Activity;
 
 /**
  * One's activity, newest first, a page at a time, of one category or all: each page's `next` is the
@@ -20,22 +32,29 @@ function pagedActivity(key: readonly string[], path: string, filters: Record<str
   );
   return infiniteQueryOptions({
     queryKey: [...key, set],
-    queryFn: ({ pageParam, signal }) => {
+    queryFn: async ({ pageParam, signal }) => {
       const query = new URLSearchParams({
         ...(pageParam === null ? {} : { cursor: pageParam }),
         ...set,
       }).toString();
-      return getJson(path + (query ? `?${query}` : ""), activityPageSchema, signal);
+      const page = await getJson(path + (query ? `?${query}` : ""), listedPageSchema, signal);
+      return { ...page, items: page.items.map(asActivity) };
     },
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.next ?? null,
   });
 }
 
+/** The account page's security activity: sign-ins and changes to the ways in, a few at a time. */
+export function accountActivityQuery() {
+  return pagedActivity([...activityKey, "account"], apiPath("AccountActivity"), { limit: "5" });
+}
+
 export function activityQuery(id: string) {
   return queryOptions({
     queryKey: [...activityKey, "one", id],
-    queryFn: ({ signal }) => getJson(apiPrefix + pathFor("ActivityGet", { id }), activitySchema, signal),
+    queryFn: async ({ signal }) =>
+      asActivity(await getJson(apiPrefix + pathFor("ActivityGet", { id }), listedEntrySchema, signal)),
   });
 }
 
@@ -55,7 +74,13 @@ export function organizationActivityListQuery(
 export function organizationActivityQuery(id: string, activityId: string) {
   return queryOptions({
     queryKey: [...activityKey, "organization", id, "one", activityId],
-    queryFn: ({ signal }) =>
-      getJson(apiPrefix + pathFor("OrganizationActivityGet", { id, activityId }), activitySchema, signal),
+    queryFn: async ({ signal }) =>
+      asActivity(
+        await getJson(
+          apiPrefix + pathFor("OrganizationActivityGet", { id, activityId }),
+          listedEntrySchema,
+          signal,
+        ),
+      ),
   });
 }

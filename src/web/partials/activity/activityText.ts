@@ -136,6 +136,8 @@ export function headline({ t, name, provider }: Words, entry: Activity): Sentenc
   const { type } = entry;
   if (type === "accountBlocked") return [t(`activity.headlines.${type}.unnamed`)];
   if (isCredentialType(type)) return credentialHeadline(t, type, entry, provider);
+  // A type this page does not know yet (a newer server's): named in general words.
+  if (!Object.hasOwn(subjects, type)) return [t("activity.headlines.other")];
   const kind = subjects[type];
   const [subject] = referencesOf(entry, kind);
   const named = subject && name(kind, subject);
