@@ -144,6 +144,13 @@ export const routes = {
   AccountRecoveryCodesRegenerate: api("/account/recoveryCodes"),
   /** Starts linking a third-party provider: the person signs in there, and comes back to the account page. */
   AccountProviderLinkStart: ofProvider(api("/account/providerLinkStart/:provider")),
+  /** The browsers where the account is signed in; one signed out, or every one but the caller's. */
+  AccountSessions: api("/account/sessions"),
+  AccountSessionEnd: api("/account/sessions/end/:id"),
+  AccountSessionsEndOthers: api("/account/sessions/endOthers"),
+  /** The apps holding a grant of the account; one disconnected (its grants and tokens end). */
+  AccountApps: api("/account/apps"),
+  AccountAppDisconnect: api("/account/apps/disconnect/:id"),
 
   ActivityList: viewAndApi("/activity"),
   ActivityGet: viewAndApi("/activity/:id"),

@@ -18,6 +18,7 @@ import type { TlsMaterial } from "./http/tls.ts";
 import { apiFallbackPlugin } from "./http/api-fallback.ts";
 import { oidcPlugin } from "./oidc/plugin.ts";
 import { reportIssuedTokens } from "./oidc/issued-tokens.ts";
+import { noteSessionDevices } from "./accounts/account-sessions.ts";
 import type { Engine } from "./oidc/engine.ts";
 import cookie from "@fastify/cookie";
 import { accountPlugin } from "./accounts/routes.ts";
@@ -170,6 +171,7 @@ export async function buildApp({
   );
   app.addHook("onClose", () => logouts.close());
   await engine.prepare((provider) => reportIssuedTokens(provider, app.log));
+  await engine.prepare((provider) => noteSessionDevices(provider, { db, secrets }, app.log));
   const mailer = await createMailer(config.mail, app.log);
   const deps: FlowDeps & CallerDeps = {
     db,

@@ -158,3 +158,27 @@ export async function sessionsOf(db: Database, accountIds: readonly string[]): P
     .execute();
   return rows.map((row) => row.payload);
 }
+
+/** Ends one single sign-on session: its payload, or undefined when it had ended already. */
+export async function destroySession(db: Database, sessionKey: string): Promise<string | undefined> {
+  const ended = await db
+    .deleteFrom("oidc_models")
+    .where("model", "=", "Session")
+    .where("id", "=", sessionKey)
+    .returning("payload")
+    .executeTakeFirst();
+  return ended?.payload;
+}
+
+/** The single sign-on sessions of the account, with the key each is stored under. */
+export async function sessionsWithKeysOf(
+  db: Database,
+  accountId: string,
+): Promise<{ key: string; payload: string }[]> {
+  const rows = await db
+    .selectFrom("oidc_models")
+    .select(["id", "payload"])
+    .where((eb) => sessionOf(eb, [accountId]))
+    .execute();
+  return rows.map((row) => ({ key: row.id, payload: row.payload }));
+}
