@@ -153,6 +153,8 @@ export async function buildApp({
   await app.register(drainPlugin, { drain });
   await app.register(operationsPlugin, { db, postgresSchema, metricsToken, drain });
   await app.register(cookie);
+  // Before the engine's requests are served: its middleware is fixed once it serves.
+  await engine.prepare((provider) => noteSessionDevices(provider, { db, secrets }, app.log));
   await app.register(oidcPlugin, { engine, renderIndex });
   const logouts = new BackchannelLogouts({
     engine,
@@ -171,7 +173,6 @@ export async function buildApp({
   );
   app.addHook("onClose", () => logouts.close());
   await engine.prepare((provider) => reportIssuedTokens(provider, app.log));
-  await engine.prepare((provider) => noteSessionDevices(provider, { db, secrets }, app.log));
   const mailer = await createMailer(config.mail, app.log);
   const deps: FlowDeps & CallerDeps = {
     db,

@@ -15,7 +15,7 @@ const browsers: readonly (readonly [string, RegExp])[] = [
   ["Vivaldi", /\bVivaldi\/\d/],
   ["Brave", /\bBrave\/\d/],
   ["Firefox", /\b(?:Firefox|FxiOS)\/\d/],
-  ["Chrome", /\b(?:Chrome|CriOS)\/\d/],
+  ["Chrome", /(?:\bHeadless|\b)(?:Chrome|CriOS)\/\d/],
   ["Chromium", /\bChromium\/\d/],
   ["Safari", /\bVersion\/[\d.]+.*\bSafari\/\d/],
 ];
