@@ -6,10 +6,12 @@ import { Section } from "../components/Section.tsx";
 import { SignedInContent } from "../components/SignedInContent.tsx";
 import { useDocumentTitle } from "../documentTitle.ts";
 import { accountQuery } from "../partials/account/accountApi.ts";
+import { ConnectedApps } from "../partials/account/ConnectedApps.tsx";
 import { OtherMethods } from "../partials/account/OtherMethods.tsx";
 import { Passkeys } from "../partials/account/Passkeys.tsx";
 import { Providers } from "../partials/account/Providers.tsx";
 import { SecondFactors } from "../partials/account/SecondFactors.tsx";
+import { Sessions } from "../partials/account/Sessions.tsx";
 import { useSiteContext } from "../api.ts";
 import { useSignedIn } from "../session.ts";
 
@@ -27,7 +29,12 @@ export function Account() {
     <div className="flex max-w-3xl flex-col gap-6">
       <PageHeader title={t("account.title")} description={t("account.description")} />
       <SignedInContent signedOutMessage={t("account.signedOut")} query={account}>
-        {(data) => <SignInMethods account={data} />}
+        {(data) => (
+          <>
+            <SignInMethods account={data} />
+            <SessionsAndApps />
+          </>
+        )}
       </SignedInContent>
     </div>
   );
@@ -51,6 +58,21 @@ function SignInMethods({ account }: { readonly account: AccountData }) {
       )}
       <Section title={t("account.others.title")}>
         <OtherMethods credentials={account.credentials} />
+      </Section>
+    </>
+  );
+}
+
+/** Where the person is signed in, and the apps they gave an identity to. */
+function SessionsAndApps() {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Section title={t("account.sessions.title")}>
+        <Sessions />
+      </Section>
+      <Section title={t("account.apps.title")}>
+        <ConnectedApps />
       </Section>
     </>
   );
