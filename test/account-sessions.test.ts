@@ -250,6 +250,7 @@ describe.each(storeEngines)("the account's browsers and apps on $name", ({ url }
     expect((await pageOf(stranger)(path, {})).status).toBe(404);
     expect((await pageOf(stranger)("/api/account/sessions/end/x", {})).status).toBe(404);
     expect((await fetch(`${server.url}${path}`, { method: "POST" })).status).toBe(401);
+    expect((await pageOf(first)(path, { extra: 1 })).status).toBe(400);
 
     const statuses = await Promise.all([pageOf(first)(path, {}), pageOf(first)(path, {})]);
     expect(statuses.map(({ status }) => status).sort()).toEqual([200, 404]);
