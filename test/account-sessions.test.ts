@@ -302,9 +302,12 @@ describe.each(storeEngines)("the account's browsers and apps on $name", ({ url }
 
     // Disconnected on one instance, the refresh token fails on the other at once.
     const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token ?? "");
-    const disconnected = await pageOf(person)(`/api/account/apps/disconnect/${app.applicationId}`, {});
-    expect(disconnected.status).toBe(200);
-    const left = connectedAppsSchema.parse(await disconnected.json()).apps;
+    // Disconnected twice at once: once.
+    const path = `/api/account/apps/disconnect/${app.applicationId}`;
+    const answers = await Promise.all([pageOf(person)(path, {}), pageOf(person)(path, {})]);
+    expect(answers.map(({ status }) => status).sort()).toEqual([200, 404]);
+    const disconnected = answers.find(({ status }) => status === 200);
+    const left = connectedAppsSchema.parse(await disconnected?.json()).apps;
     expect(left.map(({ id }) => id)).not.toContain(app.applicationId);
     await expect(client.refreshTokenGrant(config, refreshed.refresh_token ?? "")).rejects.toMatchObject({
       error: "invalid_grant",
@@ -324,8 +327,10 @@ describe.each(storeEngines)("the account's browsers and apps on $name", ({ url }
     expect(again.flowId).not.toBe("");
     expect(await activityTypes(person)).toContain("appDisconnect");
 
-    const twice = await pageOf(person)(`/api/account/apps/disconnect/${app.applicationId}`, {});
-    expect(twice.status).toBe(404);
+    expect(
+      (await activityTypes(person)).filter((type) => type === "appDisconnect"),
+      "recorded once",
+    ).toHaveLength(1);
     const console = listed.apps.find((candidate) => candidate.console);
     const refused = await pageOf(person)(`/api/account/apps/disconnect/${console?.id ?? ""}`, {});
     expect(refused.status).toBe(400);

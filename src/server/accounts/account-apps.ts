@@ -6,11 +6,10 @@ import { recordActivity } from "../activity/activity.ts";
 import { HttpError } from "../http/errors.ts";
 import type { EndedSession } from "../oidc/backchannel-logout.ts";
 import { ownerOf } from "../oidc/client-extras.ts";
-import { endGrant } from "../oidc/revocation.ts";
 import { applicationOf } from "../organizations/applications.ts";
 import { deleteApplicationChoice, splitScopes } from "../store/application-choices.ts";
 import { findIdentities } from "../store/identities.ts";
-import { sessionsWithKeysOf } from "../store/oidc-models.ts";
+import { sessionsWithKeysOf, takeOidcModel } from "../store/oidc-models.ts";
 import { grantsOfAccount } from "../store/session-devices.ts";
 import type { AccountSessionDeps } from "./account-sessions.ts";
 
@@ -96,7 +95,14 @@ export async function disconnectApp(
   if (!newest) throw new HttpError(404, "appNotConnected", "the app holds no grant of this account");
   if (grants.some(({ clientId }) => clientId === deps.consoleClientId))
     throw new HttpError(400, "consoleAppNotDisconnectable", "the console is disconnected by signing out");
-  for (const { grant } of grants) await endGrant(deps.provider, grant);
+  // Only the request that removed a grant goes on: an app disconnected twice at once is disconnected once.
+  let removed = 0;
+  for (const { grant } of grants) {
+    if (!grant.jti) continue;
+    if ((await takeOidcModel(deps.db, "Grant", deps.secrets.tokenIds(grant.jti))) !== undefined) removed++;
+    await deps.provider.Grant.adapter.revokeByGrantId(grant.jti);
+  }
+  if (removed === 0) throw new HttpError(404, "appNotConnected", "the app was disconnected already");
   await deleteApplicationChoice(deps.db, accountId, applicationId);
   const clients = new Set(grants.map(({ clientId }) => clientId));
   const toldOf = (await sessionsWithKeysOf(deps.db, accountId)).map(({ payload }) => {

@@ -7,7 +7,7 @@ import { HttpError } from "../http/errors.ts";
 import type { BackchannelLogouts, EndedSession } from "../oidc/backchannel-logout.ts";
 import type { InstanceSecrets } from "../secrets/instance-secrets.ts";
 import type { Database } from "../store/database.ts";
-import { destroySession, sessionsWithKeysOf } from "../store/oidc-models.ts";
+import { sessionsWithKeysOf, takeOidcModel } from "../store/oidc-models.ts";
 import {
   deleteSessionDevices,
   findSessionKey,
@@ -104,7 +104,7 @@ async function endSessions(deps: AccountSessionDeps, accountId: string, keys: re
   const ended: EndedSession[] = [];
   for (const key of keys) {
     // Only the request that removed it goes on: a session ended twice at once is ended once.
-    const payload = await destroySession(deps.db, key);
+    const payload = await takeOidcModel(deps.db, "Session", key);
     if (payload !== undefined) ended.push(sessionOfPayload(payload));
   }
   await deleteSessionDevices(deps.db, keys);

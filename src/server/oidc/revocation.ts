@@ -23,7 +23,7 @@ export interface Revoked {
 }
 
 /** Ends a grant with the codes and access and refresh tokens it issued: introspection, userinfo and refresh refuse them. */
-export async function endGrant(provider: Provider, grant: Grant): Promise<void> {
+async function endGrant(provider: Provider, grant: Grant): Promise<void> {
   if (grant.jti) await provider.Grant.adapter.revokeByGrantId(grant.jti);
   await grant.destroy();
 }

@@ -159,12 +159,15 @@ export async function sessionsOf(db: Database, accountIds: readonly string[]): P
   return rows.map((row) => row.payload);
 }
 
-/** Ends one single sign-on session: its payload, or undefined when it had ended already. */
-export async function destroySession(db: Database, sessionKey: string): Promise<string | undefined> {
+/**
+ * Removes one artifact (a session, a grant): its payload, or undefined when it was gone already, so
+ * that of two requests removing it at once only one goes on.
+ */
+export async function takeOidcModel(db: Database, model: string, key: string): Promise<string | undefined> {
   const ended = await db
     .deleteFrom("oidc_models")
-    .where("model", "=", "Session")
-    .where("id", "=", sessionKey)
+    .where("model", "=", model)
+    .where("id", "=", key)
     .returning("payload")
     .executeTakeFirst();
   return ended?.payload;
