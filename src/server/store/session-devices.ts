@@ -109,27 +109,3 @@ export async function deleteEndedSessionDevices(db: Database): Promise<number> {
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }
-
-/** Every grant made for the account, with the identity it speaks for and when it was made, newest first. */
-export async function grantsOfAccount(
-  db: Database,
-  accountId: string,
-): Promise<{ grantId: string; identityId: string; createdAt: number }[]> {
-  const rows = await db
-    .selectFrom("grant_accounts")
-    .select(["grant_id", "identity_id", "created_at"])
-    .where("account_id", "=", accountId)
-    .orderBy("created_at", "desc")
-    .execute();
-  return rows.map((row) => ({
-    grantId: row.grant_id,
-    identityId: row.identity_id,
-    createdAt: row.created_at,
-  }));
-}
-
-/** Forgets which identities grants that no longer exist spoke for. */
-export async function deleteGrantAccounts(db: Database, grantIds: readonly string[]): Promise<void> {
-  if (grantIds.length === 0) return;
-  await db.deleteFrom("grant_accounts").where("grant_id", "in", grantIds).execute();
-}
