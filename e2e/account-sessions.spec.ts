@@ -10,7 +10,7 @@ import {
   status,
 } from "./support/console.ts";
 import { identityItem } from "./support/flow.ts";
-import { checkInBothSchemes } from "./support/layout-checks.ts";
+import { checkInBothSchemes, saveScreenshot } from "./support/layout-checks.ts";
 import { startRelyingParty } from "./support/relyingParty.ts";
 
 // The account page's browsers and connected apps: a person signed in in two browsers signs the other
@@ -91,6 +91,10 @@ test("a person signs another browser out and disconnects an app from the account
     await sessions.getByRole("button", { name: "Sign out Chrome on Linux" }).click();
     const confirm = page.getByRole("dialog", { name: "Sign out Chrome on Linux?" });
     await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+      await saveScreenshot(page, `account-sessions-confirm-en-${width}`);
+    }
     await confirm.getByRole("button", { name: "Sign out", exact: true }).click();
     await expect(status(page, "Chrome on Linux was signed out.")).toBeVisible();
     await expect(sessions.getByRole("listitem")).toHaveCount(1);

@@ -10,7 +10,7 @@ import { applicationOf } from "../organizations/applications.ts";
 import { deleteApplicationChoice, splitScopes } from "../store/application-choices.ts";
 import { findIdentities } from "../store/identities.ts";
 import { sessionsWithKeysOf, takeOidcModel } from "../store/oidc-models.ts";
-import { deleteGrantAccounts, grantsOfAccount } from "../store/flows.ts";
+import { grantsOfAccount } from "../store/flows.ts";
 import type { AccountSessionDeps } from "./account-sessions.ts";
 
 // The apps of every organization the person gave an identity to, with what each was given, and
@@ -34,17 +34,13 @@ interface HeldGrant {
 /** The account's grants that still exist, newest first. */
 async function heldGrants({ db, provider }: ConnectedAppDeps, accountId: string): Promise<HeldGrant[]> {
   const held: HeldGrant[] = [];
-  const gone: string[] = [];
   for (const { grantId, identityId, createdAt } of await grantsOfAccount(db, accountId)) {
     const grant = await provider.Grant.find(grantId);
-    if (!grant) gone.push(grantId);
     if (!grant?.clientId || grant.accountId !== accountId) continue;
     const client = await provider.Client.find(grant.clientId);
     if (!client) continue;
     held.push({ grant, clientId: grant.clientId, ...ownerOf(client), identityId, createdAt });
   }
-  // Grants that expired or were revoked need their note no more: the list stays as long as the live ones.
-  await deleteGrantAccounts(db, gone);
   return held;
 }
 

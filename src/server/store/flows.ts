@@ -181,9 +181,3 @@ export async function grantsOfAccount(
     createdAt: row.created_at,
   }));
 }
-
-/** Forgets which identities grants that no longer exist spoke for. */
-export async function deleteGrantAccounts(db: Database, grantIds: readonly string[]): Promise<void> {
-  if (grantIds.length === 0) return;
-  await db.deleteFrom("grant_accounts").where("grant_id", "in", grantIds).execute();
-}
