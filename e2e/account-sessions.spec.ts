@@ -10,7 +10,7 @@ import {
   status,
 } from "./support/console.ts";
 import { identityItem } from "./support/flow.ts";
-import { checkInBothSchemes, saveScreenshot } from "./support/layout-checks.ts";
+import { checkInBothSchemes } from "./support/layout-checks.ts";
 import { startRelyingParty } from "./support/relyingParty.ts";
 
 // The account page's browsers and connected apps: a person signed in in two browsers signs the other
@@ -93,7 +93,12 @@ test("a person signs another browser out and disconnects an app from the account
     await expect(confirm.getByRole("button", { name: "Cancel" })).toBeFocused();
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-      await saveScreenshot(page, `account-sessions-confirm-en-${width}`);
+      // The dialog as the screen shows it: a full-page picture draws the page under it anew.
+      const file = test.info().outputPath(`account-sessions-confirm-en-${width}.png`);
+      await page.screenshot({ path: file, animations: "disabled" });
+      await test
+        .info()
+        .attach(`account-sessions-confirm-en-${width}`, { path: file, contentType: "image/png" });
     }
     await confirm.getByRole("button", { name: "Sign out", exact: true }).click();
     await expect(status(page, "Chrome on Linux was signed out.")).toBeVisible();
