@@ -132,8 +132,10 @@ function knownData(stored: Stored, before: Awaited<ReturnType<typeof snapshot>>,
     flowId: live.flowId,
     identityId: caller.identityId,
     callerHeaders: (path) => {
-      // Signing out would end the console session the other requests prove.
-      if (path.endsWith(routes.AuthSignout.path)) return {};
+      // Signing out would end the console session the other requests prove (so would signing out
+      // every other browser, from the flow's browser).
+      if (path.endsWith(routes.AuthSignout.path) || path.endsWith(routes.AccountSessionsEndOthers.path))
+        return {};
       const cookie = live.jar.header(new URL(path, base).href);
       return { authorization: `Bearer ${caller.tokens.access_token}`, ...(cookie ? { cookie } : {}) };
     },

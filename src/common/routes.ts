@@ -148,7 +148,13 @@ export const routes = {
   AccountActivity: api("/account/activity"),
   /** Everything Vrata holds about the account, as a JSON download (README "Your data: export"). */
   AccountExport: api("/account/export"),
+  /** The browsers where the account is signed in; one signed out, or every one but the caller's. */
+  AccountSessions: api("/account/sessions"),
+  AccountSessionEnd: api("/account/sessions/end/:id"),
   AccountSessionsEndOthers: api("/account/sessions/endOthers"),
+  /** The apps holding a grant of the account; one disconnected (its grants and tokens end). */
+  AccountApps: api("/account/apps"),
+  AccountAppDisconnect: api("/account/apps/disconnect/:id"),
 
   ActivityList: viewAndApi("/activity"),
   ActivityGet: viewAndApi("/activity/:id"),

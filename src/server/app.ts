@@ -18,6 +18,7 @@ import type { TlsMaterial } from "./http/tls.ts";
 import { apiFallbackPlugin } from "./http/api-fallback.ts";
 import { oidcPlugin } from "./oidc/plugin.ts";
 import { reportIssuedTokens } from "./oidc/issued-tokens.ts";
+import { noteSessionDevices } from "./accounts/account-sessions.ts";
 import type { Engine } from "./oidc/engine.ts";
 import cookie from "@fastify/cookie";
 import { accountPlugin } from "./accounts/routes.ts";
@@ -152,6 +153,8 @@ export async function buildApp({
   await app.register(drainPlugin, { drain });
   await app.register(operationsPlugin, { db, postgresSchema, metricsToken, drain });
   await app.register(cookie);
+  // Before the engine's requests are served: its middleware is fixed once it serves.
+  await engine.prepare((provider) => noteSessionDevices(provider, { db, secrets }, app.log));
   await app.register(oidcPlugin, { engine, renderIndex });
   const logouts = new BackchannelLogouts({
     engine,

@@ -20,6 +20,10 @@ export const activityTypes = [
   "credentialRemove",
   /** An app of the organization could not be told that a person's session ended (back-channel logout). */
   "backchannelLogoutFailed",
+  /** The person signed a browser out from the account page. */
+  "sessionEnd",
+  /** The person disconnected an app from the account page: its grants ended. */
+  "appDisconnect",
 ] as const;
 
 /**
@@ -64,7 +68,7 @@ export const changedFields = [
  * list narrowed to one reads only its entries.
  */
 export const activityCategories = {
-  signIns: ["signIn", "signOut", "backchannelLogoutFailed"],
+  signIns: ["signIn", "signOut", "backchannelLogoutFailed", "sessionEnd", "appDisconnect"],
   identities: ["identityCreate", "identityUpdate", "identityBlocked", "identityUnblocked", "accountBlocked"],
   organizations: ["organizationCreate", "organizationUpdate", "applicationTemplateFollowed"],
   applicationTemplates: ["applicationTemplateCreate", "applicationTemplateUpdate"],

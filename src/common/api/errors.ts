@@ -61,6 +61,12 @@ export const errorCodes = [
   "duplicateCredentialName",
   "credentialNotManaged",
   "lastSignInMethod",
+  /** The browser named on the account page was signed out already (or never was the account's). */
+  "sessionNotFound",
+  /** The app named on the account page holds no grant of the account (disconnected already). */
+  "appNotConnected",
+  /** The console's own app is disconnected by signing out. */
+  "consoleAppNotDisconnectable",
   /** The account has an authenticator app already: one per account (remove it to set up another). */
   "totpExists",
   /** The authenticator app's set-up is too old or was made for another account: start it again. */

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { accountPasskeyCreateBodySchema, credentialRenameBodySchema } from "../../common/api/account.ts";
 import { emptyBodySchema } from "../../common/api/flow.ts";
 import { totpSetUpCompleteBodySchema } from "../../common/api/second-factor.ts";
@@ -23,6 +23,8 @@ import {
   startAccountTotpSetUp,
   type SecondFactorDeps,
 } from "./account-second-factors.ts";
+import { disconnectApp, listConnectedApps, type ConnectedAppDeps } from "./account-apps.ts";
+import { currentSessionKey, endOtherSessions, endSession, listSessions } from "./account-sessions.ts";
 import { passkeyProvider } from "./passkeys.ts";
 import { totpProvider } from "./totp.ts";
 import { HttpError } from "../http/errors.ts";
@@ -38,7 +40,7 @@ const credentialId = (request: FastifyRequest) => (request.params as { id: strin
  * second factors (an authenticator app, recovery codes) managed.
  */
 export const accountPlugin: FastifyPluginAsync<{
-  deps: CallerDeps & AccountDeps & ProviderLinkDeps & SecondFactorDeps;
+  deps: CallerDeps & AccountDeps & ProviderLinkDeps & SecondFactorDeps & ConnectedAppDeps;
 }> = (app, { deps }) => {
   const { db } = deps;
   const post = (
@@ -112,6 +114,7 @@ export const accountPlugin: FastifyPluginAsync<{
     parseBody(emptyBodySchema, request.body);
     return regenerateRecoveryCodes(deps, accountId);
   });
+  sessionRoutes(app, deps);
   for (const url of [routes.AccountProviderLinkStart.path, apiPrefix + routes.AccountProviderLinkStart.path])
     app.post(url, async (request, reply) => {
       const { accountId } = await requireConsoleCaller(deps, request);
@@ -120,3 +123,39 @@ export const accountPlugin: FastifyPluginAsync<{
     });
   return Promise.resolve();
 };
+
+/**
+ * The browsers where the account is signed in, and the apps it gave an identity to: listed, signed
+ * out and disconnected. The caller's own browser is the one its single sign-on cookie names.
+ */
+function sessionRoutes(app: FastifyInstance, deps: CallerDeps & ConnectedAppDeps) {
+  const { db } = deps;
+  const handle = (
+    method: "get" | "post",
+    name: RouteName,
+    handler: (accountId: string, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
+  ) => {
+    for (const url of [routes[name].path, apiPrefix + routes[name].path])
+      app[method](url, async (request, reply) => {
+        const { accountId } = await requireConsoleCaller(deps, request);
+        if (method === "post") parseBody(emptyBodySchema, request.body);
+        return handler(accountId, request, reply);
+      });
+  };
+  const current = (accountId: string, request: FastifyRequest, reply: FastifyReply) =>
+    currentSessionKey(deps, request, reply, accountId);
+
+  handle("get", "AccountSessions", async (accountId, request, reply) =>
+    listSessions(db, accountId, await current(accountId, request, reply)),
+  );
+  handle("post", "AccountSessionEnd", async (accountId, request, reply) =>
+    endSession(deps, accountId, credentialId(request), await current(accountId, request, reply)),
+  );
+  handle("post", "AccountSessionsEndOthers", async (accountId, request, reply) =>
+    endOtherSessions(deps, accountId, await current(accountId, request, reply)),
+  );
+  handle("get", "AccountApps", (accountId) => listConnectedApps(deps, accountId));
+  handle("post", "AccountAppDisconnect", (accountId, request) =>
+    disconnectApp(deps, accountId, credentialId(request)),
+  );
+}

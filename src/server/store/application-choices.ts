@@ -52,3 +52,16 @@ export async function saveApplicationChoice(db: Database, choice: ApplicationCho
     .onConflict((conflict) => conflict.columns(["account_id", "application_id"]).doUpdateSet(values))
     .execute();
 }
+
+/** Forgets the identity and scopes the person chose for the application: its next sign-in asks again. */
+export async function deleteApplicationChoice(
+  db: Database,
+  accountId: string,
+  applicationId: string,
+): Promise<void> {
+  await db
+    .deleteFrom("application_choices")
+    .where("account_id", "=", accountId)
+    .where("application_id", "=", applicationId)
+    .execute();
+}

@@ -6,6 +6,7 @@ import { deleteExpiredInvitations } from "./invitations.ts";
 import { deleteExpiredOidcModels } from "./oidc-models.ts";
 import { deleteExpiredPasskeyChallenges } from "./passkey-challenges.ts";
 import { deleteExpiredSamlAssertions } from "./saml-assertions.ts";
+import { deleteEndedSessionDevices } from "./session-devices.ts";
 import { deleteStaleCounters } from "./throttle.ts";
 import { deleteExpiredUpstreamRequests } from "./upstream-requests.ts";
 
@@ -25,6 +26,8 @@ async function removeExpired(db: Database, now: number): Promise<number> {
     deleteExpiredUpstreamRequests(db, now),
     deleteExpiredSamlAssertions(db, now),
   ]);
+  // After the expired sessions are gone: the browsers they were signed in in go with them.
+  counts.push(await deleteEndedSessionDevices(db));
   return counts.reduce((sum, count) => sum + count, 0);
 }
 

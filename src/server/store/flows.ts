@@ -163,3 +163,21 @@ export async function findGrantAccount(
   const [row] = (await grantAccount(db, grantId)).rows;
   return row && { accountId: row.account_id, identityId: row.identity_id, sessionId: row.session_id };
 }
+
+/** Every grant made for the account, with the identity it speaks for and when it was made, newest first. */
+export async function grantsOfAccount(
+  db: Database,
+  accountId: string,
+): Promise<{ grantId: string; identityId: string; createdAt: number }[]> {
+  const rows = await db
+    .selectFrom("grant_accounts")
+    .select(["grant_id", "identity_id", "created_at"])
+    .where("account_id", "=", accountId)
+    .orderBy("created_at", "desc")
+    .execute();
+  return rows.map((row) => ({
+    grantId: row.grant_id,
+    identityId: row.identity_id,
+    createdAt: row.created_at,
+  }));
+}

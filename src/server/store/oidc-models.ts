@@ -158,3 +158,30 @@ export async function sessionsOf(db: Database, accountIds: readonly string[]): P
     .execute();
   return rows.map((row) => row.payload);
 }
+
+/**
+ * Removes one artifact (a session, a grant): its payload, or undefined when it was gone already, so
+ * that of two requests removing it at once only one goes on.
+ */
+export async function takeOidcModel(db: Database, model: string, key: string): Promise<string | undefined> {
+  const ended = await db
+    .deleteFrom("oidc_models")
+    .where("model", "=", model)
+    .where("id", "=", key)
+    .returning("payload")
+    .executeTakeFirst();
+  return ended?.payload;
+}
+
+/** The single sign-on sessions of the account, with the key each is stored under. */
+export async function sessionsWithKeysOf(
+  db: Database,
+  accountId: string,
+): Promise<{ key: string; payload: string }[]> {
+  const rows = await db
+    .selectFrom("oidc_models")
+    .select(["id", "payload"])
+    .where((eb) => sessionOf(eb, [accountId]))
+    .execute();
+  return rows.map((row) => ({ key: row.id, payload: row.payload }));
+}

@@ -266,6 +266,18 @@ export interface SamlAssertionTable {
 }
 
 /** The identity a person chose for an application, and the scopes they agreed to give it. */
+/** A browser where an account is signed in: its single sign-on session's user agent and times. */
+export interface SessionDeviceTable {
+  /** The ID the session's artifact is stored under (a keyed hash of its cookie's value). */
+  session_key: string;
+  /** The opaque ID the account page names it by. */
+  id: string;
+  account_id: string;
+  user_agent: string;
+  signed_in_at: number;
+  last_active_at: number;
+}
+
 export interface ApplicationChoiceTable {
   account_id: string;
   application_id: string;
@@ -316,4 +328,5 @@ export interface Schema {
   upstream_requests: UpstreamRequestTable;
   saml_assertions: SamlAssertionTable;
   application_choices: ApplicationChoiceTable;
+  session_devices: SessionDeviceTable;
 }

@@ -11,12 +11,14 @@ import { Section } from "../components/Section.tsx";
 import { SignedInContent } from "../components/SignedInContent.tsx";
 import { useDocumentTitle } from "../documentTitle.ts";
 import { accountQuery } from "../partials/account/accountApi.ts";
+import { ConnectedApps } from "../partials/account/ConnectedApps.tsx";
 import { OtherMethods } from "../partials/account/OtherMethods.tsx";
 import { Passkeys } from "../partials/account/Passkeys.tsx";
 import { Providers } from "../partials/account/Providers.tsx";
 import { SecondFactors } from "../partials/account/SecondFactors.tsx";
 import { SecurityActivity } from "../partials/account/SecurityActivity.tsx";
 import { YourData } from "../partials/account/YourData.tsx";
+import { Sessions } from "../partials/account/Sessions.tsx";
 import { useSiteContext } from "../api.ts";
 import { useSignedIn } from "../session.ts";
 
@@ -76,8 +78,18 @@ const sections: readonly AccountSection[] = [
     content: ({ account }) => <OtherMethods credentials={account.credentials} />,
   },
   // Devices & apps
-  // #sessions: the browsers signed in to the account, each with "Sign out".
-  // #apps: the connected apps of every organization, each with "Disconnect".
+  {
+    id: "sessions",
+    group: "devices",
+    title: (t) => t("account.sessions.title"),
+    content: () => <Sessions />,
+  },
+  {
+    id: "apps",
+    group: "devices",
+    title: (t) => t("account.apps.title"),
+    content: () => <ConnectedApps />,
+  },
   // Your data
   {
     id: "activity",

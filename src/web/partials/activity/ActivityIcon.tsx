@@ -79,6 +79,8 @@ const icons: Record<ActivityType, () => React.JSX.Element> = {
   signIn: SignInIcon,
   signOut: SignOutIcon,
   backchannelLogoutFailed: SignOutIcon,
+  sessionEnd: SignOutIcon,
+  appDisconnect: SignOutIcon,
   identityCreate: IdentityIcon,
   identityUpdate: IdentityIcon,
   identityUnblocked: IdentityIcon,
