@@ -93,6 +93,8 @@ export const routes = {
   AuthFlowDecline: ofFlow(api("/auth/decline/:id")),
   AuthFlowChooseIdentity: ofFlow(api("/auth/chooseIdentity/:id")),
   AuthFlowRedirect: ofFlow(api("/auth/redirect/:id")),
+  /** A sign-in of an account pending deletion keeps the account and goes on. */
+  AuthFlowDeletionCancel: ofFlow(api("/auth/deletionCancel/:id")),
   // The second factor after the first (an authenticator app's code, a recovery code; a passkey goes
   // through passkeyGetStart/Complete), and setting one up when the organization requires it.
   AuthFlowTotpComplete: ofFlow(api("/auth/totpComplete/:id")),
@@ -144,6 +146,10 @@ export const routes = {
   AccountRecoveryCodesRegenerate: api("/account/recoveryCodes"),
   /** Starts linking a third-party provider: the person signs in there, and comes back to the account page. */
   AccountProviderLinkStart: ofProvider(api("/account/providerLinkStart/:provider")),
+  /** The account's deletion: whether one is pending, scheduled (after a fresh sign-in) or cancelled. */
+  AccountDeletion: api("/account/deletion"),
+  AccountDelete: api("/account/delete"),
+  AccountDeleteCancel: api("/account/deleteCancel"),
 
   ActivityList: viewAndApi("/activity"),
   ActivityGet: viewAndApi("/activity/:id"),

@@ -20,6 +20,11 @@ export const activityTypes = [
   "credentialRemove",
   /** An app of the organization could not be told that a person's session ended (back-channel logout). */
   "backchannelLogoutFailed",
+  /** An identity left the organization because the only account that controlled it was deleted. */
+  "identityRemoved",
+  /** The account's person asked for it to be deleted after the grace period, or kept it after all. */
+  "accountDeletionRequested",
+  "accountDeletionCancelled",
 ] as const;
 
 /**
@@ -65,7 +70,14 @@ export const changedFields = [
  */
 export const activityCategories = {
   signIns: ["signIn", "signOut", "backchannelLogoutFailed"],
-  identities: ["identityCreate", "identityUpdate", "identityBlocked", "identityUnblocked", "accountBlocked"],
+  identities: [
+    "identityCreate",
+    "identityUpdate",
+    "identityBlocked",
+    "identityUnblocked",
+    "accountBlocked",
+    "identityRemoved",
+  ],
   organizations: ["organizationCreate", "organizationUpdate", "applicationTemplateFollowed"],
   applicationTemplates: ["applicationTemplateCreate", "applicationTemplateUpdate"],
   signInMethods: ["credentialAdd", "credentialUpdate", "credentialRemove"],

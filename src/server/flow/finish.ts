@@ -85,6 +85,9 @@ async function interactionResult(
   // Never a sign-in on the first factor alone, whatever the steps before let through.
   if (state.secondFactor)
     return { error: "access_denied", error_description: "the second factor was not proven" };
+  // Nothing is finished for an app while the account waits to be deleted, unless its person keeps it.
+  if (state.deletionDueAt !== undefined)
+    return { error: "access_denied", error_description: "the account is pending deletion" };
   const membership = await joinOnCompletion(deps.db, flow, accountId, identityId);
   if (!membership)
     return { error: "access_denied", error_description: "the identity can no longer be used here" };

@@ -28,10 +28,25 @@ async function removeExpired(db: Database, now: number): Promise<number> {
   return counts.reduce((sum, count) => sum + count, 0);
 }
 
-/** Deletes expired rows now and every ten minutes; returns the function that stops it. */
-export function startExpiryCleanup(db: Database, log: Pick<FastifyBaseLogger, "debug" | "warn">): () => void {
+/** Work the cleanup also does at each run, given the time: deleting the accounts whose deletion is due. */
+export type CleanupTask = (now: number) => Promise<number>;
+
+/**
+ * Deletes expired rows now and every ten minutes, and runs `task` with them; returns the function that
+ * stops it, and one that runs it once at a given time. Every instance runs it: each of its deletions
+ * is safe to run twice at once.
+ */
+export function startExpiryCleanup(
+  db: Database,
+  log: Pick<FastifyBaseLogger, "debug" | "warn">,
+  task: CleanupTask = () => Promise.resolve(0),
+): { stop: () => void; runAt: (now: number) => Promise<number> } {
+  const runAt = async (now: number) => {
+    const [expired, done] = await Promise.all([removeExpired(db, now), task(now)]);
+    return expired + done;
+  };
   const run = () => {
-    removeExpired(db, Date.now()).then(
+    runAt(Date.now()).then(
       (deleted) => deleted > 0 && log.debug({ deleted }, "expired rows removed"),
       (error: unknown) => log.warn({ err: error }, "removing expired rows failed"),
     );
@@ -39,5 +54,5 @@ export function startExpiryCleanup(db: Database, log: Pick<FastifyBaseLogger, "d
   run();
   const timer = setInterval(run, intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return { stop: () => clearInterval(timer), runAt };
 }
