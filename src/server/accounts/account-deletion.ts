@@ -57,8 +57,15 @@ export const deleteWord = "DELETE";
 const confirmationOf = (credentials: readonly StoredCredential[]) => accountName(credentials) ?? deleteWord;
 
 /** The account's deletion as its page shows it; `graceDays` as configured (`--account-deletion-grace-days`). */
-export async function deletionView(db: Database, graceDays: number, accountId: string): Promise<AccountDeletion> {
-  const [credentials, dueAt] = await Promise.all([credentialsOf(db, accountId), deletionDueAt(db, accountId)]);
+export async function deletionView(
+  db: Database,
+  graceDays: number,
+  accountId: string,
+): Promise<AccountDeletion> {
+  const [credentials, dueAt] = await Promise.all([
+    credentialsOf(db, accountId),
+    deletionDueAt(db, accountId),
+  ]);
   return {
     confirmWith: confirmationOf(credentials),
     graceDays,
@@ -246,7 +253,8 @@ async function keepWithOthers(
   if (!identity) return;
   const shares = identity.document.shares?.filter(
     (share) =>
-      share.accountId !== accountId && (share.addressKey === undefined || !addressKeys.includes(share.addressKey)),
+      share.accountId !== accountId &&
+      (share.addressKey === undefined || !addressKeys.includes(share.addressKey)),
   );
   const document: IdentityDocument = { ...identity.document, ...(shares ? { shares } : {}) };
   await updateIdentityDocument(trx, identityId, identity.version, document, Date.now());

@@ -13,7 +13,11 @@ import { authenticated, type FlowState } from "./state.ts";
 // account is shown to the app's flow and nothing is finished for the app (finish.ts refuses).
 
 /** Holds the sign-in of an account pending deletion, as the flow state remembers it. */
-export async function holdIfDeletionPending(db: Database, state: FlowState, accountId: string): Promise<void> {
+export async function holdIfDeletionPending(
+  db: Database,
+  state: FlowState,
+  accountId: string,
+): Promise<void> {
   const dueAt = await deletionDueAt(db, accountId);
   if (dueAt === undefined) delete state.deletionDueAt;
   else state.deletionDueAt = dueAt;

@@ -15,7 +15,11 @@ export async function deletionDueAt(db: Database, accountId: string): Promise<nu
 }
 
 /** Schedules the deletion unless one is pending already; the time it is due either way. */
-export async function scheduleDeletion(db: Database, accountId: string, dueAt: number): Promise<number | undefined> {
+export async function scheduleDeletion(
+  db: Database,
+  accountId: string,
+  dueAt: number,
+): Promise<number | undefined> {
   await db
     .updateTable("accounts")
     .set({ deletion_due_at: dueAt })
@@ -112,7 +116,10 @@ export async function deleteCountersOf(trx: Database, keys: readonly string[]): 
 }
 
 /** Invitations sent to the account's addresses: the addresses go with it. */
-export async function deleteAddressInvitationsTo(trx: Database, addressKeys: readonly string[]): Promise<void> {
+export async function deleteAddressInvitationsTo(
+  trx: Database,
+  addressKeys: readonly string[],
+): Promise<void> {
   if (addressKeys.length === 0) return;
   await trx.deleteFrom("address_invitations").where("address_key", "in", addressKeys).execute();
 }
@@ -129,10 +136,11 @@ export async function releaseActivitiesOf(
   await trx
     .deleteFrom("activities")
     .where("account_id", "=", accountId)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom("activity_organizations")
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom("activity_organizations")
             .select("activity_id")
             .whereRef("activity_organizations.activity_id", "=", "activities.id"),
         ),
@@ -145,7 +153,11 @@ export async function releaseActivitiesOf(
     .where("account_id", "=", accountId)
     .execute();
   for (const { id, document } of kept)
-    await trx.updateTable("activities").set({ account_id: null, document: scrub(document) }).where("id", "=", id).execute();
+    await trx
+      .updateTable("activities")
+      .set({ account_id: null, document: scrub(document) })
+      .where("id", "=", id)
+      .execute();
 }
 
 /** Other entries whose document names one of `words` (a person an identity was shared with). */
@@ -158,7 +170,9 @@ export async function activitiesNaming(
     .selectFrom("activities")
     .select(["id", "document"])
     .where((eb) =>
-      eb.or(words.map((word) => eb(eb.fn("lower", ["document"]), "like", `%${likeEscaped(word.toLowerCase())}%`))),
+      eb.or(
+        words.map((word) => eb(eb.fn("lower", ["document"]), "like", `%${likeEscaped(word.toLowerCase())}%`)),
+      ),
     )
     .execute();
 }
@@ -192,7 +206,11 @@ export async function deleteIdentityRow(trx: Database, identityId: string): Prom
 
 /** An identity others keep no longer names the account as the one that created it. */
 export async function forgetCreator(trx: Database, identityId: string): Promise<void> {
-  await trx.updateTable("identities").set({ creator_account_id: null }).where("id", "=", identityId).execute();
+  await trx
+    .updateTable("identities")
+    .set({ creator_account_id: null })
+    .where("id", "=", identityId)
+    .execute();
 }
 
 /**

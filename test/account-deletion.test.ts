@@ -1,0 +1,197 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { accountDeletionSchema } from "../src/common/api/account-deletion.ts";
+import { activityPageSchema } from "../src/common/api/activity.ts";
+import { identitySchema, type Identity } from "../src/common/api/identity.ts";
+import { newId } from "../src/server/ids.ts";
+import { findAccountIdByCredential, insertCredential } from "../src/server/store/accounts.ts";
+import { answer } from "./support/account.ts";
+import {
+  consoleApp,
+  consoleSignUp,
+  finishConsoleSignIn,
+  postJson,
+  type ConsoleApi,
+} from "./support/console.ts";
+import { FlowDriver } from "./support/flow-driver.ts";
+import { storeEngines } from "./support/postgres.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+
+// Deleting an account: asked after a fresh sign-in, kept during the grace period from the account
+// page or from a sign-in, and carried out by the cleanup once the grace period is over.
+
+const dayMs = 24 * 60 * 60 * 1000;
+type Person = Awaited<ReturnType<typeof consoleSignUp>>;
+
+describe.each(storeEngines)("deleting an account on $name", ({ url }) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(url ? { postgresUrl: url } : {});
+  });
+  afterAll(() => server.dispose());
+
+  let people = 0;
+  const signUp = (name = `deleted${++people}`) => consoleSignUp(server.url, name);
+
+  /** A call of the person's browser: its console token and the single sign-on session's cookie. */
+  const fromBrowser = (person: Person, route: string, body: unknown = {}) =>
+    person.driver.fetch(`${server.url}${route}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${person.tokens.access_token}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const deletion = async (api: ConsoleApi) =>
+    accountDeletionSchema.parse(await (await api("/api/account/deletion")).json());
+  const ask = async (person: Person, name: string) =>
+    answer(await fromBrowser(person, "/api/account/delete", { confirmation: name }));
+
+  /** A new browser signing in to the console with the person's password, up to what the flow asks next. */
+  const signIn = async (name: string) => {
+    const driver = await FlowDriver.start(server.url, await consoleApp(server.url));
+    await driver.step("passwordStart", { emailOrUsername: name });
+    const { flow } = await driver.step("passwordComplete", { password: `${name}'s passphrase` });
+    return { driver, flow };
+  };
+
+  it("is asked after a fresh sign-in and typing the username, and kept from the account page", async () => {
+    const name = `deleted${++people}`;
+    const person = await signUp(name);
+    expect(await deletion(person.api)).toEqual({ confirmWith: name, graceDays: 7 });
+
+    // The console's token alone proves no fresh sign-in.
+    const tokenOnly = await answer(await postJson(person.api, "/api/account/delete", { confirmation: name }));
+    expect(tokenOnly).toMatchObject({ status: 403, json: { error: "freshSignInRequired" } });
+    expect(await ask(person, "someone else")).toMatchObject({
+      status: 400,
+      json: { error: "deletionNotConfirmed" },
+    });
+
+    const before = Date.now();
+    const asked = await ask(person, name.toUpperCase());
+    expect(asked.status).toBe(200);
+    const dueAt = Date.parse(accountDeletionSchema.parse(asked.json).dueAt ?? "");
+    expect(dueAt).toBeGreaterThanOrEqual(before + 7 * dayMs);
+    expect(dueAt).toBeLessThanOrEqual(Date.now() + 7 * dayMs);
+    expect((await deletion(person.api)).dueAt).toBe(new Date(dueAt).toISOString());
+
+    const kept = await answer(await postJson(person.api, "/api/account/deleteCancel", {}));
+    expect(kept.status).toBe(200);
+    expect(accountDeletionSchema.parse(kept.json).dueAt).toBeUndefined();
+    expect(await answer(await postJson(person.api, "/api/account/deleteCancel", {}))).toMatchObject({
+      status: 409,
+      json: { error: "deletionNotPending" },
+    });
+    const activity = activityPageSchema.parse(await (await person.api("/api/activity")).json()).items;
+    expect(activity.slice(0, 2).map((entry) => entry.type)).toEqual([
+      "accountDeletionCancelled",
+      "accountDeletionRequested",
+    ]);
+  });
+
+  it("a sign-in during the grace period stops to offer keeping the account", async () => {
+    const name = `deleted${++people}`;
+    const person = await signUp(name);
+    expect((await ask(person, name)).status).toBe(200);
+
+    const declined = await signIn(name);
+    expect(declined.flow.deletionDueAt).toBeDefined();
+    // Nothing of the account is shown to the flow, and nothing is finished for the app.
+    const identities = await declined.driver.fetch(`${server.url}/api/i?flow=${declined.driver.flowId}`);
+    expect(identities.status).toBe(401);
+    await declined.driver.step("decline");
+    expect((await deletion(person.api)).dueAt).toBeDefined();
+
+    const kept = await signIn(name);
+    const { flow } = await kept.driver.step("deletionCancel");
+    expect(flow.deletionDueAt).toBeUndefined();
+    const { api } = await finishConsoleSignIn(server.url, kept.driver);
+    expect((await deletion(api)).dueAt).toBeUndefined();
+  });
+
+  it("after the grace period, the account and what only it held are gone from the store's files", async () => {
+    const name = `zorba${++people}`;
+    const person = await signUp(name);
+    await signUp(`keeper${people}`);
+    const accountId = (await findAccountIdByCredential(server.db, "username", name)) ?? "";
+    const address = `Zorba.Quill${people}@deleted.example`;
+    await insertCredential(
+      server.db,
+      {
+        id: newId(),
+        accountId,
+        provider: "email",
+        providerId: address.toLowerCase(),
+        displayName: address,
+        data: "{}",
+      },
+      Date.now(),
+    );
+    const read = async (api: ConsoleApi, id: string) =>
+      identitySchema.parse(await (await api(`/api/i/${id}`)).json());
+    const created = await postJson(person.api, "/api/i/create", { fullName: "Shared Sabinewood" });
+    const sharedId = ((await created.json()) as { id: string }).id;
+    const shared: Identity = await read(person.api, sharedId);
+    const sharing = await postJson(person.api, `/api/i/update/${sharedId}`, {
+      version: shared.version,
+      users: [{ person: `keeper${people}` }],
+    });
+    expect(sharing.status).toBe(200);
+    const sole = await postJson(person.api, "/api/i/create", { fullName: "Quintessa Marbleford" });
+    expect(sole.status).toBe(201);
+    // The first identity (named after the username) is a member of the console's organization.
+    const organizationId = (await consoleApp(server.url)).organizationId;
+
+    expect((await ask(person, name)).status).toBe(200);
+    const secrets = [name, address, address.toLowerCase(), "Quintessa Marbleford", accountId];
+    // What the files are searched for is there to be found while the account is.
+    const before = storeContents();
+    for (const secret of secrets) expect(before, secret).toContain(secret);
+    // Before the grace period ends nothing goes; after it, every instance may run the cleanup at once.
+    await server.cleanUp(Date.now() + dayMs);
+    expect(await findAccountIdByCredential(server.db, "username", name)).toBe(accountId);
+    await Promise.all([server.cleanUp(Date.now() + 8 * dayMs), server.cleanUp(Date.now() + 8 * dayMs)]);
+    expect(await findAccountIdByCredential(server.db, "username", name)).toBeUndefined();
+
+    expect((await person.api("/api/account")).status).toBe(401);
+
+    // The shared identity stays with the other person, who now administers it (signed in again: the
+    // cleanup ran eight days ahead, when their earlier tokens have expired).
+    const keeper = await consoleSignUp(server.url, `keeper${people}`);
+    const kept = await read(keeper.api, sharedId);
+    expect(kept.fullName).toBe("Shared Sabinewood");
+    expect(kept.canUpdate).toBe(true);
+
+    // The organization of the first identity sees it removed, and nothing more.
+    const removed = await server.db
+      .selectFrom("activities")
+      .select(["document", "account_id"])
+      .where("type", "=", "identityRemoved")
+      .innerJoin("activity_organizations", "activity_organizations.activity_id", "activities.id")
+      .where("activity_organizations.organization_id", "=", organizationId)
+      .execute();
+    expect(removed.length).toBeGreaterThan(0);
+    expect(
+      removed.every((row) => row.account_id === null && row.document === '{"type":"identityRemoved"}'),
+    ).toBe(true);
+
+    const contents = storeContents();
+    for (const secret of secrets) expect(contents, secret).not.toContain(secret);
+  });
+
+  /** Everything the store's files hold: the SQLite database with its WAL and SHM, or a pg_dump. */
+  function storeContents(): string {
+    if (url && server.postgresSchema) {
+      return execFileSync("pg_dump", ["--data-only", `--schema=${server.postgresSchema}`, url], {
+        encoding: "latin1",
+        maxBuffer: 256 * 1024 * 1024,
+      });
+    }
+    const files = fs.readdirSync(server.dataDir, { recursive: true, encoding: "utf8" });
+    return files
+      .filter((file) => /\.sqlite(-wal|-shm)?$|\.db(-wal|-shm)?$/.test(file))
+      .map((file) => fs.readFileSync(path.join(server.dataDir, file)).toString("latin1"))
+      .join("\n");
+  }
+});
