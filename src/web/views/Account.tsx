@@ -10,6 +10,7 @@ import { OtherMethods } from "../partials/account/OtherMethods.tsx";
 import { Passkeys } from "../partials/account/Passkeys.tsx";
 import { Providers } from "../partials/account/Providers.tsx";
 import { SecondFactors } from "../partials/account/SecondFactors.tsx";
+import { DeleteAccount } from "../partials/account/DeleteAccount.tsx";
 import { useSiteContext } from "../api.ts";
 import { useSignedIn } from "../session.ts";
 
@@ -51,6 +52,9 @@ function SignInMethods({ account }: { readonly account: AccountData }) {
       )}
       <Section title={t("account.others.title")}>
         <OtherMethods credentials={account.credentials} />
+      </Section>
+      <Section title={t("account.deletion.title")}>
+        <DeleteAccount />
       </Section>
     </>
   );

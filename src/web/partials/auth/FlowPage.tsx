@@ -244,6 +244,9 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
       {later && step === "recoveryCodes" && flow.recoveryCodes && (
         <later.RecoveryCodesStep codes={flow.recoveryCodes} onContinue={() => setStep("identity")} />
       )}
+      {later && step === "keepAccount" && flow.deletionDueAt && (
+        <later.KeepAccountStep flowId={flowId} dueAt={flow.deletionDueAt} onFlow={apply} />
+      )}
       {later && step === "identity" && (
         <later.IdentityStep
           flowId={flowId}
