@@ -66,7 +66,7 @@ export function DeleteAccount() {
       {freshSignIn ? (
         <div
           role="alert"
-          className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-100"
+          className="flex flex-wrap items-center justify-between gap-3 rounded-md border border-amber-300 bg-amber-50 px-4 py-3 text-amber-950 dark:border-amber-700 dark:bg-amber-950/50 dark:text-amber-100"
         >
           <p>{t("account.deletion.signInAgain")}</p>
           <Button variant="secondary" busy={starting} onClick={() => signIn({ again: true })}>
@@ -98,7 +98,7 @@ export function DeleteAccount() {
           </Button>
         </div>
       ) : (
-        <div className="flex flex-col gap-4 rounded-lg border border-amber-300 bg-amber-50 p-4 sm:flex-row sm:items-center sm:justify-between dark:border-amber-700 dark:bg-amber-950">
+        <div className="flex flex-col gap-4 rounded-lg border border-amber-300 bg-amber-50 p-4 sm:flex-row sm:items-center sm:justify-between dark:border-amber-700 dark:bg-amber-950/50">
           <div className="flex flex-col gap-1">
             <h3 className="font-semibold">
               {t("account.deletion.pending", { date: formatTimestamp(dueAt) })}

@@ -28,7 +28,7 @@ export function KeepAccountStep({ flowId, dueAt, onFlow }: KeepAccountStepProps)
 
   return (
     <section aria-labelledby={headingId} className="flex flex-col gap-5">
-      <div className="flex flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 dark:border-amber-700 dark:bg-amber-950">
+      <div className="flex flex-col gap-3 rounded-lg border border-amber-300 bg-amber-50 p-4 dark:border-amber-700 dark:bg-amber-950/50">
         <StepHeading id={headingId} ref={heading}>
           {t("authFlow.keepAccount.heading", { date: formatTimestamp(dueAt) })}
         </StepHeading>
