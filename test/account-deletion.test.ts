@@ -103,6 +103,20 @@ describe.each(storeEngines)("deleting an account on $name", ({ url }) => {
     await declined.driver.step("decline");
     expect((await deletion(person.api)).dueAt).toBeDefined();
 
+    // The browser signed in already gets no answer at once for the app it chose an identity for.
+    const signedIn = await FlowDriver.start(
+      server.url,
+      await consoleApp(server.url),
+      {},
+      undefined,
+      person.driver.jar,
+    );
+    expect(await signedIn.get()).toMatchObject({ completed: ["signin"], singleSignOn: true });
+    expect((await signedIn.get()).deletionDueAt).toBeDefined();
+    await signedIn.step("decline");
+    await signedIn.step("redirect");
+    expect((await signedIn.returnToApp()).searchParams.get("error")).toBe("access_denied");
+
     const kept = await signIn(name);
     const { flow } = await kept.driver.step("deletionCancel");
     expect(flow.deletionDueAt).toBeUndefined();
