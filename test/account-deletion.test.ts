@@ -63,6 +63,10 @@ describe.each(storeEngines)("deleting an account on $name", ({ url }) => {
     // The console's token alone proves no fresh sign-in.
     const tokenOnly = await answer(await postJson(person.api, "/api/account/delete", { confirmation: name }));
     expect(tokenOnly).toMatchObject({ status: 403, json: { error: "freshSignInRequired" } });
+    for (const body of [{}, { confirmation: 5 }, { confirmation: name, more: true }])
+      expect(await answer(await fromBrowser(person, "/api/account/delete", body))).toMatchObject({
+        status: 400,
+      });
     expect(await ask(person, "someone else")).toMatchObject({
       status: 400,
       json: { error: "deletionNotConfirmed" },

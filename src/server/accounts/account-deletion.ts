@@ -109,13 +109,30 @@ export interface PurgeDeps {
   logouts: BackchannelLogouts;
 }
 
-/** Deletes the accounts whose grace period is over at `now`; how many it deleted. */
+/**
+ * Deletes the accounts whose grace period is over at `now`; how many it deleted. One that fails (an
+ * identity changed while it ran, say) is left whole for the next run, and the others go on.
+ */
 export async function purgeDueDeletions(deps: PurgeDeps, now: number): Promise<number> {
   let purged = 0;
-  for (const accountId of await dueDeletions(deps.db, now))
-    if (await purgeAccount(deps, accountId, now)) purged += 1;
+  const failures: unknown[] = [];
+  for (const accountId of await dueDeletions(deps.db, now)) {
+    try {
+      if (await purgeAccount(deps, accountId, now)) purged += 1;
+    } catch (error) {
+      failures.push(error);
+    }
+  }
   if (purged > 0) await flushDeleted(deps.db);
+  if (failures.length > 0)
+    throw new AggregateError(failures, "deleting accounts whose deletion is due failed");
   return purged;
+}
+
+/** A document the purge rewrites was changed meanwhile: the whole purge is undone, to run again. */
+function changedMeanwhile(saved: boolean): void {
+  if (!saved)
+    throw new Error("a document changed while the account was deleted; it is deleted at the next run");
 }
 
 /**
@@ -203,16 +220,18 @@ async function removeIdentity(trx: Database, identityId: string): Promise<void> 
     const identity = await findIdentity(trx, listing);
     if (!identity) continue;
     const { document } = identity;
-    await updateIdentityDocument(
-      trx,
-      listing,
-      identity.version,
-      {
-        ...document,
-        admins: document.admins.filter((id) => id !== identityId),
-        users: document.users.filter((id) => id !== identityId),
-      },
-      Date.now(),
+    changedMeanwhile(
+      await updateIdentityDocument(
+        trx,
+        listing,
+        identity.version,
+        {
+          ...document,
+          admins: document.admins.filter((id) => id !== identityId),
+          users: document.users.filter((id) => id !== identityId),
+        },
+        Date.now(),
+      ),
     );
   }
   await deleteIdentityRow(trx, identityId);
@@ -234,7 +253,7 @@ async function forgetAdmin(trx: Database, table: DocumentTableName, identityId: 
     const admins = stored.document.admins;
     if (!admins?.includes(identityId)) continue;
     const document = { ...stored.document, admins: admins.filter((id) => id !== identityId) };
-    await replaceDocument(trx, table, stored.id, stored.version, document, Date.now());
+    changedMeanwhile(await replaceDocument(trx, table, stored.id, stored.version, document, Date.now()));
   }
 }
 
@@ -257,7 +276,7 @@ async function keepWithOthers(
       (share.addressKey === undefined || !addressKeys.includes(share.addressKey)),
   );
   const document: IdentityDocument = { ...identity.document, ...(shares ? { shares } : {}) };
-  await updateIdentityDocument(trx, identityId, identity.version, document, Date.now());
+  changedMeanwhile(await updateIdentityDocument(trx, identityId, identity.version, document, Date.now()));
   if (identity.creatorAccountId === accountId) await forgetCreator(trx, identityId);
   const others = (await accountsWithAccess(trx, identityId)).filter((other) => other !== accountId);
   for (const other of others)
@@ -271,5 +290,5 @@ async function keepWithOthers(
       ? { shares: after.document.shares.map((share) => ({ ...share, role: "admin" as const })) }
       : {}),
   };
-  await updateIdentityDocument(trx, identityId, after.version, promoted, Date.now());
+  changedMeanwhile(await updateIdentityDocument(trx, identityId, after.version, promoted, Date.now()));
 }
