@@ -18,6 +18,12 @@ import {
 import { FlowDriver } from "./support/flow-driver.ts";
 import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
+import { LogoutReceiver } from "./support/logout-receiver.ts";
+import { organizationWithApp } from "./support/organization-admin.ts";
+import { CookieJar } from "./support/browser.ts";
+import type { TestApp } from "./support/apps.ts";
+import * as client from "openid-client";
+import { decodeJwt } from "jose";
 
 // Deleting an account: asked after a fresh sign-in, kept during the grace period from the account
 // page or from a sign-in, and carried out by the cleanup once the grace period is over.
@@ -27,10 +33,41 @@ type Person = Awaited<ReturnType<typeof consoleSignUp>>;
 
 describe.each(storeEngines)("deleting an account on $name", ({ url }) => {
   let server: TestServer;
+  let receiver: LogoutReceiver;
   beforeAll(async () => {
-    server = await startTestServer(url ? { postgresUrl: url } : {});
+    receiver = await LogoutReceiver.start();
+    server = await startTestServer({
+      ...(url ? { postgresUrl: url } : {}),
+      args: ["--backchannel-logout-private"],
+    });
   });
-  afterAll(() => server.dispose());
+  afterAll(async () => {
+    await server.dispose();
+    await receiver.close();
+  });
+
+  /** An organization of `owner` with an app whose backend client is told of sign-outs (back-channel logout). */
+  async function appTellingOfLogouts(owner: Person, name: string) {
+    const { organization } = await organizationWithApp(
+      owner,
+      name,
+      {
+        clientsBackend: [
+          { redirectUriTemplates: ["{uriBase}/callback"], backchannelLogoutUriTemplate: "{backchannel}" },
+        ],
+      },
+      { backchannel: receiver.url },
+    );
+    const clientId = organization.applications?.[0]?.clientsBackend[0]?.id ?? "";
+    const secret = organization.secrets?.find((candidate) => candidate.clientId === clientId)?.secret ?? "";
+    const app: TestApp = {
+      organizationId: organization.id,
+      applicationId: organization.applications?.[0]?.id ?? "",
+      clientId,
+      redirectUri: "https://members.example/callback",
+    };
+    return { app, secret };
+  }
 
   let people = 0;
   const signUp = (name = `deleted${++people}`) => consoleSignUp(server.url, name);
@@ -131,7 +168,9 @@ describe.each(storeEngines)("deleting an account on $name", ({ url }) => {
   it("after the grace period, the account and what only it held are gone from the store's files", async () => {
     const name = `zorba${++people}`;
     const person = await signUp(name);
-    await signUp(`keeper${people}`);
+    const keeperName = `keeper${people}`;
+    const keeper = await signUp(keeperName);
+    const { app, secret } = await appTellingOfLogouts(keeper, `Club ${people}`);
     const accountId = (await findAccountIdByCredential(server.db, "username", name)) ?? "";
     const address = `Zorba.Quill${people}@deleted.example`;
     await insertCredential(
@@ -158,8 +197,22 @@ describe.each(storeEngines)("deleting an account on $name", ({ url }) => {
     expect(sharing.status).toBe(200);
     const sole = await postJson(person.api, "/api/i/create", { fullName: "Quintessa Marbleford" });
     expect(sole.status).toBe(201);
-    // The first identity (named after the username) is a member of the console's organization.
-    const organizationId = (await consoleApp(server.url)).organizationId;
+    // The person signs in to the other person's app with their first identity (named after them).
+    const browser = await FlowDriver.start(
+      server.url,
+      app,
+      { scope: "openid profile" },
+      client.ClientSecretBasic(secret),
+      new CookieJar(),
+    );
+    await browser.step("passwordStart", { emailOrUsername: name });
+    await browser.step("passwordComplete", { password: `${name}'s passphrase` });
+    const [first] = await browser.identities();
+    await browser.step("chooseIdentity", { identity: { id: first?.id } });
+    await browser.step("redirect");
+    const appTokens = await browser.exchange(await browser.returnToApp());
+    const sid = appTokens.claims()?.["sid"];
+    expect(sid).toBeTruthy();
 
     expect((await ask(person, name)).status).toBe(200);
     const secrets = [name, address, address.toLowerCase(), "Quintessa Marbleford", accountId];
@@ -174,14 +227,26 @@ describe.each(storeEngines)("deleting an account on $name", ({ url }) => {
 
     expect((await person.api("/api/account")).status).toBe(401);
 
+    // The app was told that the person's session ended, by the identity it knew them by.
+    const logout = () => receiver.tokens.map((token) => decodeJwt(token)).find((token) => token.sid === sid);
+    await expect.poll(logout).toBeTruthy();
+    expect(logout()?.sub).toBe(appTokens.claims()?.sub);
+
     // The shared identity stays with the other person, who now administers it (signed in again: the
     // cleanup ran eight days ahead, when their earlier tokens have expired).
-    const keeper = await consoleSignUp(server.url, `keeper${people}`);
-    const kept = await read(keeper.api, sharedId);
+    const again = await consoleSignUp(server.url, keeperName, keeper.identityId);
+    const kept = await read(again.api, sharedId);
     expect(kept.fullName).toBe("Shared Sabinewood");
     expect(kept.canUpdate).toBe(true);
 
     // The organization of the first identity sees it removed, and nothing more.
+    const organizationId = app.organizationId;
+    const seen = await again.api(`/api/o/activity/${organizationId}`);
+    expect(seen.status).toBe(200);
+    const { items } = activityPageSchema.parse(await seen.json());
+    expect(items.filter((entry) => entry.type === "identityRemoved")).toEqual([
+      { id: expect.any(String) as string, timestamp: expect.any(String) as string, type: "identityRemoved" },
+    ]);
     const removed = await server.db
       .selectFrom("activities")
       .select(["document", "account_id"])

@@ -42,8 +42,10 @@ export function startExpiryCleanup(
   task: CleanupTask = () => Promise.resolve(0),
 ): { stop: () => void; runAt: (now: number) => Promise<number> } {
   const runAt = async (now: number) => {
-    const [expired, done] = await Promise.all([removeExpired(db, now), task(now)]);
-    return expired + done;
+    // The task first: what it deletes tells others (an account's sessions end with a logout), while
+    // removing expired rows only forgets them.
+    const done = await task(now);
+    return done + (await removeExpired(db, now));
   };
   const run = () => {
     runAt(Date.now()).then(
