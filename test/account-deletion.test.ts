@@ -197,6 +197,22 @@ describe.each(storeEngines)("deleting an account on $name", ({ url }) => {
     expect(sharing.status).toBe(200);
     const sole = await postJson(person.api, "/api/i/create", { fullName: "Quintessa Marbleford" });
     expect(sole.status).toBe(201);
+    // The other person shares one of theirs with this one: their activity names them by username.
+    const theirs = await postJson(keeper.api, "/api/i/create", { fullName: "Keeper Own" });
+    const theirsId = ((await theirs.json()) as { id: string }).id;
+    const theirsRead = await read(keeper.api, theirsId);
+    const sharedBack = await postJson(keeper.api, `/api/i/update/${theirsId}`, {
+      version: theirsRead.version,
+      users: [{ person: name }],
+    });
+    expect(sharedBack.status).toBe(200);
+    await expect
+      .poll(async () =>
+        activityPageSchema
+          .parse(await (await person.api("/api/activity")).json())
+          .items.some((entry) => entry.identities?.[0]?.id === theirsId),
+      )
+      .toBe(true);
     // The person signs in to the other person's app with their first identity (named after them).
     const browser = await FlowDriver.start(
       server.url,
@@ -207,7 +223,7 @@ describe.each(storeEngines)("deleting an account on $name", ({ url }) => {
     );
     await browser.step("passwordStart", { emailOrUsername: name });
     await browser.step("passwordComplete", { password: `${name}'s passphrase` });
-    const [first] = await browser.identities();
+    const first = (await browser.identities()).find((identity) => identity.username === name);
     await browser.step("chooseIdentity", { identity: { id: first?.id } });
     await browser.step("redirect");
     const appTokens = await browser.exchange(await browser.returnToApp());

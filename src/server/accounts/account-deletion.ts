@@ -161,26 +161,33 @@ async function purgeAccount(deps: PurgeDeps, accountId: string, now: number): Pr
     await deleteUnlinkedRowsOf(trx, accountId);
     await deleteAddressInvitationsTo(trx, addressKeys);
     await deleteCountersOf(trx, [accountId, ...new Set(names.map((name) => name.toLowerCase()))]);
-    await releaseActivitiesOf(trx, accountId, (document) => scrubbed(document, names));
-    for (const { id, document } of await activitiesNaming(trx, names))
-      await replaceActivityDocument(trx, id, scrubbed(document, names));
+    await releaseActivitiesOf(trx, accountId, (document) => released(document, names));
+    for (const { id, document } of await activitiesNaming(trx, names)) {
+      const kept = withoutPeople(document, names);
+      if (kept !== document) await replaceActivityDocument(trx, id, kept);
+    }
     await deleteAccountRow(trx, accountId);
     return true;
   });
 }
 
-/**
- * An entry an organization keeps, without what named the person: the sign-in method's name, and the
- * people (usernames, addresses) a change names that are theirs.
- */
-function scrubbed(document: string, names: readonly string[]): string {
+/** An entry without the people (usernames, addresses an identity was shared by) that are the account's. */
+function withoutPeople(document: string, names: readonly string[]): string {
   const lowered = new Set(names.map((name) => name.toLowerCase()));
-  const { credential: _credential, ...entry } = JSON.parse(document) as ActivityEntry;
-  const changes = entry.changes?.map(({ people, ...change }) => {
+  const entry = JSON.parse(document) as ActivityEntry;
+  if (!entry.changes?.some(({ people }) => people?.some((person) => lowered.has(person.toLowerCase()))))
+    return document;
+  const changes = entry.changes.map(({ people, ...change }) => {
     const kept = people?.filter((person) => !lowered.has(person.toLowerCase()));
     return kept === undefined || kept.length === 0 ? change : { ...change, people: kept };
   });
-  return JSON.stringify(changes ? { ...entry, changes } : entry);
+  return JSON.stringify({ ...entry, changes });
+}
+
+/** An entry of the account's that an organization keeps: without its people, nor the sign-in method's name. */
+function released(document: string, names: readonly string[]): string {
+  const { credential: _credential, ...entry } = JSON.parse(withoutPeople(document, names)) as ActivityEntry;
+  return JSON.stringify(entry);
 }
 
 /**
