@@ -66,7 +66,7 @@ describe.each(storeEngines)("deleting an account on $name", ({ url }) => {
       clientId,
       redirectUri: "https://members.example/callback",
     };
-    return { app, secret };
+    return { app, auth: client.ClientSecretBasic(secret) };
   }
 
   let people = 0;
@@ -83,6 +83,24 @@ describe.each(storeEngines)("deleting an account on $name", ({ url }) => {
     accountDeletionSchema.parse(await (await api("/api/account/deletion")).json());
   const ask = async (person: Person, name: string) =>
     answer(await fromBrowser(person, "/api/account/delete", { confirmation: name }));
+
+  /** The person signs in to the app in the browser of `jar`, with their first identity (named after them). */
+  async function signInToApp(
+    name: string,
+    club: { app: TestApp; auth: client.ClientAuth },
+    jar = new CookieJar(),
+  ) {
+    const browser = await FlowDriver.start(server.url, club.app, { scope: "openid profile" }, club.auth, jar);
+    // A browser signed in already starts at the identity step.
+    if ((await browser.get()).singleSignOn !== true) {
+      await browser.step("passwordStart", { emailOrUsername: name });
+      await browser.step("passwordComplete", { password: `${name}'s passphrase` });
+    }
+    const first = (await browser.identities()).find((identity) => identity.username === name);
+    await browser.step("chooseIdentity", { identity: { id: first?.id } });
+    await browser.step("redirect");
+    return browser.exchange(await browser.returnToApp());
+  }
 
   /** A new browser signing in to the console with the person's password, up to what the flow asks next. */
   const signIn = async (name: string) => {
@@ -134,6 +152,10 @@ describe.each(storeEngines)("deleting an account on $name", ({ url }) => {
   it("a sign-in during the grace period stops to offer keeping the account", async () => {
     const name = `deleted${++people}`;
     const person = await signUp(name);
+    // The person signed in to an app of another organization in this browser before.
+    const club = await appTellingOfLogouts(await signUp(), `Club ${people}`);
+    const jar = person.driver.jar;
+    await signInToApp(name, club, jar);
     expect((await ask(person, name)).status).toBe(200);
 
     const declined = await signIn(name);
@@ -144,19 +166,23 @@ describe.each(storeEngines)("deleting an account on $name", ({ url }) => {
     await declined.driver.step("decline");
     expect((await deletion(person.api)).dueAt).toBeDefined();
 
-    // The browser signed in already gets no answer at once for the app it chose an identity for.
-    const signedIn = await FlowDriver.start(
+    // A browser signed in already gets no answer at once from an app it chose an identity for: the
+    // flow offers to keep the account, and leaving tells the app no. The console still answers, so
+    // that its account page shows the pending deletion.
+    const browser = await FlowDriver.start(server.url, club.app, { scope: "openid profile" }, club.auth, jar);
+    expect(await browser.get()).toMatchObject({ completed: ["signin"], singleSignOn: true });
+    expect((await browser.get()).deletionDueAt).toBeDefined();
+    await browser.step("decline");
+    await browser.step("redirect");
+    expect((await browser.returnToApp()).searchParams.get("error")).toBe("access_denied");
+    const console = await FlowDriver.startSignedIn(
       server.url,
       await consoleApp(server.url),
       {},
       undefined,
-      person.driver.jar,
+      jar,
     );
-    expect(await signedIn.get()).toMatchObject({ completed: ["signin"], singleSignOn: true });
-    expect((await signedIn.get()).deletionDueAt).toBeDefined();
-    await signedIn.step("decline");
-    await signedIn.step("redirect");
-    expect((await signedIn.returnToApp()).searchParams.get("error")).toBe("access_denied");
+    expect(console.callback.searchParams.get("code")).toBeTruthy();
 
     const kept = await signIn(name);
     const { flow } = await kept.driver.step("deletionCancel");
@@ -170,7 +196,7 @@ describe.each(storeEngines)("deleting an account on $name", ({ url }) => {
     const person = await signUp(name);
     const keeperName = `keeper${people}`;
     const keeper = await signUp(keeperName);
-    const { app, secret } = await appTellingOfLogouts(keeper, `Club ${people}`);
+    const club = await appTellingOfLogouts(keeper, `Club ${people}`);
     const accountId = (await findAccountIdByCredential(server.db, "username", name)) ?? "";
     const address = `Zorba.Quill${people}@deleted.example`;
     await insertCredential(
@@ -214,19 +240,7 @@ describe.each(storeEngines)("deleting an account on $name", ({ url }) => {
       )
       .toBe(true);
     // The person signs in to the other person's app with their first identity (named after them).
-    const browser = await FlowDriver.start(
-      server.url,
-      app,
-      { scope: "openid profile" },
-      client.ClientSecretBasic(secret),
-      new CookieJar(),
-    );
-    await browser.step("passwordStart", { emailOrUsername: name });
-    await browser.step("passwordComplete", { password: `${name}'s passphrase` });
-    const first = (await browser.identities()).find((identity) => identity.username === name);
-    await browser.step("chooseIdentity", { identity: { id: first?.id } });
-    await browser.step("redirect");
-    const appTokens = await browser.exchange(await browser.returnToApp());
+    const appTokens = await signInToApp(name, club);
     const sid = appTokens.claims()?.["sid"];
     expect(sid).toBeTruthy();
 
@@ -256,7 +270,7 @@ describe.each(storeEngines)("deleting an account on $name", ({ url }) => {
     expect(kept.canUpdate).toBe(true);
 
     // The organization of the first identity sees it removed, and nothing more.
-    const organizationId = app.organizationId;
+    const organizationId = club.app.organizationId;
     const seen = await again.api(`/api/o/activity/${organizationId}`);
     expect(seen.status).toBe(200);
     const { items } = activityPageSchema.parse(await seen.json());

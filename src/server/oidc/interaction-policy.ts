@@ -2,6 +2,8 @@ import { interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
 import { factorsOf, pendingSecondFactor, requestedAcr } from "../accounts/second-factors.ts";
 import { signInPolicyOf } from "../flow/second-factor-policy.ts";
 import { deletionDueAt } from "../store/account-deletion.ts";
+import { settingOrCreate } from "../store/instance.ts";
+import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
 import type { AppAccount } from "./accounts.ts";
 import { ownerOf } from "./client-extras.ts";
@@ -49,12 +51,16 @@ const appSubject = (ctx: KoaContextWithOIDC) => (ctx.oidc.account as AppAccount 
  *   the app was given; the engine would compare it with the account;
  * - a signed-in person whose account is to be deleted is asked too, even with a choice remembered for
  *   the app: the flow first offers to keep the account (flow/deletion-pending.ts), and nothing is
- *   signed in for the app until they do;
+ *   signed in for the app until they do. The console alone still answers at once, so that its account
+ *   page shows the pending deletion and keeps the account from there;
  * - a signed-in person whose session is below the level the organization or the app asks for signs
  *   in again (`second_factor_required`), even with a choice remembered for the app: the flow then
  *   continues as the same person and asks for the second factor only (flow/single-sign-on.ts).
  */
 export function interactionPolicyForPeople(db: Database): interactionPolicy.Prompt[] {
+  // Stored on first start and never changed (organizations/console.ts).
+  let consoleClient: Promise<string> | undefined;
+  const consoleClientId = () => (consoleClient ??= settingOrCreate(db, "consoleClientId", newId));
   const policy = base();
   const login = policy.get("login");
   if (!login) throw new Error("the engine's policy has no login prompt");
@@ -92,7 +98,8 @@ export function interactionPolicyForPeople(db: Database): interactionPolicy.Prom
       "the account is to be deleted unless its person keeps it",
       async (ctx) => {
         const accountId = ctx.oidc.session?.accountId;
-        return accountId !== undefined && (await deletionDueAt(db, accountId)) !== undefined;
+        if (accountId === undefined || ctx.oidc.client?.clientId === (await consoleClientId())) return false;
+        return (await deletionDueAt(db, accountId)) !== undefined;
       },
     ),
   );
