@@ -105,7 +105,6 @@ export async function keepAccount(db: Database, accountId: string): Promise<void
 
 export interface PurgeDeps {
   db: Database;
-  provider: Provider;
   logouts: BackchannelLogouts;
 }
 
@@ -142,7 +141,8 @@ function changedMeanwhile(saved: boolean): void {
  * transaction, which holds the account's row from the start so that two purges never run at once.
  */
 async function purgeAccount(deps: PurgeDeps, accountId: string, now: number): Promise<boolean> {
-  if ((await deletionDueAt(deps.db, accountId)) === undefined) return false;
+  const dueAt = await deletionDueAt(deps.db, accountId);
+  if (dueAt === undefined || dueAt > now) return false;
   const ended = (await destroySessionsOf(deps.db, [accountId])).map(
     (payload) => JSON.parse(payload) as EndedSession,
   );
