@@ -93,6 +93,8 @@ export const routes = {
   AuthFlowDecline: ofFlow(api("/auth/decline/:id")),
   AuthFlowChooseIdentity: ofFlow(api("/auth/chooseIdentity/:id")),
   AuthFlowRedirect: ofFlow(api("/auth/redirect/:id")),
+  /** A sign-in of an account pending deletion keeps the account and goes on. */
+  AuthFlowDeletionCancel: ofFlow(api("/auth/deletionCancel/:id")),
   // The second factor after the first (an authenticator app's code, a recovery code; a passkey goes
   // through passkeyGetStart/Complete), and setting one up when the organization requires it.
   AuthFlowTotpComplete: ofFlow(api("/auth/totpComplete/:id")),
@@ -155,6 +157,10 @@ export const routes = {
   /** The apps holding a grant of the account; one disconnected (its grants and tokens end). */
   AccountApps: api("/account/apps"),
   AccountAppDisconnect: api("/account/apps/disconnect/:id"),
+  /** The account's deletion: whether one is pending, scheduled (after a fresh sign-in) or cancelled. */
+  AccountDeletion: api("/account/deletion"),
+  AccountDelete: api("/account/delete"),
+  AccountDeleteCancel: api("/account/deleteCancel"),
 
   ActivityList: viewAndApi("/activity"),
   ActivityGet: viewAndApi("/activity/:id"),

@@ -22,6 +22,8 @@ import { noteSessionDevices } from "./accounts/account-sessions.ts";
 import type { Engine } from "./oidc/engine.ts";
 import cookie from "@fastify/cookie";
 import { accountPlugin } from "./accounts/routes.ts";
+import { accountDeletionPlugin } from "./accounts/deletion-routes.ts";
+import { purgeDueDeletions } from "./accounts/account-deletion.ts";
 import { activityPlugin } from "./activity/routes.ts";
 import { flowPlugin } from "./flow/routes.ts";
 import { providerPlugin } from "./providers/routes.ts";
@@ -193,6 +195,7 @@ export async function buildApp({
   await app.register(samlMetadataPlugin, { lookup: (key) => providers.saml(key) });
   await app.register(identityPlugin, { deps });
   await app.register(accountPlugin, { deps });
+  await app.register(accountDeletionPlugin, { deps, graceDays: config.accountDeletionGraceDays });
   await app.register(activityPlugin, { deps });
   const reachInternal = config.backchannelLogoutPrivate;
   await app.register(templatePlugin, { deps, reachInternal });
@@ -206,5 +209,7 @@ export async function buildApp({
     serveBuiltAssets: !devMiddleware,
   });
   await app.register(apiFallbackPlugin);
-  return { app, mailer };
+  // What the background cleanup does besides removing expired rows: the deletions that are due.
+  const purgeDeletions = (now: number) => purgeDueDeletions(deps, now);
+  return { app, mailer, purgeDeletions };
 }

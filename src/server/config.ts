@@ -196,6 +196,14 @@ const optionTable = {
       .check(z.gte(0, "must be 0 or more"), z.lte(300, "must be at most 300 (five minutes)")),
     defaultValue: "5",
   },
+  "account-deletion-grace-days": {
+    env: "VRATA_ACCOUNT_DELETION_GRACE_DAYS",
+    help: "days an account asked to be deleted stays, during which signing in offers to keep it (0: deleted at the next cleanup)",
+    schema: z.coerce
+      .number()
+      .check(z.int(), z.gte(0, "must be 0 or more"), z.lte(365, "must be at most 365 (a year)")),
+    defaultValue: "7",
+  },
   "log-level": {
     env: "VRATA_LOG_LEVEL",
     help: "fatal, error, warn, info, debug, trace or silent",
@@ -262,6 +270,8 @@ export interface Config {
   metricsTokenFile?: string;
   /** Milliseconds before each further attempt at a back-channel logout that failed. */
   backchannelLogoutRetriesMs: number[];
+  /** Days an account asked to be deleted stays before the cleanup deletes it. */
+  accountDeletionGraceDays: number;
   /** Back-channel logout may reach loopback and private network addresses. */
   backchannelLogoutPrivate: boolean;
   dev: boolean;
@@ -662,6 +672,7 @@ export function loadConfig(args: readonly string[], env: NodeJS.ProcessEnv): Con
       leadMinutes: setting("key-lead-minutes") as number,
     },
     backchannelLogoutPrivate: setting("backchannel-logout-private") as boolean,
+    accountDeletionGraceDays: setting("account-deletion-grace-days") as number,
     backchannelLogoutRetriesMs: (setting("backchannel-logout-retries") as number[]).map((seconds) =>
       Math.round(seconds * 1000),
     ),

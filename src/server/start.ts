@@ -33,6 +33,8 @@ export interface RunningVrata {
   /** Follows the signing keys in the store; `refresh` reads them at once. */
   signingKeys: Pick<SigningKeyWatch, "refresh">;
   mailer: Mailer;
+  /** Runs the background cleanup once as if it were `now` (it also runs every ten minutes by itself). */
+  cleanUp: (now: number) => Promise<number>;
   /** Begun when the process is asked to stop: readiness turns load balancers away before {@link close}. */
   drain: Drain;
   close: () => Promise<void>;
@@ -106,7 +108,7 @@ export async function startVrata(
     const dev = config.dev ? await import("./http/dev.ts") : undefined;
     const vite = dev ? await dev.createViteDevServer() : undefined;
     const drain = new Drain();
-    const { app, mailer } = await buildApp({
+    const { app, mailer, purgeDeletions } = await buildApp({
       drain,
       config,
       postgresSchema: storeOptions.postgresSchema,
@@ -131,7 +133,7 @@ export async function startVrata(
     });
     connectionLost = (error) =>
       app.log.warn({ err: error }, "a database connection ended; the next query opens another");
-    const stopCleanup = startExpiryCleanup(db, app.log);
+    const cleanup = startExpiryCleanup(db, app.log, purgeDeletions);
     watch.follow((keys) => engine.useKeys(keys), app.log);
     // Taken before listening so that no request waits for it.
     collectStartGarbage();
@@ -153,9 +155,10 @@ export async function startVrata(
       },
       signingKeys: watch,
       mailer,
+      cleanUp: cleanup.runAt,
       drain,
       close: async () => {
-        stopCleanup();
+        cleanup.stop();
         await watch.stop();
         await app.close();
         await vite?.close();

@@ -24,6 +24,11 @@ export const activityTypes = [
   "sessionEnd",
   /** The person disconnected an app from the account page: its grants ended. */
   "appDisconnect",
+  /** An identity left the organization because the only account that controlled it was deleted. */
+  "identityRemoved",
+  /** The account's person asked for it to be deleted after the grace period, or kept it after all. */
+  "accountDeletionRequested",
+  "accountDeletionCancelled",
 ] as const;
 
 /**
@@ -69,10 +74,18 @@ export const changedFields = [
  */
 export const activityCategories = {
   signIns: ["signIn", "signOut", "backchannelLogoutFailed", "sessionEnd", "appDisconnect"],
-  identities: ["identityCreate", "identityUpdate", "identityBlocked", "identityUnblocked", "accountBlocked"],
+  identities: [
+    "identityCreate",
+    "identityUpdate",
+    "identityBlocked",
+    "identityUnblocked",
+    "accountBlocked",
+    "identityRemoved",
+  ],
   organizations: ["organizationCreate", "organizationUpdate", "applicationTemplateFollowed"],
   applicationTemplates: ["applicationTemplateCreate", "applicationTemplateUpdate"],
   signInMethods: ["credentialAdd", "credentialUpdate", "credentialRemove"],
+  account: ["accountDeletionRequested", "accountDeletionCancelled"],
 } as const satisfies Record<string, readonly ActivityType[]>;
 export type ActivityCategory = keyof typeof activityCategories;
 export const activityCategoryNames = Object.keys(activityCategories) as ActivityCategory[];
@@ -169,7 +182,7 @@ export const activityCursorSchema = z.tuple([
  * The account page's security activity: the categories of its sign-ins and of changes to its ways in,
  * its sessions and its apps (a type added to one of these is listed there too).
  */
-export const securityCategories: readonly ActivityCategory[] = ["signIns", "signInMethods"];
+export const securityCategories: readonly ActivityCategory[] = ["signIns", "signInMethods", "account"];
 
 /** `GET /api/account/activity`: the cursor of the page, and how many entries a page holds at most. */
 export const accountActivityQuerySchema = z.strictObject({

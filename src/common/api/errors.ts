@@ -55,6 +55,10 @@ export const errorCodes = [
   "lastAdmin",
   "consoleOnly",
   "freshSignInRequired",
+  /** The confirmation typed to delete the account is not what the page asked for. */
+  "deletionNotConfirmed",
+  /** The account is not pending deletion (it was cancelled or has been carried out). */
+  "deletionNotPending",
   "passkeyExpired",
   "passkeyFailed",
   "passkeyExists",

@@ -134,6 +134,11 @@ export const flowResponseSchema = z.object({
   signalUnknown: z.optional(z.object({ rpId: z.string(), credentialId: z.string() })),
   /** The first factor is proven and the sign-in waits for a second one (or for one to be set up). */
   secondFactor: z.optional(pendingSecondFactorSchema),
+  /**
+   * Every factor is proven, but the account is to be deleted at this time (ISO 8601): the sign-in
+   * goes on only once the person keeps the account (deletionCancel), or ends (decline).
+   */
+  deletionDueAt: z.optional(z.string()),
   /** Only in the answer of totpSetUpStart: the authenticator app to add. */
   totpSetUp: z.optional(totpSetUpSchema),
   /** Only in the answer of the step that set up the account's first second factor: shown once. */

@@ -37,6 +37,7 @@ async function fromFlow(deps: CallerDeps, request: FastifyRequest, flowId: strin
     accountId?: string;
     sessionId?: string;
     secondFactor?: unknown;
+    deletionDueAt?: unknown;
     completed?: string[];
   };
   const accountId = await requireSession(deps, request, { id: row.id, state });
@@ -44,6 +45,9 @@ async function fromFlow(deps: CallerDeps, request: FastifyRequest, flowId: strin
   // still owes) a second one; a failed sign-in shows nothing either.
   if (state.secondFactor !== undefined || state.completed?.includes("failed"))
     throw new HttpError(401, "unauthorized", "the sign-in did not prove every factor");
+  // Nor while the account waits to be deleted and its person has not kept it.
+  if (state.deletionDueAt !== undefined)
+    throw new HttpError(401, "unauthorized", "the account is pending deletion");
   return {
     accountId,
     flow: { id: row.id, organizationId: row.organizationId, applicationId: row.applicationId },

@@ -10,6 +10,7 @@ import { newSession } from "../access/session.ts";
 import { addCompleted } from "./state.ts";
 import { amrOf } from "../accounts/second-factors.ts";
 import { secondFactorAfter } from "./second-factor-policy.ts";
+import { holdIfDeletionPending } from "./deletion-pending.ts";
 import { logEvent } from "../operations/events.ts";
 import type { Bucket } from "../store/throttle.ts";
 import {
@@ -69,6 +70,7 @@ export async function completeAuthStep(
   state.authTime = Math.floor(now / 1000);
   state.amr = amr;
   if (secondFactor) state.secondFactor = secondFactor;
+  await holdIfDeletionPending(deps.db, state, accountId);
   delete state.code;
   delete state.passkey;
   delete state.upstream;

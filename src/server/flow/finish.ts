@@ -86,6 +86,9 @@ async function interactionResult(
   // Never a sign-in on the first factor alone, whatever the steps before let through.
   if (accountId && state.secondFactor)
     return { error: "access_denied", error_description: "the second factor was not proven" };
+  // Nothing is finished for an app while the account waits to be deleted, unless its person keeps it.
+  if (state.deletionDueAt !== undefined)
+    return { error: "access_denied", error_description: "the account is pending deletion" };
   if (accountId && (await isAccountClient(deps.db, flow.clientId)))
     return accountPageResult(deps, interaction, flow, accountId);
   if (!accountId || !identityId) return { error: "access_denied", error_description: "no identity chosen" };

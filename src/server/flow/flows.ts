@@ -181,6 +181,9 @@ export async function flowResponse(
     ...(state.secondFactor && lastCompleted(state) !== "declined"
       ? { secondFactor: state.secondFactor }
       : {}),
+    ...(state.deletionDueAt !== undefined && !state.secondFactor
+      ? { deletionDueAt: new Date(state.deletionDueAt).toISOString() }
+      : {}),
     ...(state.completed.includes("finished") && application.homepage
       ? { homepage: application.homepage }
       : {}),

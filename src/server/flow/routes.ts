@@ -34,6 +34,7 @@ import { requireSessionIfAny } from "../access/session.ts";
 import { chooseIdentity, decline, readyToRedirect, restart } from "./outcome.ts";
 import { providerStart } from "./provider.ts";
 import { continueSignedIn } from "./single-sign-on.ts";
+import { keepAccountInFlow } from "./deletion-pending.ts";
 import { recoveryCodeComplete, totpComplete, totpSetUpComplete, totpSetUpStart } from "./second-factor.ts";
 
 export interface FlowRoutesOptions {
@@ -157,6 +158,9 @@ export const flowPlugin: FastifyPluginAsync<FlowRoutesOptions> = (app, { deps, r
   step("AuthFlowDecline", emptyBodySchema, ({ request, flow }) => decline(deps, request, flow));
   step("AuthFlowChooseIdentity", chooseIdentityBodySchema, ({ request, flow, body }) =>
     chooseIdentity(deps, request, flow, body.identity.id),
+  );
+  step("AuthFlowDeletionCancel", emptyBodySchema, ({ request, flow }) =>
+    keepAccountInFlow(deps, request, flow),
   );
   step("AuthFlowRedirect", emptyBodySchema, ({ request, flow }) => readyToRedirect(deps, request, flow));
 

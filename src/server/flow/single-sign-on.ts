@@ -8,6 +8,7 @@ import { addCompleted } from "./state.ts";
 import { stepUpReason } from "../oidc/interaction-policy.ts";
 import { secondFactorAfter } from "./second-factor-policy.ts";
 import { StepEffects } from "./step-effects.ts";
+import { holdIfDeletionPending } from "./deletion-pending.ts";
 
 /**
  * A flow begun by a browser signed in to Vrata already starts at the identity step: the person chooses
@@ -51,6 +52,7 @@ export async function continueSignedIn(
   addCompleted(state, "signin");
   state.accountId = accountId;
   state.singleSignOn = true;
+  await holdIfDeletionPending(deps.db, state, accountId);
   const session = newSession(deps, flow.id, accountId, Date.now());
   state.sessionId = session.id;
   const effects = new StepEffects();

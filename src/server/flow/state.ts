@@ -65,6 +65,11 @@ export interface FlowState {
   amr?: string[];
   /** The first factor is proven and the sign-in waits for this second one (or for one to be set up). */
   secondFactor?: PendingSecondFactor;
+  /**
+   * The account is to be deleted at this time (ms): once every factor is proven, the sign-in waits for
+   * its person to keep the account (deletion-pending.ts).
+   */
+  deletionDueAt?: number;
   code?: CodeState;
   passkey?: PasskeyState;
   /** The sign-in at a third-party provider the flow waits for: the provider and the request's ID. */

@@ -1,6 +1,8 @@
 import { interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
 import { factorsOf, pendingSecondFactor, requestedAcr } from "../accounts/second-factors.ts";
 import { signInPolicyOf } from "../flow/second-factor-policy.ts";
+import { deletionDueAt } from "../store/account-deletion.ts";
+import { isAccountClient } from "./account-client.ts";
 import type { Database } from "../store/database.ts";
 import type { AppAccount } from "./accounts.ts";
 import { ownerOf } from "./client-extras.ts";
@@ -46,6 +48,10 @@ const appSubject = (ctx: KoaContextWithOIDC) => (ctx.oidc.account as AppAccount 
  *   `prompt=select_account`;
  * - an `id_token_hint` or a requested `sub` is compared with the identity the app knows, which is what
  *   the app was given; the engine would compare it with the account;
+ * - a signed-in person whose account is to be deleted is asked too, even with a choice remembered for
+ *   the app: the flow first offers to keep the account (flow/deletion-pending.ts), and nothing is
+ *   signed in for the app until they do. The account page's own client alone still answers at once,
+ *   so that the page shows the pending deletion and keeps the account from there;
  * - a signed-in person whose session is below the level the organization or the app asks for signs
  *   in again (`second_factor_required`), even with a choice remembered for the app: the flow then
  *   continues as the same person and asks for the second factor only (flow/single-sign-on.ts).
@@ -82,6 +88,15 @@ export function interactionPolicyForPeople(db: Database): interactionPolicy.Prom
       "identity_not_chosen",
       "the person has not chosen an identity for this app",
       (ctx) => ctx.oidc.session?.accountId !== undefined && ctx.oidc.account === undefined,
+    ),
+    new Check(
+      "account_deletion_pending",
+      "the account is to be deleted unless its person keeps it",
+      async (ctx) => {
+        const accountId = ctx.oidc.session?.accountId;
+        if (accountId === undefined || (await isAccountClient(db, ctx.oidc.client?.clientId))) return false;
+        return (await deletionDueAt(db, accountId)) !== undefined;
+      },
     ),
   );
   policy.add(selectAccount, 1);

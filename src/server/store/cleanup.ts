@@ -31,10 +31,27 @@ async function removeExpired(db: Database, now: number): Promise<number> {
   return counts.reduce((sum, count) => sum + count, 0);
 }
 
-/** Deletes expired rows now and every ten minutes; returns the function that stops it. */
-export function startExpiryCleanup(db: Database, log: Pick<FastifyBaseLogger, "debug" | "warn">): () => void {
+/** Work the cleanup also does at each run, given the time: deleting the accounts whose deletion is due. */
+export type CleanupTask = (now: number) => Promise<number>;
+
+/**
+ * Deletes expired rows now and every ten minutes, and runs `task` with them; returns the function that
+ * stops it, and one that runs it once at a given time. Every instance runs it: each of its deletions
+ * is safe to run twice at once.
+ */
+export function startExpiryCleanup(
+  db: Database,
+  log: Pick<FastifyBaseLogger, "debug" | "warn">,
+  task: CleanupTask = () => Promise.resolve(0),
+): { stop: () => void; runAt: (now: number) => Promise<number> } {
+  const runAt = async (now: number) => {
+    // The task first: what it deletes tells others (an account's sessions end with a logout), while
+    // removing expired rows only forgets them.
+    const done = await task(now);
+    return done + (await removeExpired(db, now));
+  };
   const run = () => {
-    removeExpired(db, Date.now()).then(
+    runAt(Date.now()).then(
       (deleted) => deleted > 0 && log.debug({ deleted }, "expired rows removed"),
       (error: unknown) => log.warn({ err: error }, "removing expired rows failed"),
     );
@@ -42,5 +59,5 @@ export function startExpiryCleanup(db: Database, log: Pick<FastifyBaseLogger, "d
   run();
   const timer = setInterval(run, intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return { stop: () => clearInterval(timer), runAt };
 }

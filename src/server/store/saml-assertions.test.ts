@@ -43,7 +43,7 @@ describe.each(storeEngines)("accepted SAML assertions on $name", ({ open }) => {
         .map((row) => row.id)
         .toSorted();
     expect(await ids()).toEqual(["expired", "live"]);
-    const stop = startExpiryCleanup(store.db, silentLog);
+    const { stop } = startExpiryCleanup(store.db, silentLog);
     try {
       await expect.poll(ids).toEqual(["live"]);
     } finally {

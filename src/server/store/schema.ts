@@ -49,6 +49,8 @@ export interface OauthClientTable {
 export interface AccountTable {
   id: string;
   created_at: number;
+  /** When the cleanup deletes the account its person asked to delete; null while none is pending (0022). */
+  deletion_due_at: number | null;
 }
 
 export interface CredentialTable {

@@ -60,11 +60,13 @@ export class WritingTransactionsDialect extends SqliteDialect {
  */
 export function openSqlite(file: string): SqliteStore {
   const database = new DatabaseSync(file);
+  // secure_delete zeroes what a deletion frees, so a deleted account's data leaves the file (see
+  // store/account-deletion.ts, which also empties the WAL after such a purge).
   // WAL lets readers go on while a write is in progress; busy_timeout waits out a concurrent writer
   // instead of failing at once, and comes first since asking for WAL waits for writers too. A 32 MiB page cache (the default is 2 MiB) keeps the token tables'
   // index pages in memory, so a token write does not read them back from the file.
   database.exec(
-    "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -32768;",
+    "PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA cache_size = -32768; PRAGMA secure_delete = ON;",
   );
   // Kysely sends the same SQL text for the same query shape: preparing it once saves the parse and
   // plan on every call. Bounded, since a query with many IN values makes a new text per count.

@@ -19,6 +19,7 @@ import { SecondFactors } from "../partials/account/SecondFactors.tsx";
 import { SecurityActivity } from "../partials/account/SecurityActivity.tsx";
 import { YourData } from "../partials/account/YourData.tsx";
 import { Sessions } from "../partials/account/Sessions.tsx";
+import { DeleteAccount } from "../partials/account/DeleteAccount.tsx";
 import { useSiteContext } from "../api.ts";
 import { useSignedIn } from "../session.ts";
 
@@ -103,7 +104,12 @@ const sections: readonly AccountSection[] = [
     title: (t) => t("account.data.title"),
     content: () => <YourData />,
   },
-  // #delete: deleting the account.
+  {
+    id: "delete",
+    group: "data",
+    title: (t) => t("account.deletion.title"),
+    content: () => <DeleteAccount />,
+  },
 ];
 
 /**

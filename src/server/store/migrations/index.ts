@@ -19,6 +19,7 @@ import * as applicationChoices from "./0017-application-choices.ts";
 import * as addressInvitations from "./0018-address-invitations.ts";
 import * as secondFactors from "./0019-second-factors.ts";
 import * as sessionDevices from "./0021-session-devices.ts";
+import * as accountDeletion from "./0022-account-deletion.ts";
 
 /** Forward-only migrations, applied in the order of their names. Never edit one that has shipped. */
 export const migrations: MigrationProvider = {
@@ -44,5 +45,6 @@ export const migrations: MigrationProvider = {
       "0018-address-invitations": addressInvitations,
       "0019-second-factors": secondFactors,
       "0021-session-devices": sessionDevices,
+      "0022-account-deletion": accountDeletion,
     }),
 };

@@ -100,7 +100,18 @@ const isCredentialType = (type: ActivityType): type is CredentialType =>
   (credentialTypes as readonly ActivityType[]).includes(type);
 
 /** What the headline of each type names: the item the entry is about, for types about one. */
-const subjects: Record<Exclude<ActivityType, "accountBlocked" | CredentialType>, ReferenceKind> = {
+/** Types whose headline names nothing: what happened to the account, or to an identity that is gone. */
+const unnamedTypes = [
+  "accountBlocked",
+  "identityRemoved",
+  "accountDeletionRequested",
+  "accountDeletionCancelled",
+] as const;
+type UnnamedType = (typeof unnamedTypes)[number];
+const isUnnamedType = (type: ActivityType): type is UnnamedType =>
+  (unnamedTypes as readonly ActivityType[]).includes(type);
+
+const subjects: Record<Exclude<ActivityType, UnnamedType | CredentialType>, ReferenceKind> = {
   signIn: "application",
   signOut: "application",
   backchannelLogoutFailed: "application",
@@ -136,7 +147,7 @@ export function referencesOf(
 /** "Created the organization Acme"; "Created an identity" when the reader may not see its name. */
 export function headline({ t, name, provider }: Words, entry: Activity): Sentence {
   const { type } = entry;
-  if (type === "accountBlocked") return [t(`activity.headlines.${type}.unnamed`)];
+  if (isUnnamedType(type)) return [t(`activity.headlines.${type}.unnamed`)];
   if (isCredentialType(type)) return credentialHeadline(t, type, entry, provider);
   // A type this page does not know yet (a newer server's): named in general words.
   if (!Object.hasOwn(subjects, type)) return [t("activity.headlines.other")];

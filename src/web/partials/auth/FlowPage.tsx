@@ -256,6 +256,9 @@ export function FlowPage({ flowId, initial }: FlowPageProps) {
         />
       )}
       {step === "account" && <ToAccountOnLoad flowId={flowId} onFlow={apply} />}
+      {later && step === "keepAccount" && flow.deletionDueAt && (
+        <later.KeepAccountStep flowId={flowId} dueAt={flow.deletionDueAt} onFlow={apply} />
+      )}
       {later && step === "identity" && (
         <later.IdentityStep
           flowId={flowId}

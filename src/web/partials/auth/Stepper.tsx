@@ -2,7 +2,7 @@ import { useTranslation } from "../../i18n/index.ts";
 import type { Step } from "./steps.ts";
 
 export interface StepperItem {
-  readonly step: Exclude<Step, "manual" | "recoveryCodes">;
+  readonly step: Exclude<Step, "manual" | "recoveryCodes" | "keepAccount">;
   /** Set when the person may go back to this step from the current one. */
   readonly onSelect?: (() => void) | undefined;
 }
@@ -20,7 +20,15 @@ interface StepperProps {
 export function Stepper({ items, current }: StepperProps) {
   const { t } = useTranslation();
   // The manual redirect ends the flow as the redirect does; the recovery codes end the second factor.
-  const shownAs = current === "manual" ? "redirect" : current === "recoveryCodes" ? "secondFactor" : current;
+  // Keeping an account pending deletion comes at the identity step, before one is chosen.
+  const shownAs =
+    current === "manual"
+      ? "redirect"
+      : current === "recoveryCodes"
+        ? "secondFactor"
+        : current === "keepAccount"
+          ? "identity"
+          : current;
   const currentIndex = items.findIndex(({ step }) => step === shownAs);
   const currentItem = items[currentIndex];
   return (

@@ -35,6 +35,7 @@ interface StepBodies {
   AuthFlowProviderStart: z.infer<typeof providerStartBodySchema>;
   AuthFlowRestartAuth: z.infer<typeof emptyBodySchema>;
   AuthFlowDecline: z.infer<typeof emptyBodySchema>;
+  AuthFlowDeletionCancel: z.infer<typeof emptyBodySchema>;
   AuthFlowChooseIdentity: z.infer<typeof chooseIdentityBodySchema>;
   AuthFlowRedirect: z.infer<typeof emptyBodySchema>;
   AuthFlowTotpComplete: z.infer<typeof totpCodeBodySchema>;

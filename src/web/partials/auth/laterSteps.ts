@@ -2,6 +2,7 @@
 // them and loads them while the person is busy with it (see FlowPage).
 export { CodeStep } from "./CodeStep.tsx";
 export { IdentityStep } from "./IdentityStep.tsx";
+export { KeepAccountStep } from "./KeepAccountStep.tsx";
 export { ManualRedirectStep } from "./ManualRedirectStep.tsx";
 export { PasskeyStep } from "./PasskeyStep.tsx";
 export { PasswordStep } from "./PasswordStep.tsx";

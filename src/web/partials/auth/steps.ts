@@ -16,6 +16,7 @@ export type Step =
   | "thirdPartyProvider"
   | "secondFactor"
   | "recoveryCodes"
+  | "keepAccount"
   | "identity"
   | "account"
   | "redirect"
@@ -34,6 +35,8 @@ export function stepFor(flow: FlowResponse, codeFromLink = false): Step | "finis
   if (flow.secondFactor && (last === undefined || last === "signin" || last === "signup")) {
     return "secondFactor";
   }
+  // Every factor is proven, but the account is to be deleted: the person keeps it or leaves first.
+  if (flow.deletionDueAt && (last === "signin" || last === "signup")) return "keepAccount";
   switch (last) {
     case "signin":
     case "signup":
