@@ -9,6 +9,7 @@ import { newId } from "../src/server/ids.ts";
 import { findAccountIdByCredential, insertCredential } from "../src/server/store/accounts.ts";
 import { answer } from "./support/account.ts";
 import {
+  accountPageApp,
   consoleApp,
   consoleSignUp,
   finishConsoleSignIn,
@@ -167,22 +168,24 @@ describe.each(storeEngines)("deleting an account on $name", ({ url }) => {
     expect((await deletion(person.api)).dueAt).toBeDefined();
 
     // A browser signed in already gets no answer at once from an app it chose an identity for: the
-    // flow offers to keep the account, and leaving tells the app no. The console still answers, so
-    // that its account page shows the pending deletion.
+    // flow offers to keep the account, and leaving tells the app no; so does the console. The account
+    // page's own client still answers, so that the page shows the pending deletion.
     const browser = await FlowDriver.start(server.url, club.app, { scope: "openid profile" }, club.auth, jar);
     expect(await browser.get()).toMatchObject({ completed: ["signin"], singleSignOn: true });
     expect((await browser.get()).deletionDueAt).toBeDefined();
     await browser.step("decline");
     await browser.step("redirect");
     expect((await browser.returnToApp()).searchParams.get("error")).toBe("access_denied");
-    const console = await FlowDriver.startSignedIn(
+    const console = await FlowDriver.start(server.url, await consoleApp(server.url), {}, undefined, jar);
+    expect((await console.get()).deletionDueAt).toBeDefined();
+    const accountPage = await FlowDriver.startSignedIn(
       server.url,
-      await consoleApp(server.url),
-      {},
+      await accountPageApp(server.url),
+      { scope: "openid" },
       undefined,
       jar,
     );
-    expect(console.callback.searchParams.get("code")).toBeTruthy();
+    expect(accountPage.callback.searchParams.get("code")).toBeTruthy();
 
     const kept = await signIn(name);
     const { flow } = await kept.driver.step("deletionCancel");

@@ -1,11 +1,10 @@
 import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountSchema } from "../src/common/api/account.ts";
-import { contextSchema } from "../src/common/api/context.ts";
 import { findAccountIdByCredential } from "../src/server/store/accounts.ts";
 import type { TestApp } from "./support/apps.ts";
 import { CookieJar } from "./support/browser.ts";
-import { consoleApp, consoleSignUp } from "./support/console.ts";
+import { accountPageApp, consoleApp, consoleSignUp } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
 import { storeEngines } from "./support/postgres.ts";
 import { registerTestApp } from "./support/apps.ts";
@@ -21,13 +20,7 @@ describe.each(storeEngines)("the account page's own sign-in on $name", ({ url })
 
   beforeAll(async () => {
     server = await startTestServer(url ? { postgresUrl: url } : {});
-    const context = contextSchema.parse(await (await fetch(`${server.url}/context.json`)).json());
-    accountApp = {
-      clientId: context.account.clientId,
-      organizationId: context.organizationId,
-      applicationId: context.account.applicationId,
-      redirectUri: context.account.redirectUri,
-    };
+    accountApp = await accountPageApp(server.url);
   });
   afterAll(() => server.dispose());
 

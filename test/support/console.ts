@@ -21,6 +21,17 @@ export async function consoleApp(base: string): Promise<TestApp> {
   };
 }
 
+/** The account page's own client of the built-in organization, read from /context.json. */
+export async function accountPageApp(base: string): Promise<TestApp> {
+  const context = contextSchema.parse(await (await fetch(`${base}/context.json`)).json());
+  return {
+    clientId: context.account.clientId,
+    organizationId: context.organizationId,
+    applicationId: context.account.applicationId,
+    redirectUri: context.account.redirectUri,
+  };
+}
+
 export type ConsoleApi = (path: string, init?: RequestInit) => Promise<Response>;
 
 /**

@@ -97,9 +97,13 @@ export async function deleteGrantAccountsOf(trx: Database, accountId: string): P
   return rows.map((row) => row.grant_id);
 }
 
-/** Rows keyed by the account with no foreign key to it: flows, app choices, invitations it sent. */
+/**
+ * Rows keyed by the account with no foreign key to it: flows, app choices, invitations it sent, the
+ * browsers it signed in from.
+ */
 export async function deleteUnlinkedRowsOf(trx: Database, accountId: string): Promise<void> {
   await trx.deleteFrom("flows").where("state", "like", holding(accountId)).execute();
+  await trx.deleteFrom("session_devices").where("account_id", "=", accountId).execute();
   await trx.deleteFrom("application_choices").where("account_id", "=", accountId).execute();
   await trx.deleteFrom("organization_invitations").where("invited_by_account_id", "=", accountId).execute();
   await trx.deleteFrom("address_invitations").where("invited_by_account_id", "=", accountId).execute();
