@@ -185,6 +185,10 @@ describe.each(storeEngines)("the account's data on $name", ({ url }) => {
     expect(data.sessions.flatMap(({ apps }) => apps.map(({ organization }) => organization.name))).toEqual(
       expect.arrayContaining(names),
     );
+    // The browser each session is in, as Vrata noted it.
+    expect(
+      data.sessions.every(({ userAgent, lastActiveAt }) => userAgent !== undefined && lastActiveAt),
+    ).toBe(true);
 
     // All of the activity, newest first, as the activity list shows it.
     const listed: string[] = [];

@@ -105,6 +105,9 @@ export const accountExportSchema = z.object({
     z.object({
       signedInAt: z.optional(time),
       expiresAt: z.optional(time),
+      /** The browser's user agent and when it was last used to sign in to an app, when Vrata noted them. */
+      userAgent: z.optional(z.string()),
+      lastActiveAt: z.optional(time),
       apps: z.array(appSchema),
     }),
   ),

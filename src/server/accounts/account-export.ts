@@ -28,6 +28,7 @@ import { splitScopes } from "../store/application-choices.ts";
 import type { Database } from "../store/database.ts";
 import { findDocuments } from "../store/documents.ts";
 import { sessionsOf } from "../store/oidc-models.ts";
+import { liveSessionDevices, type SessionDevice } from "../store/session-devices.ts";
 import type { ProviderRegistry } from "../providers/registry.ts";
 import type { InstanceSecrets } from "../secrets/instance-secrets.ts";
 import { totpLastUsedAt } from "./account-passkeys.ts";
@@ -155,11 +156,16 @@ const blockView = (row: ExportedBlockRow) => ({
   note: row.userNote,
 });
 
-/** The engine's sessions of the account: when each signed in, until when, and the apps it signed in to. */
-function sessionParts(payloads: readonly string[]) {
-  const sessions = payloads.map(
-    (payload) => JSON.parse(payload) as EndedSession & { loginTs?: number; exp?: number },
-  );
+/**
+ * The engine's sessions of the account: when each signed in, until when, the apps it signed in to, and
+ * the browser it is in, as far as Vrata noted it (store/session-devices.ts).
+ */
+function sessionParts(payloads: readonly string[], devices: readonly SessionDevice[]) {
+  const deviceOfPayload = new Map(devices.map((device) => [device.payload, device]));
+  const sessions = payloads.map((payload) => ({
+    ...(JSON.parse(payload) as EndedSession & { loginTs?: number; exp?: number }),
+    device: deviceOfPayload.get(payload),
+  }));
   const clientIds = sessions.flatMap((session) => Object.keys(session.authorizations ?? {}));
   return { sessions, clientIds };
 }
@@ -194,7 +200,10 @@ export async function accountExport(
   const blocks = await blockRowsBinding(db, identityIds, accountId);
   const grants = await grantRowsOf(db, accountId);
   const choices = await applicationChoicesOf(db, accountId);
-  const { sessions, clientIds } = sessionParts(await sessionsOf(db, [accountId]));
+  const { sessions, clientIds } = sessionParts(
+    await sessionsOf(db, [accountId]),
+    await liveSessionDevices(db, accountId, Date.now()),
+  );
   const storedGrantIds = grants.map((grant) => deps.secrets.tokenIds(grant.grantId));
   const storedGrants = await grantPayloads(db, storedGrantIds);
   const grantsStored = storedGrantIds.map((id) => {
@@ -257,6 +266,10 @@ export async function accountExport(
     sessions: sessions.map((session) => ({
       ...(session.loginTs === undefined ? {} : { signedInAt: iso(session.loginTs * 1000) }),
       ...(session.exp === undefined ? {} : { expiresAt: iso(session.exp * 1000) }),
+      ...(session.device && {
+        userAgent: session.device.userAgent,
+        lastActiveAt: iso(session.device.lastActiveAt),
+      }),
       apps: Object.keys(session.authorizations ?? {}).flatMap(appOfClient),
     })),
     appChoices: choices.map((choice) => ({
