@@ -103,9 +103,10 @@ fs.writeFileSync(
   }),
 );
 
+const handle = toNodeHandler(auth);
 const server = https.createServer(
   { cert: fs.readFileSync(values.cert ?? ""), key: fs.readFileSync(values.key ?? "") },
-  toNodeHandler(auth),
+  (request, response) => void handle(request, response),
 );
 server.listen(port, "localhost");
 process.on("SIGTERM", () => server.close(() => process.exit(0)));
