@@ -51,7 +51,7 @@ export async function runComparison(options: BenchOptions): Promise<boolean> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-bench-"));
   const databases: { url: string; drop: () => Promise<void> }[] = [];
   // Each deployment has its own CA; the bench trusts all of them.
-  const trusted = tls.getCACertificates("default");
+  const trusted = [...tls.getCACertificates("default")];
   const servers: Server[] = [];
   let baseline: BaselineCheckout | undefined;
   try {
