@@ -79,10 +79,17 @@ const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toF
 const perRequest = (measured: Measurement | undefined) =>
   cpuMsPerRequest(measured?.serverCpuMs, measured?.requests);
 
-/** How much of its core a server kept busy over its windows: below ~90 % the load generator held it back. */
-function busy(measured: Measurement): string {
+/** The share of its core a server kept busy over its windows. */
+function busyShare(measured: Measurement): number {
   const windowMs = ((measured.requests ?? 0) / measured.requestsPerSecond) * 1000;
-  const share = ratio(measured.serverCpuMs, windowMs);
+  return ratio(measured.serverCpuMs, windowMs);
+}
+
+/** Below this share of its core, something else (the load generator, a busy machine) held a server back. */
+const saturated = 0.9;
+
+function busy(measured: Measurement): string {
+  const share = busyShare(measured);
   return Number.isFinite(share) ? `${fixed(share * 100)} %` : "-";
 }
 
@@ -233,6 +240,18 @@ export function printResult(result: RunResult): boolean {
       `measured windows per request answered; busy: the share of its core it used.`,
   );
   console.table(result.http.map(perCoreRow));
+  const held = result.http.some(({ measured }) =>
+    (["vrata", "engine", "peer"] as const).some((role) => {
+      const figures = measured[role];
+      return figures !== undefined && busyShare(figures) < saturated;
+    }),
+  );
+  if (held) {
+    console.log(
+      `Some server used less than ${saturated * 100} % of its core: the load generator or other work on the ` +
+        `machine held it back, so its req/s is less than its core can do; its CPU ms/req still holds.`,
+    );
+  }
   const verdicts = result.http.map(verdictRow);
   console.table(verdicts);
   if (result.baseline) {
