@@ -22,12 +22,15 @@ export function checkOutBaseline(ref: string): BaselineCheckout {
   const commit = git(["rev-parse", "--verify", `${ref}^{commit}`]);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-baseline-"));
   git(["worktree", "add", "--detach", "--quiet", dir, commit]);
+  const modules = path.join(dir, "node_modules");
   const remove = () => {
+    // The link goes first, so that nothing removing the worktree could reach this checkout's modules.
+    fs.rmSync(modules, { force: true });
     git(["worktree", "remove", "--force", dir]);
     fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
-    fs.symlinkSync(fs.realpathSync(path.join(root, "node_modules")), path.join(dir, "node_modules"));
+    fs.symlinkSync(fs.realpathSync(path.join(root, "node_modules")), modules);
     // Its own build of its own web app (the flow page it serves is part of what it is).
     execFileSync(process.execPath, ["scripts/build-web.ts"], { cwd: dir, stdio: "inherit" });
   } catch (error) {
