@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { BenchClients } from "./clients.ts";
+import type { Fetch } from "./code-flow.ts";
 import { cookieFetch } from "./cookie-fetch.ts";
 import type { Pinning } from "./pinning.ts";
 import { launch, type Endpoints, type Server } from "./servers.ts";
@@ -18,6 +19,27 @@ export const betterAuthEndpoints: Endpoints = {
   introspection: "/api/auth/oauth2/introspect",
   userinfo: "/api/auth/oauth2/userinfo",
 };
+
+/**
+ * The browser of Better Auth's signed-in person, at its authorization endpoint; the app's code
+ * exchange goes without the person's cookie, as an app's back end sends it (Better Auth turns away a
+ * request with its session cookie but no Origin). The authorization endpoint answers a request that
+ * Node's fetch makes (Sec-Fetch-Mode: cors) with JSON that names where to go, as its own client
+ * expects, rather than with a redirect: that answer is read here as the redirect it stands for.
+ */
+function signedInBrowser(sessionCookie: string): Fetch {
+  const browser = cookieFetch(sessionCookie);
+  return async (url, init) => {
+    if (new URL(url).pathname !== betterAuthEndpoints.authorize) {
+      return fetch(url, { ...init, redirect: "manual" });
+    }
+    const response = await browser(url, init);
+    if (response.status !== 200) return response;
+    const { redirect, url: location } = (await response.json()) as { redirect?: boolean; url?: string };
+    if (!redirect || !location) return new Response(null, { status: 500 });
+    return new Response(null, { status: 302, headers: { location } });
+  };
+}
 
 export interface BetterAuthLaunch {
   port: number;
@@ -50,7 +72,7 @@ export async function launchBetterAuth(settings: BetterAuthLaunch): Promise<{ se
     fs.readFileSync(path.join(settings.dataDir, "better-auth-clients.json"), "utf8"),
   ) as BenchClients & { sessionCookie: string };
   const side = sideOf(server, clients, () => Promise.resolve(), {
-    browser: () => cookieFetch(sessionCookie),
+    browser: () => signedInBrowser(sessionCookie),
     consentPromptForOffline: false,
   });
   return { server, side };

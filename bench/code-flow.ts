@@ -33,7 +33,7 @@ async function redirectTarget(response: Response, from: string, step: string): P
   await response.arrayBuffer();
   const location = response.headers.get("location");
   if (![302, 303].includes(response.status) || !location) {
-    throw new UnexpectedResponse(`${step}: ${response.status} instead of a redirect`);
+    throw new UnexpectedResponse(`${step}: ${response.status} instead of a redirect (${from})`);
   }
   return new URL(location, from);
 }
