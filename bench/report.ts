@@ -237,7 +237,10 @@ export function printResult(result: RunResult): boolean {
         : "") +
       `, ${result.durationSeconds} s each, in rounds taken in turn; HTTPS, ${connections} connections.\n` +
       `${result.pinning}. CPU ms/req: the server's own CPU time (all its processes and threads) over the ` +
-      `measured windows per request answered; busy: the share of its core it used.`,
+      `measured windows per request answered; busy: the share of its core it used.` +
+      (result.database === "PostgreSQL"
+        ? " On PostgreSQL, the database server's own CPU time is not counted: it is another process."
+        : ""),
   );
   console.table(result.http.map(perCoreRow));
   const held = result.http.some(({ measured }) =>
