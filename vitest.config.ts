@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 // what a server answers or logs, so a generous limit costs nothing when things go well.
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+    include: ["src/**/*.test.ts", "test/**/*.test.ts", "bench/**/*.test.ts"],
     environment: "node",
     // Test files' PostgreSQL schemas are dropped at the end of the run, never while others migrate.
     globalSetup: ["test/support/postgres-schemas.ts"],

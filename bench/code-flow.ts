@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { routes } from "../src/common/routes.ts";
 import type { BenchClients } from "./clients.ts";
 import { cookieFetch } from "./cookie-fetch.ts";
+import { vrataEndpoints, type Endpoints } from "./servers.ts";
 
 // The authorization code flow of a public client as a browser and the app's code would run it, minus
 // the browser: PKCE S256, state and nonce, each redirect checked, then the code exchange.
@@ -33,7 +33,7 @@ async function redirectTarget(response: Response, from: string, step: string): P
   await response.arrayBuffer();
   const location = response.headers.get("location");
   if (![302, 303].includes(response.status) || !location) {
-    throw new UnexpectedResponse(`${step}: ${response.status} instead of a redirect`);
+    throw new UnexpectedResponse(`${step}: ${response.status} instead of a redirect (${from})`);
   }
   return new URL(location, from);
 }
@@ -46,11 +46,28 @@ export type SignIn = (browser: Fetch, interaction: URL) => Promise<void>;
 
 const random = () => randomBytes(32).toString("base64url");
 
+/** How a server's authorization code flow differs from Vrata's. */
+export interface FlowOptions {
+  endpoints?: Pick<Endpoints, "authorize" | "token">;
+  /** The browser, with what it holds already (a session cookie); a fresh one by default. */
+  browser?: () => Fetch;
+  /**
+   * Whether a request for offline_access says prompt=consent, which OpenID Connect asks for and
+   * oidc-provider needs; Better Auth shows its consent page for it, even to a client that skips consent.
+   */
+  consentPromptForOffline?: boolean;
+}
+
 /** An authorization request of the client with PKCE, state and nonce, and the secrets it was made with. */
-export function authorizationRequest(base: string, client: PersonClient, scope: string) {
+export function authorizationRequest(
+  base: string,
+  client: PersonClient,
+  scope: string,
+  { endpoints = vrataEndpoints, consentPromptForOffline = true }: FlowOptions = {},
+) {
   const verifier = random();
   const state = random();
-  const url = new URL(routes.OIDCAuthorize.path, base);
+  const url = new URL(endpoints.authorize, base);
   url.search = new URLSearchParams({
     client_id: client.clientId,
     redirect_uri: client.redirectUri,
@@ -61,7 +78,7 @@ export function authorizationRequest(base: string, client: PersonClient, scope: 
     state,
     nonce: random(),
     // OpenID Connect grants offline_access only when consent is asked for.
-    ...(scope.split(" ").includes("offline_access") ? { prompt: "consent" } : {}),
+    ...(consentPromptForOffline && scope.split(" ").includes("offline_access") ? { prompt: "consent" } : {}),
   }).toString();
   return { url, verifier, state };
 }
@@ -71,9 +88,10 @@ export async function codeFlow(
   client: PersonClient,
   scope: string,
   signIn: SignIn,
+  options: FlowOptions = {},
 ): Promise<Tokens> {
-  const browser = cookieFetch();
-  const { url: authorize, verifier, state } = authorizationRequest(base, client, scope);
+  const browser = options.browser?.() ?? cookieFetch();
+  const { url: authorize, verifier, state } = authorizationRequest(base, client, scope, options);
   const interaction = await redirectTarget(await browser(authorize.href), authorize.href, "authorize");
   await signIn(browser, interaction);
 
@@ -87,7 +105,7 @@ export async function codeFlow(
     throw new UnexpectedResponse(`the app got ${url.search} instead of a code and its state`);
   }
 
-  const response = await browser(new URL(routes.OIDCToken.path, base).href, {
+  const response = await browser(new URL((options.endpoints ?? vrataEndpoints).token, base).href, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({

@@ -6,6 +6,8 @@ import type { Config } from "../src/server/config.ts";
 import { vrataCommand } from "../test/support/command.ts";
 import { freePort } from "../test/support/ports.ts";
 import { measureArgon2Capacity } from "./argon2-capacity.ts";
+import { checkOutBaseline, type BaselineCheckout } from "./baseline.ts";
+import { launchBetterAuth } from "./better-auth.ts";
 import { addBenchClients } from "./clients.ts";
 import { authorizationRequest, codeFlow } from "./code-flow.ts";
 import { measureFlowCost } from "./flow-cost.ts";
@@ -13,17 +15,21 @@ import { runFlowWorkload } from "./flow-workload.ts";
 import { load } from "./load.ts";
 import type { BenchOptions } from "./options.ts";
 import { measurePageWeight } from "./page-weight.ts";
+import { describePinning, detectPinning, pinThisProcess } from "./pinning.ts";
 import { createFreshDatabase } from "./postgres.ts";
-import { printResult, writeResult, type HttpResult, type ServerResult } from "./report.ts";
-import { launch, prepareVrata, root, rssMegabytes, stop, type Server } from "./servers.ts";
+import { printResult, writeResult, type HttpResult, type Role, type ServerResult } from "./report.ts";
+import { cpuMs, launch, prepareVrata, root, rssMegabytes, stop, type Server } from "./servers.ts";
 import { sideOf, type Side } from "./sides.ts";
 import { combined, sleep, type Measurement } from "./stats.ts";
 import { passwordSignIn } from "./vrata-sign-in.ts";
 import { workloads } from "./workloads.ts";
 
-// The comparison `npm run bench` makes: Vrata with a worker per core, Vrata in one worker, and a bare oidc-provider of the
-// same version, started side by side in one run and loaded one after the other with the same
-// workloads. Ratios are Vrata / bare engine.
+// The comparison `npm run bench` makes. Per core: Vrata in one worker and a bare oidc-provider of the
+// same version, each pinned to the same core while the load generator (this process) has another;
+// with --baseline, the Vrata of another git ref, pinned alike; with --peers, Better Auth, pinned
+// alike. As information: Vrata with a worker per core on the whole machine. All are started side by
+// side in one run and take turns with the same workloads; for each, requests per second and the
+// server's own CPU time per request.
 
 const person = { username: "bench-person", password: "a long benchmark passphrase" };
 /** How many rounds each workload's measured time is cut into; the servers take turns in each. */
@@ -31,34 +37,55 @@ const rounds = 5;
 const metricsToken = "a benchmark's metrics token, long enough";
 const workers = os.availableParallelism();
 
+interface Contender {
+  role: Role;
+  side: Side;
+}
+
 /** Runs the comparison; true when some workload had errors (its figures mean nothing). */
 export async function runComparison(options: BenchOptions): Promise<boolean> {
   const selected = (name: string) => options.only === undefined || name.includes(options.only);
+  const pinning = detectPinning();
+  pinThisProcess(pinning);
+  const perCore = { pinning, cpus: pinning.serverCpu };
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-bench-"));
-  let database: Awaited<ReturnType<typeof createFreshDatabase>> | undefined;
+  const databases: { url: string; drop: () => Promise<void> }[] = [];
+  // Each deployment has its own CA; the bench trusts all of them.
+  const trusted = [...tls.getCACertificates("default")];
   const servers: Server[] = [];
+  let baseline: BaselineCheckout | undefined;
   try {
-    if (options.database) database = await createFreshDatabase(options.database);
-    const [allPort, onePort, barePort] = [await freePort(), await freePort(), await freePort()];
+    const freshDatabase = async () => {
+      if (!options.database) return undefined;
+      const database = await createFreshDatabase(options.database);
+      databases.push(database);
+      return database.url;
+    };
     const metricsTokenFile = path.join(dataDir, "metrics-token");
     fs.writeFileSync(metricsTokenFile, metricsToken, { mode: 0o600 });
-    // Both Vratas share the data folder and the store, as two instances of one deployment would.
-    const vrataArgs = (port: number) => [
-      ...["--port", String(port), "--data", dataDir, "--metrics-token-file", metricsTokenFile],
-      ...(database ? ["--database", database.url] : []),
-    ];
-    await prepareVrata(vrataArgs(allPort));
-    const storeSetting: Config["database"] = database
-      ? { kind: "postgres", url: database.url }
-      : { kind: "sqlite", file: path.join(dataDir, "vrata.sqlite") };
-    const clients = await addBenchClients(storeSetting);
-    const tlsDir = path.join(dataDir, "tls");
-    tls.setDefaultCACertificates([
-      ...tls.getCACertificates("default"),
-      fs.readFileSync(path.join(tlsDir, "ca.pem"), "utf8"),
-    ]);
 
-    // Every server is profiled, so that a gap can be read off as what Vrata does beyond the engine.
+    /** A Vrata deployment: its data folder and store, prepared, with the bench's clients in it. */
+    const prepareDeployment = async (folder: string, cwd: string) => {
+      fs.mkdirSync(folder, { recursive: true });
+      const database = await freshDatabase();
+      const args = (port: number) => [
+        ...["--port", String(port), "--data", folder, "--metrics-token-file", metricsTokenFile],
+        ...(database ? ["--database", database] : []),
+      ];
+      await prepareVrata(args(await freePort()), cwd);
+      const storeSetting: Config["database"] = database
+        ? { kind: "postgres", url: database }
+        : { kind: "sqlite", file: path.join(folder, "vrata.sqlite") };
+      const clients = await addBenchClients(storeSetting);
+      const ca = fs.readFileSync(path.join(folder, "tls", "ca.pem"), "utf8");
+      trusted.push(ca);
+      tls.setDefaultCACertificates(trusted);
+      return { args, clients, tlsDir: path.join(folder, "tls") };
+    };
+    // Both current Vratas share the data folder and the store, as two instances of one deployment would.
+    const current = await prepareDeployment(dataDir, root);
+
+    // Every server can be profiled, so that a gap can be read off as what Vrata does beyond the engine.
     const startedAt = new Date().toISOString().replaceAll(":", "-");
     const profiling = (name: string) =>
       options.cpuProfile
@@ -70,110 +97,157 @@ export async function runComparison(options: BenchOptions): Promise<boolean> {
             `${startedAt}-${name}.cpuprofile`,
           ]
         : [];
-    const launchVrata = async (name: string, port: number, workerCount: number) => {
+    const launchVrata = async (
+      name: string,
+      deployment: typeof current,
+      workerCount: number,
+      cpus: string,
+      cwd = root,
+    ) => {
+      const port = await freePort();
       const server = await launch(
         name,
         [
-          ...profiling(`vrata-${workerCount}`),
+          ...profiling(name.replace(/[^a-z0-9]+/gi, "-").toLowerCase()),
           ...vrataCommand,
-          ...vrataArgs(port),
+          ...deployment.args(port),
           ...["--workers", String(workerCount), "--log-level", "warn"],
         ],
         port,
+        { pinning, cpus, cwd },
       );
       servers.push(server);
       return server;
     };
-    const vrata = await launchVrata(`Vrata, ${workers} workers`, allPort, workers);
-    const oneWorker = await launchVrata("Vrata, 1 worker", onePort, 1);
+    const oneWorker = await launchVrata("Vrata, 1 worker", current, 1, pinning.serverCpu);
+    const allWorkers = await launchVrata(`Vrata, ${workers} workers`, current, workers, pinning.allCpus);
+    const barePort = await freePort();
     const bare = await launch(
       "oidc-provider",
       [
         ...profiling("oidc-provider"),
         "bench/bare-provider.ts",
         ...["--port", String(barePort)],
-        ...["--cert", path.join(tlsDir, "localhost.pem"), "--key", path.join(tlsDir, "localhost-key.pem")],
-        ...[
-          "--service-client-id",
-          clients.service.clientId,
-          "--service-client-secret",
-          clients.service.secret,
-        ],
-        ...["--person-client-id", clients.person.clientId, "--redirect-uri", clients.person.redirectUri],
+        ...["--cert", path.join(current.tlsDir, "localhost.pem")],
+        ...["--key", path.join(current.tlsDir, "localhost-key.pem")],
+        ...["--service-client-id", current.clients.service.clientId],
+        ...["--service-client-secret", current.clients.service.secret],
+        ...["--person-client-id", current.clients.person.clientId],
+        ...["--redirect-uri", current.clients.person.redirectUri],
       ],
       barePort,
+      perCore,
     );
     servers.push(bare);
-    await sleep(1000);
-    const idleRss = servers.map((server) => rssMegabytes(server.process));
 
     // The person signs up once through the flow itself; every later flow signs in to that account.
     const signUp = passwordSignIn(person.username, person.password, "signup");
-    await sideOf(vrata, clients, signUp).personAccessToken();
     const signIn = passwordSignIn(person.username, person.password, "signin");
-    const vrataSides = [vrata, oneWorker].map((server) => sideOf(server, clients, signIn));
-    // The bare engine's interaction route signs its one person in without being asked.
-    const sides: Side[] = [...vrataSides, sideOf(bare, clients, () => Promise.resolve())];
+    await sideOf(oneWorker, current.clients, signUp).personAccessToken();
+    const contenders: Contender[] = [
+      { role: "vrata", side: sideOf(oneWorker, current.clients, signIn) },
+      // The bare engine's interaction route signs its one person in without being asked.
+      { role: "engine", side: sideOf(bare, current.clients, () => Promise.resolve()) },
+      { role: "all", side: sideOf(allWorkers, current.clients, signIn) },
+    ];
+
+    if (options.baseline) {
+      baseline = checkOutBaseline(options.baseline);
+      const deployment = await prepareDeployment(path.join(dataDir, "baseline"), baseline.dir);
+      const server = await launchVrata(
+        `Vrata ${options.baseline}, 1 worker`,
+        deployment,
+        1,
+        pinning.serverCpu,
+        baseline.dir,
+      );
+      await sideOf(server, deployment.clients, signUp).personAccessToken();
+      contenders.push({ role: "baseline", side: sideOf(server, deployment.clients, signIn) });
+    }
+    if (options.peers) {
+      const { server, side } = await launchBetterAuth({
+        port: await freePort(),
+        tlsDir: current.tlsDir,
+        dataDir: path.join(dataDir, "better-auth"),
+        redirectUri: current.clients.person.redirectUri,
+        profiling: profiling("better-auth"),
+        ...perCore,
+      });
+      servers.push(server);
+      contenders.push({ role: "peer", side });
+    }
+    await sleep(1000);
+    const idleRss = servers.map((server) => rssMegabytes(server.process));
 
     const http: HttpResult[] = [];
     for (const definition of workloads) {
-      if (database && definition.memoryOnly) continue;
+      if (options.database && definition.memoryOnly) continue;
       if (!selected(definition.name)) continue;
-      const run = async (under: Side, seconds: number) =>
-        load(under.server.url, await definition.prepare(under), seconds);
-      for (const side of sides) await run(side, 1); // warm-up
+      // Tokens and the like are fetched before the measured window; only the load is in it.
+      const run = async ({ side }: Contender, seconds: number) => {
+        const workload = await definition.prepare(side);
+        return load(side.server.url, workload, seconds, () => cpuMs(side.server.process));
+      };
+      for (const contender of contenders) await run(contender, 1); // warm-up
       // The servers take turns within each round, each round starting with another one, so that a slow
       // moment of a shared machine falls on all of them rather than on one.
-      const slices = new Map<Side, Measurement[]>(sides.map((side) => [side, []]));
+      const slices = new Map<Contender, Measurement[]>(contenders.map((contender) => [contender, []]));
       const seconds = options.durationSeconds / rounds;
       for (let round = 0; round < rounds; round++) {
-        for (let turn = 0; turn < sides.length; turn++) {
-          const side = sides[(round + turn) % sides.length] as Side;
-          slices.get(side)?.push(await run(side, seconds));
+        for (let turn = 0; turn < contenders.length; turn++) {
+          const contender = contenders[(round + turn) % contenders.length] as Contender;
+          slices.get(contender)?.push(await run(contender, seconds));
         }
       }
-      const [all, one, engine] = sides.map((side) => combined(slices.get(side) ?? []));
       http.push({
         name: definition.name,
-        ...(definition.minRatio ? { minRatio: definition.minRatio } : {}),
-        ...(definition.oneWorkerBefore ? { oneWorkerBefore: definition.oneWorkerBefore } : {}),
-        vrata: all as Measurement,
-        oneWorker: one as Measurement,
-        engine: engine as Measurement,
+        ...(definition.maxCpuRatio ? { maxCpuRatio: definition.maxCpuRatio } : {}),
+        ...(definition.minPerCoreRatio ? { minPerCoreRatio: definition.minPerCoreRatio } : {}),
+        measured: Object.fromEntries(
+          contenders.map((contender) => [contender.role, combined(slices.get(contender) ?? [])]),
+        ),
       });
     }
 
+    const vrataSides = contenders.filter(({ role }) => role === "vrata" || role === "all");
     const flows = selected("sign-in flow")
       ? await (async () => {
           // Measured first, while the servers are idle, so nothing else competes for the cores.
-          const argon2 = await measureArgon2Capacity(Math.min(options.durationSeconds, 3));
+          const argon2 = await measureArgon2Capacity(Math.min(options.durationSeconds, 3), pinning);
           const measured = [];
-          for (const side of vrataSides) {
+          for (const { side } of vrataSides) {
             measured.push(await runFlowWorkload(side, signIn, argon2, options.durationSeconds));
           }
-          const cost = await measureFlowCost(vrata, metricsToken, () =>
-            codeFlow(vrata.url, clients.person, "openid profile email", signIn),
+          const cost = await measureFlowCost(oneWorker, metricsToken, () =>
+            codeFlow(oneWorker.url, current.clients.person, "openid profile email", signIn),
           );
           return { measured, cost };
         })()
       : undefined;
     // What a browser loads for the flow page, reached as people reach it: by an app's authorization request.
     const pageWeight = selected("page weight")
-      ? await measurePageWeight(vrata.url, authorizationRequest(vrata.url, clients.person, "openid").url.href)
+      ? await measurePageWeight(
+          oneWorker.url,
+          authorizationRequest(oneWorker.url, current.clients.person, "openid").url.href,
+        )
       : undefined;
     const loadedRss = servers.map((server) => rssMegabytes(server.process));
 
     const serverResults: ServerResult[] = servers.map((server, index) => ({
       name: server.name,
+      ...(server.cpus === undefined ? {} : { cpus: server.cpus }),
       coldStartMs: server.coldStartMs,
       rssIdleMb: idleRss[index] ?? { main: NaN, workers: [] },
       rssAfterLoadMb: loadedRss[index] ?? { main: NaN, workers: [] },
-      targeted: server !== bare,
+      // Cold start is a target of one worker; memory of every worker of this checkout's Vrata.
+      targets: { coldStart: server === oneWorker, rss: server === oneWorker || server === allWorkers },
     }));
     const result = {
-      database: database ? ("PostgreSQL" as const) : ("SQLite" as const),
+      database: options.database ? ("PostgreSQL" as const) : ("SQLite" as const),
       durationSeconds: options.durationSeconds,
       workers,
+      pinning: describePinning(pinning),
+      ...(baseline ? { baseline: { ref: baseline.ref, commit: baseline.commit } } : {}),
       http,
       ...(flows ? { flows: flows.measured, flowCost: flows.cost } : {}),
       ...(pageWeight ? { pageWeight } : {}),
@@ -184,7 +258,8 @@ export async function runComparison(options: BenchOptions): Promise<boolean> {
     return failed;
   } finally {
     for (const server of servers) await stop(server.process);
-    await database?.drop();
+    for (const database of databases) await database.drop();
+    baseline?.remove();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

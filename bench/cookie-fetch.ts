@@ -13,9 +13,17 @@ function isRemoval(value: string, attributes: string[]): boolean {
   return value === "" || attributes.some((a) => /^\s*(max-age=0|expires=thu, 01 jan 1970)/i.test(a));
 }
 
-/** A fetch with its own cookie jar that never follows redirects (the caller checks each hop). */
-export function cookieFetch(): Fetch {
+/**
+ * A fetch with its own cookie jar that never follows redirects (the caller checks each hop); `cookies`
+ * ("name=value; name=value") are in the jar from the start, for the path /.
+ */
+export function cookieFetch(cookies = ""): Fetch {
   const jar = new Map<string, { name: string; value: string; path: string }>();
+  for (const pair of cookies.split(";").filter((part) => part.includes("="))) {
+    const separator = pair.indexOf("=");
+    const name = pair.slice(0, separator).trim();
+    jar.set(`${name};/`, { name, value: pair.slice(separator + 1).trim(), path: "/" });
+  }
   return async (url, init = {}) => {
     const { pathname } = new URL(url);
     const cookies = [...jar.values()].filter((cookie) => pathname.startsWith(cookie.path));

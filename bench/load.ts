@@ -22,7 +22,16 @@ export interface Workload {
   connections?: number;
 }
 
-export async function load(base: string, workload: Workload, seconds: number): Promise<Measurement> {
+/**
+ * Loads `base` with the workload for `seconds`. With `serverCpu` (the server's CPU counter), the
+ * server's CPU time over exactly the measured window is kept beside the requests answered in it.
+ */
+export async function load(
+  base: string,
+  workload: Workload,
+  seconds: number,
+  serverCpu?: () => number,
+): Promise<Measurement> {
   let wrongAnswers = 0;
   let firstError: string | undefined;
   // Checked here rather than with autocannon's verifyBody, which also sees the non-2xx answers that
@@ -38,6 +47,7 @@ export async function load(base: string, workload: Workload, seconds: number): P
     },
   });
   const { perConnection } = workload;
+  const cpuAtStart = serverCpu?.();
   const result = await autocannon({
     url: base + workload.path,
     connections: workload.connections ?? connections,
@@ -50,6 +60,7 @@ export async function load(base: string, workload: Workload, seconds: number): P
     // each request, so per-connection state needs a list of each connection's own.
     ...(perConnection ? { setupClient: (client) => client.setRequests([checked(perConnection())]) } : {}),
   });
+  const serverCpuMs = cpuAtStart === undefined ? undefined : (serverCpu?.() ?? 0) - cpuAtStart;
   return {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
@@ -57,5 +68,7 @@ export async function load(base: string, workload: Workload, seconds: number): P
     // Every response must be a success: a failing workload is reported as failed, never as fast.
     errors: result.errors + result.timeouts + result.non2xx + wrongAnswers,
     ...(firstError === undefined ? {} : { firstError }),
+    requests: result.requests.total,
+    ...(serverCpuMs === undefined ? {} : { serverCpuMs }),
   };
 }

@@ -1,8 +1,8 @@
 import { parseArgs } from "node:util";
 
-// `npm run bench -- [--database postgres://…] [--cpu-prof] [--only <text>]`, or
-// `npm run bench -- --seed-identities 1000000 --database postgres://…`; VRATA_BENCH_SECONDS sets the
-// length of each measured workload (5 s by default).
+// `npm run bench -- [--database postgres://…] [--cpu-prof] [--only <text>] [--baseline <git ref>]
+// [--peers]`, or `npm run bench -- --seed-identities 1000000 --database postgres://…`;
+// VRATA_BENCH_SECONDS sets the length of each measured workload (5 s by default).
 
 export interface BenchOptions {
   /** PostgreSQL server to run Vrata on (in a fresh database); SQLite when absent. */
@@ -11,6 +11,10 @@ export interface BenchOptions {
   cpuProfile: boolean;
   /** Runs only the workloads whose name contains this text ("flow" for the sign-in flow), e.g. to profile one. */
   only?: string;
+  /** A git ref whose Vrata (one worker) runs in the same rounds as this checkout's: an A/B. */
+  baseline?: string;
+  /** Also runs Better Auth with its OAuth provider plugin. */
+  peers: boolean;
   /** Measures Vrata with a PostgreSQL store of this many people against one of a thousand instead. */
   seedIdentities?: number;
   durationSeconds: number;
@@ -23,6 +27,8 @@ export function benchOptions(args: string[]): BenchOptions {
       database: { type: "string" },
       "cpu-prof": { type: "boolean", default: false },
       only: { type: "string" },
+      baseline: { type: "string" },
+      peers: { type: "boolean", default: false },
       "seed-identities": { type: "string" },
     },
   });
@@ -38,6 +44,8 @@ export function benchOptions(args: string[]): BenchOptions {
     ...(values.database ? { database: values.database } : {}),
     cpuProfile: values["cpu-prof"],
     ...(values.only ? { only: values.only } : {}),
+    ...(values.baseline ? { baseline: values.baseline } : {}),
+    peers: values.peers,
     durationSeconds,
   };
 }

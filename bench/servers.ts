@@ -3,35 +3,84 @@ import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import { routes } from "../src/common/routes.ts";
 import { vrataCommand } from "../test/support/command.ts";
+import { processTree, treeCpuMs } from "./cpu.ts";
+import { pinnedCommand, type Pinning } from "./pinning.ts";
 
 // Starting and watching the two servers under test, each in a process of its own so that cold start
 // and memory are theirs alone.
 
 export const root = fileURLToPath(new URL("../", import.meta.url));
 
+/** Where a server answers each request the bench makes (Better Auth has paths of its own). */
+export interface Endpoints {
+  discovery: string;
+  jwks: string;
+  authorize: string;
+  token: string;
+  introspection: string;
+  userinfo: string;
+}
+
+/** Vrata's, which the bare engine is given too. */
+export const vrataEndpoints: Endpoints = {
+  discovery: routes.OIDCDiscovery.path,
+  jwks: routes.OIDCKeys.path,
+  authorize: routes.OIDCAuthorize.path,
+  token: routes.OIDCToken.path,
+  introspection: routes.OIDCIntrospect.path,
+  userinfo: routes.OIDCUserinfo.path,
+};
+
 export interface Server {
   name: string;
   url: string;
   process: ChildProcess;
   coldStartMs: number;
+  endpoints: Endpoints;
+  /** The cores it may run on, when pinned. */
+  cpus?: string;
+}
+
+export interface LaunchOptions {
+  /** Runs the server on these cores only (taskset), when the pinning allows. */
+  pinning?: Pinning;
+  cpus?: string;
+  /** The checkout it runs from (another one for the baseline). */
+  cwd?: string;
+  endpoints?: Endpoints;
 }
 
 /** Starts a server and measures the time from spawning it to its first discovery answer. */
-export async function launch(name: string, args: string[], port: number): Promise<Server> {
+export async function launch(
+  name: string,
+  args: string[],
+  port: number,
+  { pinning, cpus, cwd = root, endpoints = vrataEndpoints }: LaunchOptions = {},
+): Promise<Server> {
   const started = performance.now();
-  const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "ignore", "inherit"] });
+  const [command, commandArgs] = pinning
+    ? pinnedCommand(pinning, cpus, process.execPath, args)
+    : [process.execPath, args];
+  const child = spawn(command, commandArgs, { cwd, stdio: ["ignore", "ignore", "inherit"] });
   const url = `https://localhost:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}`);
     try {
-      const response = await fetch(url + routes.OIDCDiscovery.path);
+      const response = await fetch(url + endpoints.discovery);
       if (response.ok) break;
     } catch {
       // not listening yet
     }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-  return { name, url, process: child, coldStartMs: performance.now() - started };
+  return {
+    name,
+    url,
+    process: child,
+    coldStartMs: performance.now() - started,
+    endpoints,
+    ...(pinning?.pinned && cpus !== undefined ? { cpus } : {}),
+  };
 }
 
 /** Stops a server and waits for it to exit, so it has closed its database connections (and written a CPU profile). */
@@ -42,38 +91,9 @@ export async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** The process and its descendants (a clustered Vrata: the primary and its workers). */
-export function processTree(pid: number): number[] {
-  let children: number[] = [];
-  try {
-    children = fs
-      .readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
-      .split(" ")
-      .filter((field) => field !== "")
-      .map(Number);
-  } catch {
-    // ended meanwhile
-  }
-  return [pid, ...children.flatMap(processTree)];
-}
-
-/** CPU time one process has used so far, all its threads together (0 once it has ended). */
-function processCpuMs(pid: number): number {
-  let stat: string;
-  try {
-    stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return 0;
-  }
-  // Fields after the parenthesised command name; utime and stime are the 12th and 13th of them,
-  // counted in USER_HZ ticks, which Linux fixes at 100 per second.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
 /** CPU time the server has used so far: its process and its workers, all their threads together. */
 export function cpuMs(child: ChildProcess): number {
-  return processTree(child.pid ?? 0).reduce((sum, pid) => sum + processCpuMs(pid), 0);
+  return treeCpuMs(child.pid ?? 0);
 }
 
 function processRssMb(pid: number): number {
@@ -96,9 +116,9 @@ export function rssMegabytes(child: ChildProcess): { main: number; workers: numb
  * database) and Node caches its compiled modules, then stops it: the measured start is then a
  * restart, as in production.
  */
-export async function prepareVrata(vrataArgs: string[]): Promise<void> {
+export async function prepareVrata(vrataArgs: string[], cwd = root): Promise<void> {
   const child = spawn(process.execPath, [...vrataCommand, ...vrataArgs], {
-    cwd: root,
+    cwd,
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,5 @@
-import { routes } from "../src/common/routes.ts";
 import type { BenchClients } from "./clients.ts";
-import { codeFlow, expectStatus, UnexpectedResponse, type SignIn } from "./code-flow.ts";
+import { codeFlow, expectStatus, UnexpectedResponse, type FlowOptions, type SignIn } from "./code-flow.ts";
 import type { Server } from "./servers.ts";
 
 // What each server under test needs before it can be loaded: tokens of its own, obtained the way
@@ -23,9 +22,16 @@ export function basicAuthorization({ service }: BenchClients): string {
   return `Basic ${Buffer.from(`${service.clientId}:${service.secret}`).toString("base64")}`;
 }
 
-export function sideOf(server: Server, clients: BenchClients, signIn: SignIn): Side {
+export function sideOf(
+  server: Server,
+  clients: BenchClients,
+  signIn: SignIn,
+  flowOptions: Omit<FlowOptions, "endpoints"> = {},
+): Side {
+  const flow = (scope: string) =>
+    codeFlow(server.url, clients.person, scope, signIn, { ...flowOptions, endpoints: server.endpoints });
   const serviceAccessToken = async () => {
-    const response = await fetch(server.url + routes.OIDCToken.path, {
+    const response = await fetch(server.url + server.endpoints.token, {
       method: "POST",
       headers: {
         authorization: basicAuthorization(clients),
@@ -39,7 +45,7 @@ export function sideOf(server: Server, clients: BenchClients, signIn: SignIn): S
     return tokens.access_token;
   };
   const refreshToken = async () => {
-    const tokens = await codeFlow(server.url, clients.person, "openid offline_access", signIn);
+    const tokens = await flow("openid offline_access");
     if (!tokens.refresh_token) throw new UnexpectedResponse(`${server.name} issued no refresh token`);
     return tokens.refresh_token;
   };
@@ -47,8 +53,7 @@ export function sideOf(server: Server, clients: BenchClients, signIn: SignIn): S
     server,
     clients,
     serviceAccessToken,
-    personAccessToken: async () =>
-      (await codeFlow(server.url, clients.person, "openid", signIn)).access_token,
+    personAccessToken: async () => (await flow("openid")).access_token,
     refreshTokens: (count) => Promise.all(Array.from({ length: count }, refreshToken)),
   };
 }

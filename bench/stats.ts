@@ -5,14 +5,25 @@ export interface Measurement {
   errors: number;
   /** What the first failing request got, to tell why a workload failed. */
   firstError?: string;
+  /** Requests answered in the measured window(s). */
+  requests?: number;
+  /** The server's own CPU time over the same window(s): its processes' counters, at start and end. */
+  serverCpuMs?: number;
 }
+
+const sumOf = (rounds: readonly Measurement[], field: "requests" | "serverCpuMs") =>
+  rounds.some((round) => round[field] === undefined)
+    ? undefined
+    : rounds.reduce((sum, round) => sum + (round[field] ?? 0), 0);
 
 /**
  * Rounds of one workload on one server, as one measurement: the mean throughput, the median of the
- * rounds' medians, and the worst round's p99 (latency samples of separate rounds cannot be merged).
+ * rounds' medians, the worst round's p99 (latency samples of separate rounds cannot be merged), and
+ * the requests and server CPU time of all rounds together.
  */
 export function combined(rounds: readonly Measurement[]): Measurement {
   const firstError = rounds.find((round) => round.firstError !== undefined)?.firstError;
+  const [requests, serverCpuMs] = [sumOf(rounds, "requests"), sumOf(rounds, "serverCpuMs")];
   return {
     requestsPerSecond: rounds.reduce((sum, round) => sum + round.requestsPerSecond, 0) / rounds.length,
     p50Ms: percentile(
@@ -22,6 +33,8 @@ export function combined(rounds: readonly Measurement[]): Measurement {
     p99Ms: Math.max(...rounds.map((round) => round.p99Ms)),
     errors: rounds.reduce((sum, round) => sum + round.errors, 0),
     ...(firstError === undefined ? {} : { firstError }),
+    ...(requests === undefined ? {} : { requests }),
+    ...(serverCpuMs === undefined ? {} : { serverCpuMs }),
   };
 }
 
