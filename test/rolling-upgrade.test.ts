@@ -28,6 +28,7 @@ const newMigrations = [
   "0017-application-choices",
   "0018-address-invitations",
   "0019-second-factors",
+  "0020-email-verifications",
 ];
 const previousReleaseAvailable =
   spawnSync("git", ["cat-file", "-e", `${previousRelease}^{commit}`]).status === 0;

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "./database.ts";
 import { deleteExpiredFlows, deleteExpiredSessions } from "./flows.ts";
 import { deleteExpiredAddressInvitations } from "./address-invitations.ts";
+import { deleteExpiredEmailVerifications } from "./email-verifications.ts";
 import { deleteExpiredInvitations } from "./invitations.ts";
 import { deleteExpiredOidcModels } from "./oidc-models.ts";
 import { deleteExpiredPasskeyChallenges } from "./passkey-challenges.ts";
@@ -24,6 +25,7 @@ async function removeExpired(db: Database, now: number): Promise<number> {
     deleteExpiredPasskeyChallenges(db, now),
     deleteExpiredUpstreamRequests(db, now),
     deleteExpiredSamlAssertions(db, now),
+    deleteExpiredEmailVerifications(db, now),
   ]);
   return counts.reduce((sum, count) => sum + count, 0);
 }

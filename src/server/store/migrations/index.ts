@@ -18,6 +18,7 @@ import * as identityAddressShares from "./0016-identity-address-shares.ts";
 import * as applicationChoices from "./0017-application-choices.ts";
 import * as addressInvitations from "./0018-address-invitations.ts";
 import * as secondFactors from "./0019-second-factors.ts";
+import * as emailVerifications from "./0020-email-verifications.ts";
 
 /** Forward-only migrations, applied in the order of their names. Never edit one that has shipped. */
 export const migrations: MigrationProvider = {
@@ -42,5 +43,6 @@ export const migrations: MigrationProvider = {
       "0017-application-choices": applicationChoices,
       "0018-address-invitations": addressInvitations,
       "0019-second-factors": secondFactors,
+      "0020-email-verifications": emailVerifications,
     }),
 };
