@@ -6,7 +6,8 @@ import { Section } from "../components/Section.tsx";
 import { SignedInContent } from "../components/SignedInContent.tsx";
 import { useDocumentTitle } from "../documentTitle.ts";
 import { accountQuery } from "../partials/account/accountApi.ts";
-import { OtherMethods } from "../partials/account/OtherMethods.tsx";
+import { EmailAddresses } from "../partials/account/EmailAddresses.tsx";
+import { PasswordSection } from "../partials/account/PasswordSection.tsx";
 import { Passkeys } from "../partials/account/Passkeys.tsx";
 import { Providers } from "../partials/account/Providers.tsx";
 import { SecondFactors } from "../partials/account/SecondFactors.tsx";
@@ -49,8 +50,11 @@ function SignInMethods({ account }: { readonly account: AccountData }) {
           <Providers credentials={account.credentials} />
         </Section>
       )}
-      <Section title={t("account.others.title")}>
-        <OtherMethods credentials={account.credentials} />
+      <Section id="password" title={t("account.password.title")}>
+        <PasswordSection credentials={account.credentials} />
+      </Section>
+      <Section id="emails" title={t("account.emails.title")}>
+        <EmailAddresses account={account} />
       </Section>
     </>
   );

@@ -94,3 +94,35 @@ export async function regenerateRecoveryCodes(): Promise<string[]> {
   const made = await postJson(apiPath("AccountRecoveryCodesRegenerate"), {}, recoveryCodesResponseSchema);
   return made.recoveryCodes;
 }
+
+/** Sets a first password, or changes it; without `currentPassword`, the browser's sign-in must be fresh. */
+export function setPassword(password: string, currentPassword?: string): Promise<Account> {
+  const body = currentPassword ? { password, currentPassword } : { password };
+  return postJson(apiPath("AccountPasswordSet"), body, accountSchema);
+}
+
+/** Removes the password; without `currentPassword`, the browser's sign-in must be fresh. */
+export function removePassword(currentPassword?: string): Promise<Account> {
+  return postJson(
+    apiPath("AccountPasswordRemove"),
+    currentPassword ? { currentPassword } : {},
+    accountSchema,
+  );
+}
+
+/** Sends a code to a new address; the account lists it as pending until the code is typed. */
+export function addEmail(email: string): Promise<Account> {
+  return postJson(apiPath("AccountEmailAdd"), { email }, accountSchema);
+}
+
+export function verifyEmail(id: string, code: string): Promise<Account> {
+  return postJson(apiPrefix + pathFor("AccountEmailVerify", { id }), { code }, accountSchema);
+}
+
+export function cancelEmail(id: string): Promise<Account> {
+  return postJson(apiPrefix + pathFor("AccountEmailCancel", { id }), {}, accountSchema);
+}
+
+export function makeEmailPrimary(id: string): Promise<Account> {
+  return postJson(apiPrefix + pathFor("AccountEmailPrimary", { id }), {}, accountSchema);
+}
