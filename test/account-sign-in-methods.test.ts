@@ -312,6 +312,12 @@ describe.each(storeEngines)("password and e-mail addresses on the account page o
       json: { error: "emailCodeExpired" },
     });
     expect(byProvider(await account(someone.api), "email")).toEqual([]);
+
+    // The e-mail is in the page's language.
+    const slovenian = `${someone.username}.sl@example.com`;
+    expect((await accountCall(someone.api, "emailAdd", { email: slovenian, locale: "sl" })).status).toBe(200);
+    expect((await smtp.waitFor(slovenian)).subject).toContain("Vaša koda za dodajanje naslova");
+    expect((await accountCall(someone.api, "emailAdd", { email: slovenian, locale: "de" })).status).toBe(400);
   });
 
   it("counts wrong codes sent at once against the address's own limit, in the store", async () => {

@@ -1,6 +1,6 @@
 import type { PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
 import { z } from "zod/mini";
-import { credentialNameMaxLength, passwordMaxLength, usernameOrEmailMaxLength } from "../limits.ts";
+import { credentialNameMaxLength, locales, passwordMaxLength, usernameOrEmailMaxLength } from "../limits.ts";
 import { hasChallenge, registrationResponseSchema } from "./flow.ts";
 import { recoveryCodesSchema } from "./second-factor.ts";
 import { storableText, typedText } from "./text.ts";
@@ -104,4 +104,6 @@ export const passwordRemoveBodySchema = z.strictObject({ currentPassword: z.opti
 /** `POST /account/emailAdd`: a code goes to the address; the answer is the same whoever has it. */
 export const emailAddBodySchema = z.strictObject({
   email: typedText(usernameOrEmailMaxLength * 4).check(z.minLength(1)),
+  /** The language of the page, which the e-mail is written in; else the browser's Accept-Language. */
+  locale: z.optional(z.enum(locales)),
 });

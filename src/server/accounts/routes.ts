@@ -119,12 +119,13 @@ export const accountPlugin: FastifyPluginAsync<{
       freshSignIn(request, reply, accountId),
     ),
   );
-  post("AccountEmailAdd", (request, accountId) =>
-    addEmail(deps, accountId, parseBody(emailAddBodySchema, request.body).email, {
+  post("AccountEmailAdd", (request, accountId) => {
+    const { email, locale } = parseBody(emailAddBodySchema, request.body);
+    return addEmail(deps, accountId, email, {
       address: request.ip,
-      locale: preferredLocale(request.headers["accept-language"]),
-    }),
-  );
+      locale: locale ?? preferredLocale(request.headers["accept-language"]),
+    });
+  });
   post("AccountEmailVerify", (request, accountId) =>
     verifyEmail(deps, accountId, credentialId(request), parseBody(codeBodySchema, request.body).code),
   );

@@ -27,7 +27,7 @@ type Pending = NonNullable<Account["pendingEmails"]>[number];
  * e-mails about the account. A new one is added by the code e-mailed to it.
  */
 export function EmailAddresses({ account }: { readonly account: Account }) {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const relativeTime = useRelativeTime();
   const queryClient = useQueryClient();
   const action = useAction();
@@ -44,7 +44,7 @@ export function EmailAddresses({ account }: { readonly account: Account }) {
   async function add(event: SyntheticEvent): Promise<void> {
     event.preventDefault();
     const email = address.trim();
-    await act(() => addEmail(email), t("account.emails.sent", { email }), "add");
+    await act(() => addEmail(email, language), t("account.emails.sent", { email }), "add");
     setAddress((typed) => (typed.trim() === email ? "" : typed));
   }
 
@@ -167,7 +167,7 @@ function PendingEmail({
   readonly action: ReturnType<typeof useAction>;
   readonly act: (call: () => Promise<Account>, done: string, key: string) => Promise<void>;
 }) {
-  const { t } = useTranslation();
+  const { t, language } = useTranslation();
   const [code, setCode] = useState("");
   const [codeError, setCodeError] = useState<string | null>(null);
   const { id, email } = verification;
@@ -221,7 +221,7 @@ function PendingEmail({
             variant="secondary"
             {...action.button(`resend:${id}`)}
             onClick={() =>
-              void act(() => addEmail(email), t("account.emails.sent", { email }), `resend:${id}`)
+              void act(() => addEmail(email, language), t("account.emails.sent", { email }), `resend:${id}`)
             }
           >
             {t("account.emails.resend")}

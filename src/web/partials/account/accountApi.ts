@@ -10,6 +10,7 @@ import {
   type Account,
 } from "../../../common/api/account.ts";
 import { totpSetUpSchema, type TotpSetUp } from "../../../common/api/second-factor.ts";
+import type { Locale } from "../../../common/limits.ts";
 import { apiPath, apiPrefix, pathFor } from "../../../common/routes.ts";
 import { ApiError, getJson, postJson } from "../../api.ts";
 import { signalUnknownPasskey } from "../../passkeySignals.ts";
@@ -111,8 +112,8 @@ export function removePassword(currentPassword?: string): Promise<Account> {
 }
 
 /** Sends a code to a new address; the account lists it as pending until the code is typed. */
-export function addEmail(email: string): Promise<Account> {
-  return postJson(apiPath("AccountEmailAdd"), { email }, accountSchema);
+export function addEmail(email: string, locale: Locale): Promise<Account> {
+  return postJson(apiPath("AccountEmailAdd"), { email, locale }, accountSchema);
 }
 
 export function verifyEmail(id: string, code: string): Promise<Account> {
