@@ -3,14 +3,16 @@ import { useId, useRef, useState, type SyntheticEvent } from "react";
 import { useTranslation } from "../../i18n/index.ts";
 import type { Account, Credential } from "../../../common/api/account.ts";
 import { codeLength } from "../../../common/limits.ts";
+import { errorMessage } from "../../api.ts";
 import { Button } from "../../components/Button.tsx";
 import { CardItem, CardList } from "../../components/Cards.tsx";
 import { ConfirmDialog } from "../../components/ConfirmDialog.tsx";
 import { TextField } from "../../components/Field.tsx";
 import { PlusIcon } from "../../components/icons.tsx";
 import { Labels } from "../../components/Labels.tsx";
-import { ActionFeedback, useAction } from "../../components/useAction.tsx";
+import { useAction } from "../../components/useAction.tsx";
 import { useRelativeTime } from "../activity/relativeTime.ts";
+import { MethodFeedback } from "./MethodFeedback.tsx";
 import {
   addEmail,
   cancelEmail,
@@ -21,6 +23,11 @@ import {
 } from "./accountApi.ts";
 
 type Pending = NonNullable<Account["pendingEmails"]>[number];
+
+/** The actions about an address waiting for its code, whose errors show on its card. */
+const pendingActions = ["verify", "resend", "cancel"];
+const pendingKey = (kind: string, id: string) => `${kind}:${id}`;
+const isPendingKey = (key: string | null) => pendingActions.some((kind) => key?.startsWith(`${kind}:`));
 
 /**
  * The account's e-mail addresses: each signs in with a code sent to it, and the primary one gets the
@@ -125,7 +132,10 @@ export function EmailAddresses({ account }: { readonly account: Account }) {
             type="email"
             autoComplete="email"
             value={address}
-            onChange={(event) => setAddress(event.target.value)}
+            onChange={(event) => {
+              setAddress(event.target.value);
+              action.clear();
+            }}
           />
         </div>
         <Button type="submit" className="shrink-0 sm:mb-px" {...action.button("add")}>
@@ -133,7 +143,7 @@ export function EmailAddresses({ account }: { readonly account: Account }) {
           {t("account.emails.add")}
         </Button>
       </form>
-      <ActionFeedback action={action} />
+      <MethodFeedback action={action} errorsOf={(key) => !isPendingKey(key)} />
       <ConfirmDialog
         open={confirming !== null}
         title={t("account.emails.confirmTitle", { email: confirming?.name ?? "" })}
@@ -171,6 +181,10 @@ function PendingEmail({
   const [code, setCode] = useState("");
   const [codeError, setCodeError] = useState<string | null>(null);
   const { id, email } = verification;
+  const ownError =
+    action.error && pendingActions.some((kind) => action.doneKey === pendingKey(kind, id))
+      ? action.error
+      : null;
 
   async function verify(event: SyntheticEvent): Promise<void> {
     event.preventDefault();
@@ -180,7 +194,11 @@ function PendingEmail({
       return;
     }
     setCodeError(null);
-    await act(() => verifyEmail(id, typed), t("account.emails.verified", { email }), `verify:${id}`);
+    await act(
+      () => verifyEmail(id, typed),
+      t("account.emails.verified", { email }),
+      pendingKey("verify", id),
+    );
   }
 
   return (
@@ -209,29 +227,40 @@ function PendingEmail({
             autoComplete="one-time-code"
             maxLength={codeLength + 2}
             className="font-mono tracking-widest"
-            error={codeError}
-            onChange={(event) => setCode(event.target.value)}
+            error={codeError ?? (ownError && errorMessage(t, ownError.code, ownError.values))}
+            onChange={(event) => {
+              setCode(event.target.value);
+              action.clear();
+            }}
           />
         </div>
         <div className="flex flex-wrap gap-2 sm:mb-px">
-          <Button type="submit" {...action.button(`verify:${id}`)}>
+          <Button type="submit" {...action.button(pendingKey("verify", id))}>
             {t("account.emails.verify")}
           </Button>
           <Button
             variant="secondary"
-            {...action.button(`resend:${id}`)}
+            {...action.button(pendingKey("resend", id))}
             onClick={() =>
-              void act(() => addEmail(email, language), t("account.emails.sent", { email }), `resend:${id}`)
+              void act(
+                () => addEmail(email, language),
+                t("account.emails.sent", { email }),
+                pendingKey("resend", id),
+              )
             }
           >
             {t("account.emails.resend")}
           </Button>
           <Button
             variant="secondary"
-            {...action.button(`cancel:${id}`)}
+            {...action.button(pendingKey("cancel", id))}
             aria-label={t("account.emails.cancelOf", { email })}
             onClick={() =>
-              void act(() => cancelEmail(id), t("account.emails.cancelled", { email }), `cancel:${id}`)
+              void act(
+                () => cancelEmail(id),
+                t("account.emails.cancelled", { email }),
+                pendingKey("cancel", id),
+              )
             }
           >
             {t("common.cancel")}

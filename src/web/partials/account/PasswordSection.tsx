@@ -8,8 +8,9 @@ import { ApiError } from "../../api.ts";
 import { Button } from "../../components/Button.tsx";
 import { TextField } from "../../components/Field.tsx";
 import { FormActions } from "../../components/FormActions.tsx";
-import { ActionFeedback, useAction } from "../../components/useAction.tsx";
+import { useAction } from "../../components/useAction.tsx";
 import { useRelativeTime } from "../activity/relativeTime.ts";
+import { MethodFeedback } from "./MethodFeedback.tsx";
 import { removePassword, setPassword, showAccount } from "./accountApi.ts";
 import { FreshSignInNotice } from "./FreshSignInNotice.tsx";
 
@@ -142,7 +143,10 @@ export function PasswordSection({ credentials }: { readonly credentials: readonl
                 type="password"
                 autoComplete="current-password"
                 value={current}
-                onChange={(event) => setCurrent(event.target.value)}
+                onChange={(event) => {
+                  setCurrent(event.target.value);
+                  action.clear();
+                }}
               />
             )}
             {editing === "set" && (
@@ -154,7 +158,10 @@ export function PasswordSection({ credentials }: { readonly credentials: readonl
                 autoComplete="new-password"
                 value={next}
                 error={nextError}
-                onChange={(event) => setNext(event.target.value)}
+                onChange={(event) => {
+                  setNext(event.target.value);
+                  action.clear();
+                }}
               />
             )}
             {editing === "remove" && (
@@ -167,7 +174,7 @@ export function PasswordSection({ credentials }: { readonly credentials: readonl
                 message={password ? t("account.password.signInInstead") : t("account.password.signInFirst")}
               />
             ) : (
-              <ActionFeedback action={action} />
+              <MethodFeedback action={action} />
             )}
             <FormActions
               submitLabel={
@@ -183,7 +190,7 @@ export function PasswordSection({ credentials }: { readonly credentials: readonl
           </form>
         )}
       </div>
-      {editing === null && <ActionFeedback action={action} />}
+      {editing === null && <MethodFeedback action={action} />}
     </div>
   );
 }
