@@ -1,9 +1,9 @@
 import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
 import { status } from "./support/console.ts";
-import { dropRefusedRequests, newEmail, selectIdentityAndReturn, startFlow } from "./support/flow.ts";
+import { dropRefusedRequests, newEmail, signUpByEmail } from "./support/flow.ts";
 import { checkInBothSchemes } from "./support/layout-checks.ts";
-import { codeFrom, waitForMail, type Mail } from "./support/mail.ts";
+import { waitForMail, type Mail } from "./support/mail.ts";
 
 // The account page's password and e-mail addresses: a person who signed up with a code sets a
 // password, adds a second address by the code e-mailed to it, makes it primary, removes the first one
@@ -13,18 +13,6 @@ test.use({ locale: "en-US" });
 
 /** The code of the e-mail that adds an address: the line of six digits. */
 const addressCode = (mail: Mail) => /^\s*(\d{6})\s*$/m.exec(mail.text)?.[1] ?? "";
-
-/** A new account that signs in with a code sent to its e-mail address only; the console is signed in. */
-async function signUpByEmail(page: Page): Promise<string> {
-  await startFlow(page);
-  const email = newEmail("methods");
-  await page.getByLabel("Username or e-mail address", { exact: true }).fill(email);
-  await page.getByRole("button", { name: "Send a code instead" }).click();
-  await page.getByLabel("Code", { exact: true }).fill(codeFrom(await waitForMail(email)));
-  await page.getByRole("button", { name: "Submit" }).click();
-  await selectIdentityAndReturn(page, email);
-  return email;
-}
 
 async function openAccount(page: Page, language: "en" | "sl"): Promise<void> {
   await page.evaluate((chosen) => localStorage.setItem("vrata.locale", chosen), language);
@@ -41,7 +29,7 @@ test("a person sets a password, adds and verifies an address, makes it primary a
   page,
   pageErrors,
 }) => {
-  const first = await signUpByEmail(page);
+  const first = await signUpByEmail(page, "methods");
   await openAccount(page, "en");
   const password = region(page, "Password");
   await expect(password).toContainText("No password yet");
@@ -129,7 +117,7 @@ test("a person sets a password, adds and verifies an address, makes it primary a
 });
 
 test("the password and e-mail sections in Slovenian", async ({ page }) => {
-  const first = await signUpByEmail(page);
+  const first = await signUpByEmail(page, "methods");
   await openAccount(page, "sl");
   await expect(region(page, "Geslo")).toContainText("Gesla še nimate");
   await expect(region(page, "E-poštni naslovi").getByRole("listitem")).toContainText([`${first}Glavni`]);

@@ -4,27 +4,13 @@ import { addVirtualAuthenticator } from "./support/authenticator.ts";
 import { accountMenu, newName, signUp, status } from "./support/console.ts";
 import {
   dropRefusedRequests,
-  newEmail,
   selectIdentityAndReturn,
+  signUpByEmail,
   signUpWithPasskey,
-  startFlow,
 } from "./support/flow.ts";
-import { codeFrom, waitForMail } from "./support/mail.ts";
 
 // The account page (spec §2, Account): a person sees how they sign in and manages their passkeys,
 // made by the browser's virtual platform authenticator.
-
-/** A new account that signs in with a code sent to its e-mail address only; the console is signed in. */
-async function signUpByEmail(page: Page): Promise<string> {
-  await startFlow(page);
-  const email = newEmail("account");
-  await page.getByLabel("Username or e-mail address", { exact: true }).fill(email);
-  await page.getByRole("button", { name: "Send a code instead" }).click();
-  await page.getByLabel("Code", { exact: true }).fill(codeFrom(await waitForMail(email)));
-  await page.getByRole("button", { name: "Submit" }).click();
-  await selectIdentityAndReturn(page, email);
-  return email;
-}
 
 const passkeyCard = (page: Page, name: string) =>
   page.getByRole("region", { name: "Passkeys" }).getByRole("listitem").filter({ hasText: name });
