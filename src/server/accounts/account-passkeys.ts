@@ -34,8 +34,9 @@ import {
 import { recoveryCodesProvider, unusedCount } from "./recovery-codes.ts";
 import { totpProvider } from "./totp.ts";
 
-// A signed-in person's own sign-in methods: listed, and passkeys added, renamed and removed. Every
-// rule of the account page is here; the routes only check who calls.
+// A signed-in person's own sign-in methods: listed (with what may be removed and the primary e-mail
+// address), any way to sign in removed by one rule, and passkeys added and renamed. The routes only
+// check who calls.
 
 export interface AccountDeps {
   db: Database;
