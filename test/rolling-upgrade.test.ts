@@ -28,7 +28,9 @@ const newMigrations = [
   "0017-application-choices",
   "0018-address-invitations",
   "0019-second-factors",
+  "0020-email-verifications",
   "0021-session-devices",
+  "0022-account-deletion",
 ];
 const previousReleaseAvailable =
   spawnSync("git", ["cat-file", "-e", `${previousRelease}^{commit}`]).status === 0;

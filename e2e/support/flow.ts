@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { expect } from "../fixtures.ts";
 import { flowLabels, type FlowLabels } from "./labels.ts";
+import { codeFrom, waitForMail } from "./mail.ts";
 
 // Steps of the auth flow page as a person takes them, in English unless a test passes its own labels.
 
@@ -90,4 +91,16 @@ export async function signUpWithPasskey(page: Page, labels: FlowLabels = flowLab
   await namePasskeySignUp(page, labels, username);
   await expect(page.getByText(labels.signedUp)).toBeVisible();
   return username;
+}
+
+/** A new account that signs in with a code sent to its e-mail address only; the console is signed in. */
+export async function signUpByEmail(page: Page, name = "account"): Promise<string> {
+  await startFlow(page);
+  const email = newEmail(name);
+  await page.getByLabel("Username or e-mail address", { exact: true }).fill(email);
+  await page.getByRole("button", { name: "Send a code instead" }).click();
+  await page.getByLabel("Code", { exact: true }).fill(codeFrom(await waitForMail(email)));
+  await page.getByRole("button", { name: "Submit" }).click();
+  await selectIdentityAndReturn(page, email);
+  return email;
 }

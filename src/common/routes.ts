@@ -161,6 +161,14 @@ export const routes = {
   AccountDeletion: api("/account/deletion"),
   AccountDelete: api("/account/delete"),
   AccountDeleteCancel: api("/account/deleteCancel"),
+  /** The password set, changed or removed (the current one, or a fresh sign-in, proves the person). */
+  AccountPasswordSet: api("/account/password"),
+  AccountPasswordRemove: api("/account/passwordRemove"),
+  /** E-mail addresses: a code sent to a new one, typed to add it; made primary (removed: AccountCredentialRemove). */
+  AccountEmailAdd: api("/account/emailAdd"),
+  AccountEmailVerify: api("/account/emailVerify/:id"),
+  AccountEmailCancel: api("/account/emailCancel/:id"),
+  AccountEmailPrimary: api("/account/emailPrimary/:id"),
 
   ActivityList: viewAndApi("/activity"),
   ActivityGet: viewAndApi("/activity/:id"),

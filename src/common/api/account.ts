@@ -1,9 +1,9 @@
 import type { PublicKeyCredentialCreationOptionsJSON } from "@simplewebauthn/browser";
 import { z } from "zod/mini";
-import { credentialNameMaxLength } from "../limits.ts";
+import { credentialNameMaxLength, locales, passwordMaxLength, usernameOrEmailMaxLength } from "../limits.ts";
 import { hasChallenge, registrationResponseSchema } from "./flow.ts";
 import { recoveryCodesSchema } from "./second-factor.ts";
-import { typedText } from "./text.ts";
+import { storableText, typedText } from "./text.ts";
 
 // The signed-in person's account (spec §2, Account): the ways it signs in, and its passkeys managed.
 
@@ -32,8 +32,12 @@ export const credentialSchema = z.object({
   /** Passkeys: may be copied to the person's other devices, and has been backed up. */
   synced: z.optional(z.boolean()),
   backedUp: z.optional(z.boolean()),
-  /** Whether the person may remove it here: passkeys, unless it is the last way to sign in. */
+  /** Whether the person may remove it here: unless the account could not sign in without it. */
   removable: z.boolean(),
+  /** E-mail addresses: the one e-mails about the account go to. */
+  primary: z.optional(z.boolean()),
+  /** The password: when it was last set. */
+  updatedAt: z.optional(z.string()),
 });
 export type Credential = z.infer<typeof credentialSchema>;
 
@@ -42,6 +46,8 @@ export const accountSchema = z.object({
   credentials: z.array(credentialSchema),
   /** Recovery codes not used yet; absent while the account has none. */
   recoveryCodesLeft: z.optional(z.int()),
+  /** Addresses being added, oldest first, until the code e-mailed to each is typed (or expires). */
+  pendingEmails: z.optional(z.array(z.object({ id: z.string(), email: z.string(), expiresAt: z.string() }))),
 });
 export type Account = z.infer<typeof accountSchema>;
 
@@ -80,3 +86,24 @@ export const totpSetUpCompleteResponseSchema = z.extend(accountSchema, {
 
 /** `POST /account/recoveryCodes`: the new codes, shown once. */
 export const recoveryCodesResponseSchema = z.object({ recoveryCodes: recoveryCodesSchema });
+
+// Password and e-mail addresses (spec §5). A change or removal of the password proves the current one
+// in `currentPassword`; without it, the browser's sign-in must be fresh.
+
+// As typed, spaces and all: the server counts characters and normalizes (normalizePassword).
+const password = storableText().check(z.maxLength(passwordMaxLength * 4));
+
+/** `POST /account/password`: sets a first password, or changes it. */
+export const passwordSetBodySchema = z.strictObject({
+  password,
+  currentPassword: z.optional(password),
+});
+/** `POST /account/passwordRemove`. */
+export const passwordRemoveBodySchema = z.strictObject({ currentPassword: z.optional(password) });
+
+/** `POST /account/emailAdd`: a code goes to the address; the answer is the same whoever has it. */
+export const emailAddBodySchema = z.strictObject({
+  email: typedText(usernameOrEmailMaxLength * 4).check(z.minLength(1)),
+  /** The language of the page, which the e-mail is written in; else the browser's Accept-Language. */
+  locale: z.optional(z.enum(locales)),
+});

@@ -79,6 +79,24 @@ export const errorCodes = [
   "invalidTotpCode",
   /** Recovery codes are made for an account with a second factor (an authenticator app or a passkey). */
   "noSecondFactor",
+  /** The current password typed to change or remove it is not right. */
+  "wrongCurrentPassword",
+  /** A new password shorter than 8 characters. */
+  "passwordTooShort",
+  /** A new password longer than 1024 characters, or with characters that cannot be typed. */
+  "passwordInvalid",
+  /** A new password that is the account's username or one of its e-mail addresses. */
+  "passwordIsIdentifier",
+  /** A sign-in method changed by another request since it was checked: load the page again. */
+  "credentialChanged",
+  /** The address is already one of the account's own. */
+  "emailExists",
+  /** The code proved the mailbox, but another account has the address. */
+  "emailTaken",
+  /** The code typed for a new address is not its code. */
+  "invalidEmailCode",
+  /** The new address's code expired, was used, or was replaced by a newer one: send a new one. */
+  "emailCodeExpired",
   /** A third-party provider's answer that is for no sign-in of this browser (forged, replayed, expired). */
   "providerCallbackInvalid",
   /** A third-party provider's answer that failed its checks (its ID token, say). */

@@ -11,13 +11,14 @@ import { HttpError } from "../http/errors.ts";
 import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
 import {
-  notSignInProviders,
   credentialsOf,
   deleteCredentialUnlessLast,
   insertCredential,
   renameCredential,
+  signsIn,
   type StoredCredential,
 } from "../store/accounts.ts";
+import { pendingEmailVerifications } from "../store/email-verifications.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import { insertPasskeyChallenge, takePasskeyChallenge } from "../store/passkey-challenges.ts";
 import { authenticatorName } from "./authenticators.ts";
@@ -33,8 +34,9 @@ import {
 import { recoveryCodesProvider, unusedCount } from "./recovery-codes.ts";
 import { totpProvider } from "./totp.ts";
 
-// A signed-in person's own sign-in methods: listed, and passkeys added, renamed and removed. Every
-// rule of the account page is here; the routes only check who calls.
+// A signed-in person's own sign-in methods: listed (with what may be removed and the primary e-mail
+// address), any way to sign in removed by one rule, and passkeys added and renamed. The routes only
+// check who calls.
 
 export interface AccountDeps {
   db: Database;
@@ -57,24 +59,38 @@ export function totpLastUsedAt(credential: Pick<StoredCredential, "data" | "crea
   return stepStart > setUpWindowEnd ? stepStart : undefined;
 }
 const passkeyData = (credential: StoredCredential) => JSON.parse(credential.data) as PasskeyData;
-const isSignInMethod = (credential: StoredCredential) => !notSignInProviders.includes(credential.provider);
 /** A third-party provider's subject: its provider is a configured key, not one of Vrata's own kinds. */
 export const isUpstreamCredential = (credential: Pick<StoredCredential, "provider">) =>
   !(credentialProviders as readonly string[]).includes(credential.provider);
 
-function credentialView(credential: StoredCredential, lastWay: boolean): Credential {
+/** The address e-mails about the account go to: the one made primary, or else the oldest. */
+export function primaryEmail(credentials: readonly StoredCredential[]): StoredCredential | undefined {
+  const emails = credentials.filter(({ provider }) => provider === "email");
+  return emails.find((email) => (JSON.parse(email.data) as { primary?: boolean }).primary) ?? emails[0];
+}
+
+/** Whether the person may remove the credential here: the account must still sign in without it. */
+function removable(credential: StoredCredential, credentials: readonly StoredCredential[]): boolean {
+  // An authenticator app is no way to sign in: removing it never leaves the account without one.
+  if (credential.provider === totpProvider) return true;
+  if (credential.provider === "username") return false;
+  return signsIn(credentials.filter(({ id }) => id !== credential.id));
+}
+
+function credentialView(credential: StoredCredential, credentials: readonly StoredCredential[]): Credential {
   const base = {
     id: credential.id,
     provider: credential.provider,
     name: credential.provider === "password" ? "" : credential.displayName,
     createdAt: iso(credential.createdAt),
-    removable: false,
+    removable: removable(credential, credentials),
   };
-  if (isUpstreamCredential(credential)) return { ...base, removable: !lastWay };
-  // An authenticator app is no way to sign in: removing it never leaves the account without one.
+  if (credential.provider === "email")
+    return { ...base, primary: primaryEmail(credentials)?.id === credential.id };
+  if (credential.provider === "password") return { ...base, updatedAt: iso(credential.updatedAt) };
   if (credential.provider === totpProvider) {
     const lastUsedAt = totpLastUsedAt(credential);
-    return { ...base, removable: true, ...(lastUsedAt === undefined ? {} : { lastUsedAt: iso(lastUsedAt) }) };
+    return { ...base, ...(lastUsedAt === undefined ? {} : { lastUsedAt: iso(lastUsedAt) }) };
   }
   if (credential.provider !== passkeyProvider) return base;
   const data = passkeyData(credential);
@@ -85,21 +101,51 @@ function credentialView(credential: StoredCredential, lastWay: boolean): Credent
     ...(authenticator ? { authenticator } : {}),
     synced: data.multiDevice,
     backedUp: data.backedUp,
-    removable: !lastWay,
   };
 }
 
 export async function accountView(db: Database, accountId: string): Promise<Account> {
-  const credentials = await credentialsOf(db, accountId);
-  const lastWay = credentials.filter(isSignInMethod).length <= 1;
+  const [credentials, pending] = await Promise.all([
+    credentialsOf(db, accountId),
+    pendingEmailVerifications(db, accountId, Date.now()),
+  ]);
   // The recovery codes' row holds only their hashes: the page shows how many are left.
   const recoveryCodes = credentials.find(({ provider }) => provider === recoveryCodesProvider);
   return {
     credentials: credentials
       .filter(({ provider }) => provider !== recoveryCodesProvider)
-      .map((credential) => credentialView(credential, lastWay)),
+      .map((credential) => credentialView(credential, credentials)),
+    pendingEmails: pending.map(({ id, address, expiresAt }) => ({
+      id,
+      email: address,
+      expiresAt: iso(expiresAt),
+    })),
     ...(recoveryCodes ? { recoveryCodesLeft: unusedCount(recoveryCodes) } : {}),
   };
+}
+
+/**
+ * Removes a way to sign in (a passkey, a linked provider, an e-mail address, the password) unless the
+ * account could not sign in without it (409 `lastSignInMethod`), and records it. With `data`, only
+ * the version that was checked is removed (409 `credentialChanged` otherwise).
+ */
+export async function removeSignInMethod(
+  db: Database,
+  accountId: string,
+  credential: StoredCredential,
+  data?: string,
+): Promise<void> {
+  const outcome = await deleteCredentialUnlessLast(db, accountId, credential.id, data);
+  if (outcome === "gone") throw new HttpError(404, "notFound", "no such credential");
+  if (outcome === "changed")
+    throw new HttpError(409, "credentialChanged", "it was changed meanwhile; load the page again");
+  if (outcome === "last")
+    throw new HttpError(409, "lastSignInMethod", "this is the account's last way to sign in");
+  await recordActivity(db, accountId, {
+    type: "credentialRemove",
+    providers: [credential.provider],
+    credential: { id: credential.id, name: credential.provider === "password" ? "" : credential.displayName },
+  });
 }
 
 /** The account's credential of this row ID; 404 for another account's. */
@@ -117,11 +163,9 @@ async function ownPasskey(db: Database, accountId: string, id: string): Promise<
   return credential;
 }
 
-/** What the person's authenticators list the account under: their username or e-mail address. */
+/** What the person's authenticators list the account under: their username or primary e-mail address. */
 export function accountName(credentials: readonly StoredCredential[]): string | undefined {
-  const named =
-    credentials.find(({ provider }) => provider === "username") ??
-    credentials.find(({ provider }) => provider === "email");
+  const named = credentials.find(({ provider }) => provider === "username") ?? primaryEmail(credentials);
   return named?.displayName;
 }
 
@@ -262,16 +306,7 @@ export async function renamePasskey(
 
 /** Removes the passkey unless it is the account's last way to sign in (409 `lastSignInMethod`). */
 export async function removePasskey(deps: AccountDeps, accountId: string, passkey: StoredCredential) {
-  const { id } = passkey;
-  const outcome = await deleteCredentialUnlessLast(deps.db, accountId, id);
-  if (outcome === "gone") throw new HttpError(404, "notFound", "no such credential");
-  if (outcome === "last")
-    throw new HttpError(409, "lastSignInMethod", "this is the account's last way to sign in");
-  await recordActivity(deps.db, accountId, {
-    type: "credentialRemove",
-    providers: [passkeyProvider],
-    credential: { id, name: passkey.displayName },
-  });
+  await removeSignInMethod(deps.db, accountId, passkey);
   return {
     ...(await accountView(deps.db, accountId)),
     signalUnknown: { rpId: passkeyRelyingParty(deps.issuer).id, credentialId: passkey.providerId ?? "" },

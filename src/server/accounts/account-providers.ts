@@ -8,14 +8,8 @@ import { credentialName } from "../providers/profile.ts";
 import { startUpstreamRequest, type RequestDeps } from "../providers/requests.ts";
 import type { ProviderRegistry } from "../providers/registry.ts";
 import type { UpstreamAnswer, Upstream } from "../providers/upstream.ts";
-import {
-  deleteCredentialUnlessLast,
-  findCredential,
-  insertCredential,
-  type StoredCredential,
-} from "../store/accounts.ts";
-import { HttpError } from "../http/errors.ts";
-import { accountView } from "./account-passkeys.ts";
+import { findCredential, insertCredential, type StoredCredential } from "../store/accounts.ts";
+import { accountView, removeSignInMethod } from "./account-passkeys.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import type { UpstreamRequest } from "../store/upstream-requests.ts";
 import { upstreamCredentialRow } from "./accounts.ts";
@@ -88,14 +82,6 @@ export async function providerLinkAnswer(
  * (409 `lastSignInMethod`); 404 for a credential of another account or another kind.
  */
 export async function unlinkProvider(deps: RequestDeps, accountId: string, credential: StoredCredential) {
-  const outcome = await deleteCredentialUnlessLast(deps.db, accountId, credential.id);
-  if (outcome === "gone") throw new HttpError(404, "notFound", "no such credential");
-  if (outcome === "last")
-    throw new HttpError(409, "lastSignInMethod", "this is the account's last way to sign in");
-  await recordActivity(deps.db, accountId, {
-    type: "credentialRemove",
-    providers: [credential.provider],
-    credential: { id: credential.id, name: credential.displayName },
-  });
+  await removeSignInMethod(deps.db, accountId, credential);
   return accountView(deps.db, accountId);
 }

@@ -1,10 +1,18 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
-import { accountPasskeyCreateBodySchema, credentialRenameBodySchema } from "../../common/api/account.ts";
-import { emptyBodySchema } from "../../common/api/flow.ts";
+import {
+  accountPasskeyCreateBodySchema,
+  credentialRenameBodySchema,
+  emailAddBodySchema,
+  passwordRemoveBodySchema,
+  passwordSetBodySchema,
+} from "../../common/api/account.ts";
+import { codeBodySchema, emptyBodySchema } from "../../common/api/flow.ts";
 import { totpSetUpCompleteBodySchema } from "../../common/api/second-factor.ts";
 import { apiPrefix, routes, type RouteName } from "../../common/routes.ts";
 import { parseBody } from "../http/body.ts";
 import { requireConsoleCaller, type CallerDeps } from "../access/caller.ts";
+import { requireFreshSignIn } from "../access/fresh-sign-in.ts";
+import { preferredLocale } from "../http/locale.ts";
 import {
   type AccountDeps,
   accountView,
@@ -25,6 +33,16 @@ import {
 } from "./account-second-factors.ts";
 import { disconnectApp, listConnectedApps, type ConnectedAppDeps } from "./account-apps.ts";
 import { currentSessionKey, endOtherSessions, endSession, listSessions } from "./account-sessions.ts";
+import {
+  addEmail,
+  cancelEmail,
+  makeEmailPrimary,
+  removeEmail,
+  removePassword,
+  setPassword,
+  verifyEmail,
+  type SignInMethodDeps,
+} from "./account-sign-in-methods.ts";
 import { passkeyProvider } from "./passkeys.ts";
 import { totpProvider } from "./totp.ts";
 import { HttpError } from "../http/errors.ts";
@@ -40,18 +58,20 @@ const credentialId = (request: FastifyRequest) => (request.params as { id: strin
  * second factors (an authenticator app, recovery codes) managed.
  */
 export const accountPlugin: FastifyPluginAsync<{
-  deps: CallerDeps & AccountDeps & ProviderLinkDeps & SecondFactorDeps & ConnectedAppDeps;
+  deps: CallerDeps & AccountDeps & ProviderLinkDeps & SecondFactorDeps & ConnectedAppDeps & SignInMethodDeps;
 }> = (app, { deps }) => {
   const { db } = deps;
   const post = (
     name: RouteName,
-    handler: (request: FastifyRequest, accountId: string) => Promise<unknown>,
+    handler: (request: FastifyRequest, accountId: string, reply: FastifyReply) => Promise<unknown>,
   ) => {
     for (const url of [routes[name].path, apiPrefix + routes[name].path])
-      app.post(url, async (request) =>
-        handler(request, (await requireConsoleCaller(deps, request)).accountId),
+      app.post(url, async (request, reply) =>
+        handler(request, (await requireConsoleCaller(deps, request)).accountId, reply),
       );
   };
+  const freshSignIn = (request: FastifyRequest, reply: FastifyReply, accountId: string) => () =>
+    requireFreshSignIn(deps, request, reply, accountId);
 
   app.get(apiPrefix + routes.Account.path, async (request) =>
     accountView(db, (await requireConsoleCaller(deps, request)).accountId),
@@ -97,11 +117,46 @@ export const accountPlugin: FastifyPluginAsync<{
     if (credential.provider === passkeyProvider) return removePasskey(deps, accountId, credential);
     if (credential.provider === totpProvider) return removeTotp(deps, accountId, credential);
     if (isUpstreamCredential(credential)) return unlinkProvider(deps, accountId, credential);
+    if (credential.provider === "email") return removeEmail(db, accountId, credential);
     throw new HttpError(
       400,
       "credentialNotManaged",
-      "only passkeys, linked providers and authenticator apps can be removed here",
+      "only passkeys, e-mail addresses, linked providers and authenticator apps can be removed here",
     );
+  });
+  post("AccountPasswordSet", (request, accountId, reply) =>
+    setPassword(
+      deps,
+      accountId,
+      parseBody(passwordSetBodySchema, request.body),
+      freshSignIn(request, reply, accountId),
+    ),
+  );
+  post("AccountPasswordRemove", (request, accountId, reply) =>
+    removePassword(
+      deps,
+      accountId,
+      parseBody(passwordRemoveBodySchema, request.body),
+      freshSignIn(request, reply, accountId),
+    ),
+  );
+  post("AccountEmailAdd", (request, accountId) => {
+    const { email, locale } = parseBody(emailAddBodySchema, request.body);
+    return addEmail(deps, accountId, email, {
+      address: request.ip,
+      locale: locale ?? preferredLocale(request.headers["accept-language"]),
+    });
+  });
+  post("AccountEmailVerify", (request, accountId) =>
+    verifyEmail(deps, accountId, credentialId(request), parseBody(codeBodySchema, request.body).code),
+  );
+  post("AccountEmailCancel", (request, accountId) => {
+    parseBody(emptyBodySchema, request.body);
+    return cancelEmail(db, accountId, credentialId(request));
+  });
+  post("AccountEmailPrimary", (request, accountId) => {
+    parseBody(emptyBodySchema, request.body);
+    return makeEmailPrimary(db, accountId, credentialId(request));
   });
   post("AccountTotpSetUpStart", (request, accountId) => {
     parseBody(emptyBodySchema, request.body);

@@ -12,9 +12,18 @@ import type { FlowDeps } from "./deps.ts";
 import type { Flow } from "./flows.ts";
 import type { CodeTarget } from "./state.ts";
 
-// Keyed: a code has too few digits for a plain hash beside its flow ID to keep it from a store's reader.
-const hashCode = (emailCodes: KeyedHash, flowId: string, code: string) =>
-  Buffer.from(emailCodes(`${flowId}:${code}`), "base64url");
+/**
+ * Keyed: a code has too few digits for a plain hash beside its flow's (or its verification's) ID to
+ * keep it from a store's reader.
+ */
+export const hashCode = (emailCodes: KeyedHash, scope: string, code: string) =>
+  Buffer.from(emailCodes(`${scope}:${code}`), "base64url");
+
+/** The code as typed, without spaces, when it has the form of one. */
+export function typedCode(typed: string): string | undefined {
+  const code = typed.replace(/\s/g, "");
+  return new RegExp(`^\\d{${codeLength}}$`).test(code) ? code : undefined;
+}
 
 export function newCode(): string {
   return String(randomInt(0, 10 ** codeLength)).padStart(codeLength, "0");
@@ -74,8 +83,8 @@ export async function sendCode(
 
 /** Whether the typed code is one of the flow's valid codes; compared in constant time. */
 export function codeMatches(deps: FlowDeps, flow: Flow, typed: string): boolean {
-  const code = typed.replace(/\s/g, "");
-  if (!new RegExp(`^\\d{${codeLength}}$`).test(code) || !flow.state.code) return false;
+  const code = typedCode(typed);
+  if (code === undefined || !flow.state.code) return false;
   const typedHash = hashCode(deps.secrets.emailCodes, flow.id, code);
   const now = Date.now();
   let matched = false;

@@ -133,6 +133,15 @@ const clientBucket = (accountId: string, { address, knownDevice }: GuessSubject)
 export const secondFactorGuessBucket = (accountId: string): Bucket =>
   bucket(`second-factor-guess:${accountId}`, rateLimits.secondFactorGuessesPerAccount);
 
+/**
+ * Passwords and e-mail codes guessed for the account from anywhere: in a sign-in, and on the account
+ * page (the current password, a new address's code), so neither is a way around the other's limit.
+ */
+export const passwordGuessBucket = (accountId: string): Bucket =>
+  bucket(`password-guess:${accountId}`, rateLimits.passwordGuessesPerAccount);
+export const codeGuessBucket = (accountId: string): Bucket =>
+  bucket(`code-guess:${accountId}`, rateLimits.codeGuessesPerAccount);
+
 export function guessBuckets(kind: GuessKind, subject: GuessSubject): Bucket[] {
   const { flowId, address, accountId, knownDevice } = subject;
   const flow = flowGuessBucket(flowId);
@@ -151,12 +160,7 @@ export function guessBuckets(kind: GuessKind, subject: GuessSubject): Bucket[] {
   // A signature cannot be guessed: an account-wide ceiling on passkey attempts would protect nothing
   // and would let anyone who fills it lock the owner out.
   if (kind === "passkey") return fromClient;
-  return [
-    ...fromClient,
-    kind === "password"
-      ? bucket(`password-guess:${accountId}`, rateLimits.passwordGuessesPerAccount)
-      : bucket(`code-guess:${accountId}`, rateLimits.codeGuessesPerAccount),
-  ];
+  return [...fromClient, kind === "password" ? passwordGuessBucket(accountId) : codeGuessBucket(accountId)];
 }
 
 /**

@@ -15,6 +15,8 @@ export interface CredentialRow {
 /** A credential as stored, with when it was added. */
 export interface StoredCredential extends CredentialRow {
   createdAt: number;
+  /** When it was last changed (a password set anew, say). */
+  updatedAt: number;
 }
 
 const credentialColumns = [
@@ -25,6 +27,7 @@ const credentialColumns = [
   "display_name",
   "data",
   "created_at",
+  "updated_at",
 ] as const;
 
 function toCredential(row: Pick<CredentialTable, (typeof credentialColumns)[number]>): StoredCredential {
@@ -36,6 +39,7 @@ function toCredential(row: Pick<CredentialTable, (typeof credentialColumns)[numb
     displayName: row.display_name,
     data: row.data,
     createdAt: row.created_at,
+    updatedAt: row.updated_at,
   };
 }
 
@@ -197,39 +201,58 @@ export async function deleteCredentialsOf(
 }
 
 /**
- * Deletes the account's credential unless it is the account's last way to sign in; "last" when it
- * was, "gone" when there is no such credential. The account's row is locked first (PostgreSQL holds
- * the lock until the transaction ends; SQLite runs one writing transaction at a time), so removals
- * made at once see each other's result and cannot together remove every way.
+ * Whether these credentials let a person sign in: an e-mail address (a code is sent to it), a passkey
+ * or a linked provider does by itself; a password only with a username to find the account by (with
+ * an e-mail address, the address already signs in). One rule for every removal, and for what the
+ * account page offers to remove.
+ */
+export function signsIn(credentials: readonly Pick<CredentialRow, "provider">[]): boolean {
+  const providers = new Set(credentials.map(({ provider }) => provider));
+  const byItself = [...providers].some(
+    (provider) => provider !== "password" && !notSignInProviders.includes(provider),
+  );
+  return byItself || (providers.has("password") && providers.has("username"));
+}
+
+/**
+ * Deletes the account's credential unless the account could not sign in without it; "last" when so,
+ * "gone" when there is no such credential, "changed" when its data is no longer `data` (given to
+ * delete only the version that was checked, a password, say). The account's row is locked first
+ * (PostgreSQL holds the lock until the transaction ends; SQLite runs one writing transaction at a
+ * time), so removals made at once see each other's result and cannot together remove every way.
  */
 export function deleteCredentialUnlessLast(
   db: Database,
   accountId: string,
   id: string,
-): Promise<"deleted" | "last" | "gone"> {
+  data?: string,
+): Promise<"deleted" | "last" | "gone" | "changed"> {
   return inAccountTransaction(db, accountId, async (trx) => {
-    const others = await trx
-      .selectFrom("credentials")
-      .select((eb) => eb.fn.countAll<number | string>().as("count"))
-      .where("account_id", "=", accountId)
-      .where("id", "<>", id)
-      .where("provider", "not in", notSignInProviders)
-      .executeTakeFirstOrThrow();
-    if (Number(others.count) === 0) {
-      const exists = await trx
-        .selectFrom("credentials")
-        .select("id")
-        .where("id", "=", id)
-        .where("account_id", "=", accountId)
-        .executeTakeFirst();
-      return exists ? "last" : "gone";
+    const credentials = await credentialsOf(trx, accountId);
+    const credential = credentials.find((candidate) => candidate.id === id);
+    if (!credential) return "gone";
+    if (data !== undefined && credential.data !== data) return "changed";
+    if (!signsIn(credentials.filter((other) => other.id !== id))) return "last";
+    await trx.deleteFrom("credentials").where("id", "=", id).where("account_id", "=", accountId).execute();
+    return "deleted";
+  });
+}
+
+/** The account's e-mail credential of this ID becomes its primary address; false when it has none such. */
+export function setPrimaryEmail(db: Database, accountId: string, id: string, now: number): Promise<boolean> {
+  return inAccountTransaction(db, accountId, async (trx) => {
+    const emails = await credentialsOf(trx, accountId, "email");
+    if (!emails.some((email) => email.id === id)) return false;
+    for (const email of emails) {
+      const data = email.id === id ? JSON.stringify({ primary: true }) : "{}";
+      if (email.data !== data)
+        await trx
+          .updateTable("credentials")
+          .set({ data, updated_at: now })
+          .where("id", "=", email.id)
+          .execute();
     }
-    const result = await trx
-      .deleteFrom("credentials")
-      .where("id", "=", id)
-      .where("account_id", "=", accountId)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0 ? "deleted" : "gone";
+    return true;
   });
 }
 

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Database } from "./database.ts";
 import { deleteExpiredFlows, deleteExpiredSessions } from "./flows.ts";
 import { deleteExpiredAddressInvitations } from "./address-invitations.ts";
+import { deleteExpiredEmailVerifications } from "./email-verifications.ts";
 import { deleteExpiredInvitations } from "./invitations.ts";
 import { deleteExpiredOidcModels } from "./oidc-models.ts";
 import { deleteExpiredPasskeyChallenges } from "./passkey-challenges.ts";
@@ -25,6 +26,7 @@ async function removeExpired(db: Database, now: number): Promise<number> {
     deleteExpiredPasskeyChallenges(db, now),
     deleteExpiredUpstreamRequests(db, now),
     deleteExpiredSamlAssertions(db, now),
+    deleteExpiredEmailVerifications(db, now),
   ]);
   // After the expired sessions are gone: the browsers they were signed in in go with them.
   counts.push(await deleteEndedSessionDevices(db));

@@ -216,6 +216,19 @@ export interface PasskeyChallengeTable {
   expires_at: number;
 }
 
+/** An e-mail address being added to an account, until the code sent to it is typed. */
+export interface EmailVerificationTable {
+  id: string;
+  account_id: string;
+  /** The address's lookup key (case-mapped), and the address as typed. */
+  address_key: string;
+  address: string;
+  /** Keyed hash of the code with the row's ID. */
+  code_hash: string;
+  created_at: number;
+  expires_at: number;
+}
+
 /** A block of an identity by an organization; lifted ones stay as a record. */
 export interface BlockTable {
   id: string;
@@ -325,6 +338,7 @@ export interface Schema {
   organization_invitations: OrganizationInvitationTable;
   address_invitations: AddressInvitationTable;
   passkey_challenges: PasskeyChallengeTable;
+  email_verifications: EmailVerificationTable;
   blocks: BlockTable;
   block_accounts: BlockAccountTable;
   upstream_requests: UpstreamRequestTable;

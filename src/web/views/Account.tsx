@@ -12,7 +12,8 @@ import { SignedInContent } from "../components/SignedInContent.tsx";
 import { useDocumentTitle } from "../documentTitle.ts";
 import { accountQuery } from "../partials/account/accountApi.ts";
 import { ConnectedApps } from "../partials/account/ConnectedApps.tsx";
-import { OtherMethods } from "../partials/account/OtherMethods.tsx";
+import { EmailAddresses } from "../partials/account/EmailAddresses.tsx";
+import { PasswordSection } from "../partials/account/PasswordSection.tsx";
 import { Passkeys } from "../partials/account/Passkeys.tsx";
 import { Providers } from "../partials/account/Providers.tsx";
 import { SecondFactors } from "../partials/account/SecondFactors.tsx";
@@ -50,7 +51,18 @@ interface AccountSection {
  */
 const sections: readonly AccountSection[] = [
   // Sign-in & security
-  // #password and #emails: the password, and the e-mail addresses (added, verified, primary).
+  {
+    id: "password",
+    group: "security",
+    title: (t) => t("account.password.title"),
+    content: ({ account }) => <PasswordSection credentials={account.credentials} />,
+  },
+  {
+    id: "emails",
+    group: "security",
+    title: (t) => t("account.emails.title"),
+    content: ({ account }) => <EmailAddresses account={account} />,
+  },
   {
     id: "two-step",
     group: "security",
@@ -71,12 +83,6 @@ const sections: readonly AccountSection[] = [
     title: (t) => t("account.providers.title"),
     content: ({ account }) => <Providers credentials={account.credentials} />,
     shown: ({ hasProviders }) => hasProviders,
-  },
-  {
-    id: "other-methods",
-    group: "security",
-    title: (t) => t("account.others.title"),
-    content: ({ account }) => <OtherMethods credentials={account.credentials} />,
   },
   // Devices & apps
   {

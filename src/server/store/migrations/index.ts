@@ -18,6 +18,7 @@ import * as identityAddressShares from "./0016-identity-address-shares.ts";
 import * as applicationChoices from "./0017-application-choices.ts";
 import * as addressInvitations from "./0018-address-invitations.ts";
 import * as secondFactors from "./0019-second-factors.ts";
+import * as emailVerifications from "./0020-email-verifications.ts";
 import * as sessionDevices from "./0021-session-devices.ts";
 import * as accountDeletion from "./0022-account-deletion.ts";
 
@@ -44,6 +45,7 @@ export const migrations: MigrationProvider = {
       "0017-application-choices": applicationChoices,
       "0018-address-invitations": addressInvitations,
       "0019-second-factors": secondFactors,
+      "0020-email-verifications": emailVerifications,
       "0021-session-devices": sessionDevices,
       "0022-account-deletion": accountDeletion,
     }),

@@ -12,6 +12,7 @@ import {
 import { totpSetUpSchema, type TotpSetUp } from "../../../common/api/second-factor.ts";
 import { accountExportFileName } from "../../../common/api/account-export.ts";
 import { z } from "zod/mini";
+import type { Locale } from "../../../common/limits.ts";
 import { apiPath, apiPrefix, pathFor } from "../../../common/routes.ts";
 import { ApiError, getJson, postJson } from "../../api.ts";
 import { signalUnknownPasskey } from "../../passkeySignals.ts";
@@ -115,4 +116,36 @@ export async function downloadAccountData(): Promise<void> {
 /** Signs the account out of every browser but this one (the engine tells their apps). */
 export async function endOtherSessions(): Promise<void> {
   await postJson(apiPath("AccountSessionsEndOthers"), {}, z.unknown());
+}
+
+/** Sets a first password, or changes it; without `currentPassword`, the browser's sign-in must be fresh. */
+export function setPassword(password: string, currentPassword?: string): Promise<Account> {
+  const body = currentPassword ? { password, currentPassword } : { password };
+  return postJson(apiPath("AccountPasswordSet"), body, accountSchema);
+}
+
+/** Removes the password; without `currentPassword`, the browser's sign-in must be fresh. */
+export function removePassword(currentPassword?: string): Promise<Account> {
+  return postJson(
+    apiPath("AccountPasswordRemove"),
+    currentPassword ? { currentPassword } : {},
+    accountSchema,
+  );
+}
+
+/** Sends a code to a new address; the account lists it as pending until the code is typed. */
+export function addEmail(email: string, locale: Locale): Promise<Account> {
+  return postJson(apiPath("AccountEmailAdd"), { email, locale }, accountSchema);
+}
+
+export function verifyEmail(id: string, code: string): Promise<Account> {
+  return postJson(apiPrefix + pathFor("AccountEmailVerify", { id }), { code }, accountSchema);
+}
+
+export function cancelEmail(id: string): Promise<Account> {
+  return postJson(apiPrefix + pathFor("AccountEmailCancel", { id }), {}, accountSchema);
+}
+
+export function makeEmailPrimary(id: string): Promise<Account> {
+  return postJson(apiPrefix + pathFor("AccountEmailPrimary", { id }), {}, accountSchema);
 }

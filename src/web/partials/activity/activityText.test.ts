@@ -207,9 +207,25 @@ describe("passkey entries", () => {
       "Removed the passkey “Phone”",
       "Odstranjen ključ za dostop »Phone«",
     ]);
-    expect(headlineIn(entry("credentialRemove", { providers: ["password"] }))).toEqual([
+    expect(headlineIn(entry("credentialRemove", { providers: ["username"] }))).toEqual([
       "Removed a sign-in method",
       "Odstranjen način prijave",
+    ]);
+  });
+
+  it("name the password as a whole and an e-mail address by itself", () => {
+    expect(headlineIn(entry("credentialAdd", { providers: ["password"] }))).toEqual([
+      "Set a password",
+      "Nastavljeno geslo",
+    ]);
+    expect(headlineIn(entry("credentialRemove", { providers: ["password"] }))).toEqual([
+      "Removed the password",
+      "Odstranjeno geslo",
+    ]);
+    const email = { id: "e", name: "ana@example.com" };
+    expect(headlineIn(entry("credentialUpdate", { providers: ["email"], credential: email }))).toEqual([
+      "Made ana@example.com the primary e-mail address",
+      "Naslov ana@example.com je postal glavni e-poštni naslov",
     ]);
   });
 });

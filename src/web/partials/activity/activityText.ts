@@ -179,6 +179,10 @@ function credentialHeadline(
 ): Sentence {
   const { credential } = entry;
   const [key] = entry.providers ?? [];
+  // The password as a whole; an e-mail address by itself (made primary, for an update).
+  if (key === "password") return [t(`activity.headlines.${type}.password`)];
+  if (key === "email" && credential)
+    return [t(`activity.headlines.${type}.email`, { name: credential.name })];
   if (provider && key !== undefined && !isBuiltInProvider(key) && type !== "credentialUpdate")
     return [t(`activity.headlines.${type}.provider`, { provider: provider(key) })];
   const secondFactor = secondFactorHeadlines[type];
