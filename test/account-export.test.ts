@@ -128,7 +128,7 @@ describe.each(storeEngines)("the account's data on $name", ({ url }) => {
     const { credentials } = data;
     expect(credentials.usernames.map(({ username }) => username)).toEqual([someone.username]);
     expect(credentials.emailAddresses).toEqual([
-      expect.objectContaining({ address: someone.address, state: "verified" }),
+      expect.objectContaining({ address: someone.address, state: "verified", primary: true }),
     ]);
     expect(credentials.password.set).toBe(true);
     expect(credentials.passkeys).toHaveLength(1);

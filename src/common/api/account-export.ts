@@ -68,7 +68,15 @@ export const accountExportSchema = z.object({
   account: z.object({ id: z.string(), createdAt: time }),
   credentials: z.object({
     usernames: z.array(z.object({ username: z.string(), addedAt: time })),
-    emailAddresses: z.array(z.object({ address: z.string(), state: z.enum(["verified"]), addedAt: time })),
+    /** Verified addresses (one of them primary), and addresses being added until their code is typed. */
+    emailAddresses: z.array(
+      z.object({
+        address: z.string(),
+        state: z.enum(["verified", "pending"]),
+        primary: z.boolean(),
+        addedAt: time,
+      }),
+    ),
     password: z.object({ set: z.boolean(), setAt: z.optional(time), changedAt: z.optional(time) }),
     passkeys: z.array(
       z.object({

@@ -28,10 +28,11 @@ import { splitScopes } from "../store/application-choices.ts";
 import type { Database } from "../store/database.ts";
 import { findDocuments } from "../store/documents.ts";
 import { sessionsOf } from "../store/oidc-models.ts";
+import { pendingEmailVerifications, type EmailVerification } from "../store/email-verifications.ts";
 import { liveSessionDevices, type SessionDevice } from "../store/session-devices.ts";
 import type { ProviderRegistry } from "../providers/registry.ts";
 import type { InstanceSecrets } from "../secrets/instance-secrets.ts";
-import { totpLastUsedAt } from "./account-passkeys.ts";
+import { primaryEmail, totpLastUsedAt } from "./account-passkeys.ts";
 import { authenticatorName } from "./authenticators.ts";
 import { passkeyProvider, type PasskeyData } from "./passkeys.ts";
 import { recoveryCodesProvider } from "./recovery-codes.ts";
@@ -56,6 +57,7 @@ const activityBatch = 200;
 
 function credentialsPart(
   rows: readonly ExportedCredentialRow[],
+  pending: readonly EmailVerification[],
   providerName: (key: string) => string | undefined,
 ): AccountExport["credentials"] {
   const of = (provider: string) => rows.filter((row) => row.provider === provider);
@@ -70,11 +72,21 @@ function credentialsPart(
   ]);
   return {
     usernames: of("username").map((row) => ({ username: row.displayName, addedAt: iso(row.createdAt) })),
-    emailAddresses: of("email").map((row) => ({
-      address: row.displayName,
-      state: "verified" as const,
-      addedAt: iso(row.createdAt),
-    })),
+    emailAddresses: [
+      ...of("email").map((row) => ({
+        address: row.displayName,
+        state: "verified" as const,
+        primary: row === primaryEmail(rows),
+        addedAt: iso(row.createdAt),
+      })),
+      // Addresses being added: the code that proves them is never exported.
+      ...pending.map((verification) => ({
+        address: verification.address,
+        state: "pending" as const,
+        primary: false,
+        addedAt: iso(verification.createdAt),
+      })),
+    ],
     password: password
       ? {
           set: true,
@@ -194,6 +206,7 @@ export async function accountExport(
   if (createdAt === undefined) throw new HttpError(404, "notFound", "no such account");
 
   const credentials = await credentialRowsOf(db, accountId);
+  const pendingAddresses = await pendingEmailVerifications(db, accountId, Date.now());
   const { access, identities } = await reachableIdentities(db, accountId);
   const identityIds = identities.map((identity) => identity.id);
   const memberships = await membershipRowsOf(db, identityIds);
@@ -230,7 +243,11 @@ export async function accountExport(
     version: accountExportVersion,
     exportedAt: now.toISOString(),
     account: { id: accountId, createdAt: iso(createdAt) },
-    credentials: credentialsPart(credentials, (key) => listed.find((entry) => entry.key === key)?.name.en),
+    credentials: credentialsPart(
+      credentials,
+      pendingAddresses,
+      (key) => listed.find((entry) => entry.key === key)?.name.en,
+    ),
     identities: identities.map((identity) => {
       const { username, email, givenName, fullName, pictureUrl, description } = identity.document;
       return {

@@ -64,7 +64,9 @@ export const isUpstreamCredential = (credential: Pick<StoredCredential, "provide
   !(credentialProviders as readonly string[]).includes(credential.provider);
 
 /** The address e-mails about the account go to: the one made primary, or else the oldest. */
-export function primaryEmail(credentials: readonly StoredCredential[]): StoredCredential | undefined {
+export function primaryEmail<C extends Pick<StoredCredential, "provider" | "data">>(
+  credentials: readonly C[],
+): C | undefined {
   const emails = credentials.filter(({ provider }) => provider === "email");
   return emails.find((email) => (JSON.parse(email.data) as { primary?: boolean }).primary) ?? emails[0];
 }
