@@ -43,9 +43,9 @@ test("a new person signs up from the account page and lands on it with no identi
   await expect(page.getByRole("region", { name: "Two-step verification" })).toBeVisible();
   const nav = sectionsNav(page);
   await expect(nav.getByRole("link", { name: "Passkeys" })).toBeVisible();
-  await nav.getByRole("link", { name: "Other ways to sign in" }).click();
-  await expect(page).toHaveURL(/\/account#other-methods$/);
-  await expect(page.getByRole("region", { name: "Other ways to sign in" })).toContainText(username);
+  await nav.getByRole("link", { name: "Password" }).click();
+  await expect(page).toHaveURL(/\/account#password$/);
+  await expect(page.getByRole("region", { name: "Password" })).toContainText(username);
 
   await accountMenu(page).click();
   await expect(page.getByText("Signed in to your account")).toBeVisible();

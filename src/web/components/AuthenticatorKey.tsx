@@ -20,7 +20,7 @@ export function AuthenticatorKey({
     <div className="flex flex-wrap items-center justify-between gap-2 rounded-md bg-slate-100 px-3 py-2 dark:bg-slate-800">
       <code
         aria-label={label}
-        className="font-mono text-base tracking-wide break-all text-slate-900 dark:text-slate-100"
+        className="font-mono text-base tracking-wide text-slate-900 dark:text-slate-100"
       >
         {groupedByFour(secret)}
       </code>
