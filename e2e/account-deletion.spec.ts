@@ -76,8 +76,9 @@ test("a person schedules their account's deletion, sees it pending and keeps it 
   await page.evaluate(() => localStorage.setItem("vrata.locale", "en"));
   await page.reload();
 
-  // Kept: the account page's own sign-in asks for no identity and goes straight back to the page.
+  // Signed out from the account page, the sign-in was the account page's own: no identity to choose.
   await page.getByRole("button", { name: "Keep my account and continue" }).click();
+  await expect(accountMenu(page)).toBeVisible();
   await expect(page).toHaveURL(/\/account$/);
   await expect(dangerZone(page).getByRole("button", { name: "Delete account…" })).toBeVisible();
   await expect(dangerZone(page)).not.toContainText("will be deleted on");

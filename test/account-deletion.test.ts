@@ -20,7 +20,7 @@ import { FlowDriver } from "./support/flow-driver.ts";
 import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 import { LogoutReceiver } from "./support/logout-receiver.ts";
-import { organizationWithApp } from "./support/organization-admin.ts";
+import { organizationWithApp, signInToApp as signInToPublicApp } from "./support/organization-admin.ts";
 import { CookieJar } from "./support/browser.ts";
 import type { TestApp } from "./support/apps.ts";
 import * as client from "openid-client";
@@ -192,6 +192,34 @@ describe.each(storeEngines)("deleting an account on $name", ({ url }) => {
     expect(flow.deletionDueAt).toBeUndefined();
     const { api } = await finishConsoleSignIn(server.url, kept.driver);
     expect((await deletion(api)).dueAt).toBeUndefined();
+  });
+
+  it("gives apps nothing more while the deletion is pending, and again once the account is kept", async () => {
+    const name = `deleted${++people}`;
+    const person = await signUp(name);
+    const { app } = await organizationWithApp(await signUp(), `Library ${people}`);
+    const { tokens } = await signInToPublicApp(server.url, app, name);
+    const config = await client.discovery(new URL(server.issuer), app.clientId, undefined, client.None());
+    config[client.customFetch] = (target, options) =>
+      fetch(target.replace(server.issuer, server.url), options as RequestInit);
+    const userinfo = () =>
+      fetch(`${server.url}/api/auth/oidc/userinfo`, {
+        headers: { authorization: `Bearer ${tokens.access_token}` },
+      });
+    expect((await userinfo()).status).toBe(200);
+
+    expect((await ask(person, name)).status).toBe(200);
+    // The app's refresh token and access token, issued before, are refused while the account waits.
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token ?? "")).rejects.toMatchObject({
+      error: "invalid_grant",
+    });
+    expect((await userinfo()).status).toBe(401);
+
+    // Kept, the account's apps go on as before.
+    expect((await postJson(person.api, "/api/account/deleteCancel", {})).status).toBe(200);
+    expect((await userinfo()).status).toBe(200);
+    const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token ?? "");
+    expect(refreshed.claims()?.sub).toBe(tokens.claims()?.sub);
   });
 
   it("after the grace period, the account and what only it held are gone from the store's files", async () => {

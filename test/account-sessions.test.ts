@@ -280,6 +280,37 @@ describe.each(storeEngines)("the account's browsers and apps on $name", ({ url }
     expect((await pageOf(here)("/api/account")).status).toBe(200);
   });
 
+  it("ends the sign-ins under way in the browsers it signs out, keeping the calling browser's", async () => {
+    const here = await consoleSignUp(server.url, "ivo");
+    const there = await consoleSignUp(server.url, "ivo");
+    /** The browser, signed in already, begins signing in to the app: it is at the identity step. */
+    const beginSignIn = async (person: Person) => {
+      const flow = await FlowDriver.start(
+        server.url,
+        app,
+        { scope: "openid profile" },
+        client.ClientSecretBasic(app.secret),
+        person.driver.jar,
+      );
+      expect((await flow.get()).singleSignOn).toBe(true);
+      return flow;
+    };
+    const ownFlow = await beginSignIn(here);
+    const otherFlow = await beginSignIn(there);
+    const listed = (flow: FlowDriver) => flow.fetch(`${server.url}/api/i?flow=${flow.flowId}`);
+    expect((await listed(otherFlow)).status).toBe(200);
+
+    expect((await pageOf(here)("/api/account/sessions/endOthers", {})).status).toBe(200);
+    // The other browser's sign-in shows nothing more of the account, and cannot finish.
+    expect((await listed(otherFlow)).status).toBe(401);
+    const [identity] = await ownFlow.identities();
+    expect((await otherFlow.raw("chooseIdentity", { identity: { id: identity?.id } })).status).toBe(401);
+    // The calling browser's own goes on to the app.
+    await ownFlow.step("chooseIdentity", { identity: { id: identity?.id } });
+    await ownFlow.step("redirect");
+    expect((await ownFlow.returnToApp()).searchParams.has("code")).toBe(true);
+  });
+
   it("lists the apps given an identity, and disconnecting one ends its refresh token at once", async () => {
     const person = await consoleSignUp(server.url, "fran");
     const tokens = await signInToApp(person.driver.jar);

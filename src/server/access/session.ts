@@ -65,6 +65,18 @@ export async function sessionFor(
   return session?.flowId === flowId ? session : undefined;
 }
 
+/** The flows whose session cookie the browser sends, and the live session each names (if any). */
+export async function browserFlowSessions(
+  deps: SessionDeps,
+  request: FastifyRequest,
+): Promise<{ flowIds: string[]; sessions: SessionRow[] }> {
+  const flowIds = Object.keys(request.cookies)
+    .filter((name) => name.startsWith(sessionCookieName("")))
+    .map((name) => name.slice(sessionCookieName("").length));
+  const found = await Promise.all(flowIds.map((flowId) => sessionFor(deps, request, flowId)));
+  return { flowIds, sessions: found.flatMap((session) => (session ? [session] : [])) };
+}
+
 export function clearSessionCookie(reply: FastifyReply, flowId: string): void {
   reply.clearCookie(sessionCookieName(flowId), { path: "/", secure: true, httpOnly: true, sameSite: "lax" });
 }

@@ -5,8 +5,10 @@ import type { AccountSessions } from "../../common/api/account-sessions.ts";
 import { recordActivity } from "../activity/activity.ts";
 import { HttpError } from "../http/errors.ts";
 import type { BackchannelLogouts, EndedSession } from "../oidc/backchannel-logout.ts";
+import { browserFlowSessions, type SessionDeps } from "../access/session.ts";
 import type { InstanceSecrets } from "../secrets/instance-secrets.ts";
 import type { Database } from "../store/database.ts";
+import { deactivateSessionsOfAccount } from "../store/flows.ts";
 import { sessionsWithKeysOf, takeOidcModel } from "../store/oidc-models.ts";
 import {
   deleteSessionDevices,
@@ -56,15 +58,27 @@ export function noteSessionDevices(
   });
 }
 
-/** The key of the single sign-on session of the browser that calls, when it has one of the account. */
-export async function currentSessionKey(
-  deps: AccountSessionDeps,
+/** What of the account the calling browser holds: its single sign-on session, and its flows' sessions. */
+export interface CallingBrowser {
+  /** The key of its single sign-on session, when it has one of the account. */
+  sessionKey: string | undefined;
+  /** The sessions of the sign-ins under way in it (access/session.ts), which ending others keeps. */
+  flowSessionIds: string[];
+}
+
+/** The single sign-on session and flow sessions of the browser that calls, as far as they are the account's. */
+export async function callingBrowser(
+  deps: AccountSessionDeps & SessionDeps,
   request: FastifyRequest,
   reply: FastifyReply,
   accountId: string,
-): Promise<string | undefined> {
+): Promise<CallingBrowser> {
   const session = await deps.provider.Session.get(deps.provider.createContext(request.raw, reply.raw));
-  return session.accountId === accountId ? deps.secrets.tokenIds(session.jti) : undefined;
+  const { sessions } = await browserFlowSessions(deps, request);
+  return {
+    sessionKey: session.accountId === accountId ? deps.secrets.tokenIds(session.jti) : undefined,
+    flowSessionIds: sessions.filter((flow) => flow.accountId === accountId).map((flow) => flow.id),
+  };
 }
 
 const iso = (time: number) => new Date(time).toISOString();
@@ -98,9 +112,17 @@ const grantsOfSession = (session: EndedSession) =>
 /**
  * Ends these sessions of the account at once: they are removed from the store (every instance reads
  * sessions from there), the grants they alone held are revoked with every code and token they issued,
- * and their apps are told by back-channel logout. Returns how many were still live.
+ * and their apps are told by back-channel logout. A sign-in under way in another browser (a flow that
+ * proved the account, which may not know which browser it is in) ends too: it could otherwise still
+ * act for the account and sign it in again. Returns how many were still live.
  */
-async function endSessions(deps: AccountSessionDeps, accountId: string, keys: readonly string[]) {
+async function endSessions(
+  deps: AccountSessionDeps,
+  accountId: string,
+  keys: readonly string[],
+  caller: CallingBrowser,
+) {
+  await deactivateSessionsOfAccount(deps.db, accountId, caller.flowSessionIds);
   const ended: EndedSession[] = [];
   for (const key of keys) {
     // Only the request that removed it goes on: a session ended twice at once is ended once.
@@ -128,12 +150,12 @@ export async function endSession(
   deps: AccountSessionDeps,
   accountId: string,
   id: string,
-  currentKey: string | undefined,
+  caller: CallingBrowser,
 ): Promise<AccountSessions> {
   const key = await findSessionKey(deps.db, accountId, id);
-  if (key === undefined || (await endSessions(deps, accountId, [key])) === 0)
+  if (key === undefined || (await endSessions(deps, accountId, [key], caller)) === 0)
     throw new HttpError(404, "sessionNotFound", "no such session, or it has ended already");
-  return listSessions(deps.db, accountId, currentKey);
+  return listSessions(deps.db, accountId, caller.sessionKey);
 }
 
 /**
@@ -143,11 +165,13 @@ export async function endSession(
 export async function endOtherSessions(
   deps: AccountSessionDeps,
   accountId: string,
-  currentKey: string | undefined,
+  caller: CallingBrowser,
 ): Promise<AccountSessions> {
   const others = (await sessionsWithKeysOf(deps.db, accountId))
-    .filter(({ key, payload }) => key !== currentKey && sessionOfPayload(payload).accountId === accountId)
+    .filter(
+      ({ key, payload }) => key !== caller.sessionKey && sessionOfPayload(payload).accountId === accountId,
+    )
     .map(({ key }) => key);
-  await endSessions(deps, accountId, others);
-  return listSessions(deps.db, accountId, currentKey);
+  await endSessions(deps, accountId, others, caller);
+  return listSessions(deps.db, accountId, caller.sessionKey);
 }

@@ -32,7 +32,7 @@ import {
   type SecondFactorDeps,
 } from "./account-second-factors.ts";
 import { disconnectApp, listConnectedApps, type ConnectedAppDeps } from "./account-apps.ts";
-import { currentSessionKey, endOtherSessions, endSession, listSessions } from "./account-sessions.ts";
+import { callingBrowser, endOtherSessions, endSession, listSessions } from "./account-sessions.ts";
 import {
   addEmail,
   cancelEmail,
@@ -198,10 +198,10 @@ function sessionRoutes(app: FastifyInstance, deps: CallerDeps & ConnectedAppDeps
       });
   };
   const current = (accountId: string, request: FastifyRequest, reply: FastifyReply) =>
-    currentSessionKey(deps, request, reply, accountId);
+    callingBrowser(deps, request, reply, accountId);
 
   handle("get", "AccountSessions", async (accountId, request, reply) =>
-    listSessions(db, accountId, await current(accountId, request, reply)),
+    listSessions(db, accountId, (await current(accountId, request, reply)).sessionKey),
   );
   handle("post", "AccountSessionEnd", async (accountId, request, reply) =>
     endSession(deps, accountId, credentialId(request), await current(accountId, request, reply)),

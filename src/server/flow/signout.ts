@@ -5,7 +5,7 @@ import { findActiveClient } from "../store/clients.ts";
 import { deactivateSessions, findGrantAccount } from "../store/flows.ts";
 import type { FlowDeps } from "./deps.ts";
 import { sameSitePath } from "./location.ts";
-import { clearSessionCookie, sessionCookieName, sessionFor } from "../access/session.ts";
+import { browserFlowSessions, clearSessionCookie } from "../access/session.ts";
 
 /** The account's entry of signing out: the identity it was signed in with, and the app it left. */
 async function recordSignOut(
@@ -57,13 +57,10 @@ export async function signOut(
     if (request.cookies[name] !== undefined) reply.clearCookie(name, ssoCookieOptions);
   }
 
-  const flowIds = Object.keys(request.cookies)
-    .filter((name) => name.startsWith(sessionCookieName("")))
-    .map((name) => name.slice(sessionCookieName("").length));
-  const sessions = await Promise.all(flowIds.map((flowId) => sessionFor(deps, request, flowId)));
+  const { flowIds, sessions } = await browserFlowSessions(deps, request);
   await deactivateSessions(
     deps.db,
-    sessions.flatMap((session) => (session ? [session.id] : [])),
+    sessions.map((session) => session.id),
   );
   for (const flowId of flowIds) clearSessionCookie(reply, flowId);
   return { location: target };

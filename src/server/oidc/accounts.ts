@@ -7,6 +7,7 @@ import Provider, {
 import type { Database } from "../store/database.ts";
 import type { KeyedHash } from "../secrets/keyed-hash.ts";
 import { accountExists, emailsOfAccount, emailsOfGrantAccount } from "../store/accounts.ts";
+import { deletionDueAt } from "../store/account-deletion.ts";
 import { findApplicationChoice } from "../store/application-choices.ts";
 import { findMembershipById } from "../store/identities.ts";
 import {
@@ -80,8 +81,8 @@ async function membershipSubject(db: Database, id: string, grantId: string | und
 /**
  * The account as the client's app sees it: found only while the identity is active and not blocked in
  * its organization. A block refuses the tokens of the identity (and of the accounts it covers) at
- * once, whatever a revocation may have missed. Unknown when the person has not chosen an identity for
- * the app yet: the engine then asks (oidc/interaction-policy.ts).
+ * once, whatever a revocation may have missed; so does a pending deletion of the account. Unknown when
+ * the person has not chosen an identity for the app yet: the engine then asks (oidc/interaction-policy.ts).
  */
 export function findAccountFor(db: Database, accountSubjects: KeyedHash): FindAccount {
   return async (ctx, id, token) => {
@@ -94,8 +95,14 @@ export function findAccountFor(db: Database, accountSubjects: KeyedHash): FindAc
         ? token.grantId
         : undefined
       : (ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session?.grantIdFor(client.clientId));
-    const found = await subjectOf(db, id, client, grantId, { orChosen: !token });
-    if (!found) return undefined;
+    const [found, dueAt] = await Promise.all([
+      subjectOf(db, id, client, grantId, { orChosen: !token }),
+      // An account its person asked to delete gives apps nothing more while it waits: their codes,
+      // access tokens and refresh tokens are refused until the person keeps it (a sign-in for an app
+      // stops to offer that first: oidc/interaction-policy.ts).
+      token ? deletionDueAt(db, id) : undefined,
+    ]);
+    if (!found || dueAt !== undefined) return undefined;
     const { subject, agreedScopes, proof } = found;
     const account: AppAccount = {
       accountId: id,

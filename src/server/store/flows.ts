@@ -125,6 +125,24 @@ export async function deactivateSessions(db: Database, ids: readonly string[]): 
   await db.updateTable("sessions").set({ active: 0 }).where("id", "in", ids).execute();
 }
 
+/**
+ * Ends the account's flow sessions (what lets a browser go on with a sign-in it proved) but these:
+ * a sign-in under way elsewhere cannot finish, nor act for the account meanwhile.
+ */
+export async function deactivateSessionsOfAccount(
+  db: Database,
+  accountId: string,
+  kept: readonly string[],
+): Promise<void> {
+  let query = db
+    .updateTable("sessions")
+    .set({ active: 0 })
+    .where("account_id", "=", accountId)
+    .where("active", "=", 1);
+  if (kept.length > 0) query = query.where("id", "not in", kept);
+  await query.execute();
+}
+
 export async function insertGrantAccount(
   db: Database,
   grant: { grantId: string; accountId: string; identityId: string; sessionId: string | null },
