@@ -76,6 +76,15 @@ describe.each(storeEngines)("the account page's own sign-in on $name", ({ url })
     const userinfo = await api("/api/auth/oidc/userinfo");
     expect(userinfo.status).toBe(200);
     expect(await userinfo.json()).toEqual({ sub: claims?.sub });
+
+    // Signing out with the console's token, or with none, ends the account page's token too.
+    const signedOut = await driver.fetch(`${server.url}/auth/signout`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({}),
+    });
+    expect(signedOut.status).toBe(200);
+    expect((await api("/api/account")).status).toBe(401);
   });
 
   it("knows an account by the same `sub` in every browser, and answers prompt=none from the session", async () => {
