@@ -44,7 +44,9 @@ interface Contender {
 
 /** Runs the comparison; true when some workload had errors (its figures mean nothing). */
 export async function runComparison(options: BenchOptions): Promise<boolean> {
-  const selected = (name: string) => options.only === undefined || name.includes(options.only);
+  // --only takes one text, or several separated by commas ("token,introspection,userinfo").
+  const wanted = options.only?.split(",").filter((text) => text !== "");
+  const selected = (name: string) => wanted === undefined || wanted.some((text) => name.includes(text));
   const pinning = detectPinning();
   pinThisProcess(pinning);
   const perCore = { pinning, cpus: pinning.serverCpu };

@@ -38,9 +38,14 @@ async function readBody(request: RawRequest): Promise<Buffer> {
   return Buffer.concat(chunks, size);
 }
 
+const noMore = () => undefined;
+
 /** The same request head with a body that has already been read (and perhaps changed). */
 function withBody(original: RawRequest, body: Buffer): RawRequest {
-  const replayed = Readable.from([body], { objectMode: false });
+  // A stream that holds the body from the start: Readable.from would pull it through an iterator.
+  const replayed = new Readable({ read: noMore });
+  replayed.push(body);
+  replayed.push(null);
   return Object.assign(replayed, {
     method: original.method,
     url: original.url,
