@@ -1,16 +1,18 @@
 import { SqliteAdapter, sql } from "kysely";
 import type { Database } from "./database.ts";
+import { preparedQuery } from "./prepared.ts";
 
 // The store's part of deleting an account (accounts/account-deletion.ts decides what goes): its
 // pending deletion, and the rows keyed by the account that go with it.
 
+// Prepared: every use of a person's token (userinfo, refresh, introspection) asks it.
+const deletionDue = preparedQuery((db: Database, accountId: string) =>
+  db.selectFrom("accounts").select("deletion_due_at").where("id", "=", accountId),
+);
+
 /** When the account is to be deleted, while that is pending. */
 export async function deletionDueAt(db: Database, accountId: string): Promise<number | undefined> {
-  const row = await db
-    .selectFrom("accounts")
-    .select("deletion_due_at")
-    .where("id", "=", accountId)
-    .executeTakeFirst();
+  const [row] = (await deletionDue(db, accountId)).rows;
   return row?.deletion_due_at ?? undefined;
 }
 
