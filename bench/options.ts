@@ -9,7 +9,7 @@ export interface BenchOptions {
   database?: string;
   /** Profile both servers: node writes a .cpuprofile of each to bench/results/ when it stops. */
   cpuProfile: boolean;
-  /** Runs only the workloads whose name contains this text ("flow" for the sign-in flow), e.g. to profile one. */
+  /** Runs only the workloads whose name contains this text, or one of several separated by commas ("flow" for the sign-in flow), e.g. to profile one. */
   only?: string;
   /** A git ref whose Vrata (one worker) runs in the same rounds as this checkout's: an A/B. */
   baseline?: string;
