@@ -94,7 +94,7 @@ interface RouteProps {
 /** A route of <Routes>: only read by it, never drawn itself. */
 export const Route: (props: RouteProps) => ReactNode = () => null;
 
-interface Branch {
+export interface Branch {
   /** The elements from the outermost layout route to the matched one. */
   readonly elements: readonly ReactNode[];
   readonly params: Record<string, string>;
@@ -139,13 +139,17 @@ function branchesOf(children: ReactNode, pathname: string, outer: readonly React
   });
 }
 
-/** Draws the most specific route that matches the address, inside its layout routes. */
-export function Routes({ children }: { readonly children?: ReactNode }) {
-  const { pathname } = useRouter().location;
-  const best = branchesOf(children, pathname, []).reduce<Branch | null>(
+/** The most specific route of `<Route>` elements that matches `pathname`; the first of equals. */
+export function bestBranch(routes: ReactNode, pathname: string): Branch | null {
+  return branchesOf(routes, pathname, []).reduce<Branch | null>(
     (chosen, branch) => (chosen === null || branch.score > chosen.score ? branch : chosen),
     null,
   );
+}
+
+/** Draws the most specific route that matches the address, inside its layout routes. */
+export function Routes({ children }: { readonly children?: ReactNode }) {
+  const best = bestBranch(children, useRouter().location.pathname);
   if (best === null) return null;
   return best.elements.reduceRight<ReactNode>(
     (outlet, element) => <MatchContext value={{ params: best.params, outlet }}>{element}</MatchContext>,
