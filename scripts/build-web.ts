@@ -22,6 +22,16 @@ function newestChange(entry: string): number {
 // console's page comes last, as the stamp.
 const pages = ["card.html", "index.html"];
 
+// The light page resolves React Router and TanStack Query to its own few lines of each (src/web/light),
+// which serve what its views use of them: the console's views it shares import them as they are.
+const light = (module: string) => path.join(root, "src/web/light", module);
+const aliases: Record<string, { find: RegExp; replacement: string }[]> = {
+  "card.html": [
+    { find: /^react-router$/, replacement: light("router.tsx") },
+    { find: /^@tanstack\/react-query$/, replacement: light("query.ts") },
+  ],
+};
+
 const builtAt = fs.statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
 const force = process.argv.includes("--force");
 if (force || inputs.some((input) => newestChange(path.join(root, input)) > builtAt)) {
@@ -29,6 +39,7 @@ if (force || inputs.some((input) => newestChange(path.join(root, input)) > built
     await build({
       configFile: path.join(root, "vite.config.ts"),
       logLevel: "warn",
+      resolve: { alias: aliases[page] ?? [] },
       build: { emptyOutDir: index === 0, rollupOptions: { input: path.join(root, "src/web", page) } },
     });
   }
