@@ -201,61 +201,69 @@ export async function findIdentity(db: Database, id: string): Promise<IdentityRo
   return (await findIdentities(db, [id]))[0];
 }
 
-/** The identities the account created, newest first (the order of findIdentities). */
-export async function identitiesCreatedBy(db: Database, accountId: string): Promise<IdentityRow[]> {
-  const rows = await db
-    .selectFrom("identities")
-    .select(identityColumns)
-    .where("creator_account_id", "=", accountId)
-    .orderBy("created_at", "desc")
-    .orderBy("id")
-    .execute();
-  return toIdentities(db, rows);
-}
-
 /**
- * The identities shared with the account, each with the role it was given: with the account itself,
- * or with one of its e-mail addresses (which it proved it owns).
+ * Every way the account reaches identities (access/identities.ts says how), in one query: an identity
+ * it created that lists itself among its admins, as admin; one shared with it or with an address of
+ * it, with the role it was given; then every identity listing a reached one among its admins or users,
+ * as admin only through admins all the way. An identity reached in more than one way has a row for each.
  */
-export async function identitiesSharedWith(
+export async function identitiesReachedBy(
   db: Database,
   accountId: string,
 ): Promise<{ identityId: string; role: IdentityRole }[]> {
+  // Both are in the WITH RECURSIVE list that PostgreSQL needs for the second: the first alone would
+  // make it a plain WITH.
   const rows = await db
-    .selectFrom("identity_shares")
-    .select(["identity_id", "role"])
-    .where("account_id", "=", accountId)
-    .unionAll(
-      db
-        .selectFrom("identity_address_shares as share")
-        .innerJoin("credentials as credential", (join) =>
+    .withRecursive("granted(identity_id, role)", (cte) =>
+      cte
+        .selectFrom("identities as own")
+        .innerJoin("identity_members as self", (join) =>
           join
-            .onRef("credential.provider_id", "=", "share.address_key")
-            .on("credential.provider", "=", "email"),
+            .onRef("self.identity_id", "=", "own.id")
+            .onRef("self.member_identity_id", "=", "own.id")
+            .on("self.role", "=", "admin"),
         )
-        .select(["share.identity_id", "share.role"])
-        .where("credential.account_id", "=", accountId),
+        .select(["own.id as identity_id", "self.role as role"])
+        .where("own.creator_account_id", "=", accountId)
+        .unionAll(
+          db
+            .selectFrom("identity_shares")
+            .select(["identity_id", "role"])
+            .where("account_id", "=", accountId),
+        )
+        .unionAll(
+          db
+            .selectFrom("identity_address_shares as share")
+            .innerJoin("credentials as credential", (join) =>
+              join
+                .onRef("credential.provider_id", "=", "share.address_key")
+                .on("credential.provider", "=", "email"),
+            )
+            .select(["share.identity_id", "share.role"])
+            .where("credential.account_id", "=", accountId),
+        ),
     )
+    .withRecursive("reach(identity_id, role)", (cte) =>
+      cte
+        .selectFrom("granted")
+        .select(["identity_id", "role"])
+        // UNION, not UNION ALL: an identity met again in the same role ends the walk.
+        .union((more) =>
+          more
+            .selectFrom("reach")
+            .innerJoin("identity_members as member", "member.member_identity_id", "reach.identity_id")
+            .select([
+              "member.identity_id",
+              sql<IdentityRole>`case when ${sql.ref("member.role")} = 'admin' and ${sql.ref("reach.role")} = 'admin' then 'admin' else 'user' end`.as(
+                "role",
+              ),
+            ]),
+        ),
+    )
+    .selectFrom("reach")
+    .select(["identity_id", "role"])
     .execute();
   return rows.map((row) => ({ identityId: row.identity_id, role: row.role }));
-}
-
-/** The identities that list any of `memberIds` among their admins or users. */
-export async function identitiesWithMembers(
-  db: Database,
-  memberIds: readonly string[],
-): Promise<{ identityId: string; memberId: string; role: "admin" | "user" }[]> {
-  if (memberIds.length === 0) return [];
-  const rows = await db
-    .selectFrom("identity_members")
-    .select(["identity_id", "member_identity_id", "role"])
-    .where("member_identity_id", "in", memberIds)
-    .execute();
-  return rows.map((row) => ({
-    identityId: row.identity_id,
-    memberId: row.member_identity_id,
-    role: row.role,
-  }));
 }
 
 const membershipColumns = ["id", "identity_id", "organization_id", "active"] as const;
