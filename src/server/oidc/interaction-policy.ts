@@ -95,6 +95,10 @@ export function interactionPolicyForPeople(db: Database): interactionPolicy.Prom
       async (ctx) => {
         const accountId = ctx.oidc.session?.accountId;
         if (accountId === undefined || (await isAccountClient(db, ctx.oidc.client?.clientId))) return false;
+        // The account found for the request read it with the identity, when through the session's grant.
+        const account = ctx.oidc.account as AppAccount | undefined;
+        const known = account?.accountId === accountId ? account.deletionDueAt : undefined;
+        if (known !== undefined) return known !== null;
         return (await deletionDueAt(db, accountId)) !== undefined;
       },
     ),
