@@ -6,6 +6,7 @@ import { newId } from "../ids.ts";
 import { MailUnavailableError } from "../mail/mailer.ts";
 import { logEvent } from "../operations/events.ts";
 import { applicationOf } from "../organizations/applications.ts";
+import { accountStanding } from "../store/accounts.ts";
 import {
   completeAuthStep,
   guessedWrong,
@@ -120,9 +121,11 @@ async function signInWithPassword(
   const { flow } = step;
   const guess = await reserveGuess(deps, step, "password", accountId);
   if (!guess) return;
-  if (await guess.compare(() => checkPassword(deps.db, accountId, password))) {
+  // Read once the guess is reserved: the password, and the rest the sign-in weighs once it is right.
+  const standing = await accountStanding(deps.db, accountId);
+  if (await guess.compare(() => checkPassword(deps.db, standing?.credentials ?? [], password))) {
     await guess.forgive();
-    await completeAuthStep(deps, step, { accountId });
+    await completeAuthStep(deps, step, { accountId, standing });
     return;
   }
   guessedWrong(step, guess);

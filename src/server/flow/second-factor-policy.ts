@@ -1,5 +1,6 @@
 import type { AcrValue, PendingSecondFactor } from "../../common/api/second-factor.ts";
-import { factorsOf, pendingSecondFactor } from "../accounts/second-factors.ts";
+import { factorsIn, pendingSecondFactor } from "../accounts/second-factors.ts";
+import type { StoredCredential } from "../store/accounts.ts";
 import { signInPolicyOf } from "../organizations/applications.ts";
 import type { FlowDeps } from "./deps.ts";
 import type { Flow } from "./flows.ts";
@@ -14,11 +15,14 @@ export async function secondFactorAfter(
   deps: Pick<FlowDeps, "db">,
   flow: Pick<Flow, "organizationId"> & { state: { requestedAcr?: AcrValue | undefined } },
   amr: readonly string[],
-  accountId: string,
+  /** The account's credentials (accountStanding). */
+  credentials: readonly StoredCredential[],
 ): Promise<PendingSecondFactor | undefined> {
-  const [policy, factors] = await Promise.all([
-    signInPolicyOf(deps.db, flow.organizationId),
-    factorsOf(deps.db, accountId),
-  ]);
-  return pendingSecondFactor({ amr, policy, requested: flow.state.requestedAcr, factors });
+  const policy = await signInPolicyOf(deps.db, flow.organizationId);
+  return pendingSecondFactor({
+    amr,
+    policy,
+    requested: flow.state.requestedAcr,
+    factors: factorsIn(credentials),
+  });
 }

@@ -88,6 +88,36 @@ export async function credentialsOf(
   return (await query.orderBy("created_at").execute()).map(toCredential);
 }
 
+/** An account's credentials and its pending deletion: what a sign-in to it weighs. */
+export interface AccountStanding {
+  /** Oldest first. */
+  credentials: StoredCredential[];
+  /** When the account is to be deleted, while that is pending (what deletionDueAt says). */
+  deletionDueAt: number | undefined;
+}
+
+/** The account's credentials and its pending deletion, in one query; undefined when there is no such account. */
+export async function accountStanding(db: Database, accountId: string): Promise<AccountStanding | undefined> {
+  const rows = await db
+    .selectFrom("accounts as account")
+    .leftJoin("credentials as credential", "credential.account_id", "account.id")
+    .select([
+      "account.deletion_due_at",
+      ...credentialColumns.map((column) => `credential.${column}` as const),
+    ])
+    .where("account.id", "=", accountId)
+    .orderBy("credential.created_at")
+    .execute();
+  const [first] = rows;
+  if (!first) return undefined;
+  return {
+    credentials: rows.flatMap(({ deletion_due_at: _, ...credential }) =>
+      credential.id === null ? [] : [toCredential(credential as Parameters<typeof toCredential>[0])],
+    ),
+    deletionDueAt: first.deletion_due_at ?? undefined,
+  };
+}
+
 const accountQuery = preparedQuery((db: Database, id: string) =>
   db.selectFrom("accounts").select("id").where("id", "=", id),
 );
