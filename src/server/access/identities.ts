@@ -1,7 +1,12 @@
 import type { Caller } from "./caller.ts";
 import { accountOfShare } from "../store/accounts.ts";
 import type { Database } from "../store/database.ts";
-import { findIdentities, identitiesReachedBy, type IdentityRow } from "../store/identities.ts";
+import {
+  findIdentities,
+  identitiesReachedBy,
+  type IdentityReading,
+  type IdentityRow,
+} from "../store/identities.ts";
 
 export type Access = "admin" | "user";
 
@@ -21,9 +26,10 @@ export async function accessibleIdentities(db: Database, accountId: string): Pro
 export async function reachableIdentities(
   db: Database,
   accountId: string,
+  reading: IdentityReading = {},
 ): Promise<{ access: Map<string, Access>; identities: IdentityRow[] }> {
   const access = await accessibleIdentities(db, accountId);
-  return { access, identities: await findIdentities(db, [...access.keys()]) };
+  return { access, identities: await findIdentities(db, [...access.keys()], reading) };
 }
 
 /**

@@ -15,7 +15,7 @@ import { preferredLocale } from "../http/locale.ts";
 import { credentialsOf } from "../store/accounts.ts";
 import type { Database } from "../store/database.ts";
 import { blocksCovering } from "../store/blocks.ts";
-import { applicationsUsed, findIdentities, membershipsIn, type IdentityRow } from "../store/identities.ts";
+import { findIdentities, membershipsUsingApplication, type IdentityRow } from "../store/identities.ts";
 import { accessibleIdentities, reachableIdentities, type Access } from "../access/identities.ts";
 import { createIdentity, updateIdentity } from "./identities.ts";
 import { membershipViews } from "./memberships.ts";
@@ -42,11 +42,7 @@ async function withMemberships(db: Database, caller: Caller, identities: Identit
   const flow = caller.flow;
   if (!flow) return identities;
   const ids = identities.map((identity) => identity.id);
-  const memberships = await membershipsIn(db, flow.organizationId, ids);
-  const used = await applicationsUsed(
-    db,
-    memberships.map((membership) => membership.id),
-  );
+  const memberships = await membershipsUsingApplication(db, flow.organizationId, ids, flow.applicationId);
   const { ofIdentities: blocks, ofAccount } = await blocksCovering(
     db,
     flow.organizationId,
@@ -66,7 +62,7 @@ async function withMemberships(db: Database, caller: Caller, identities: Identit
       membership: membership
         ? {
             status: membership.active ? "active" : "disabled",
-            usedWithApp: (used.get(membership.id) ?? []).includes(flow.applicationId),
+            usedWithApp: membership.usedWithApp,
             ...(choice?.membershipId === membership.id ? { chosenForApp: true } : {}),
           }
         : null,
@@ -81,7 +77,10 @@ export const identityPlugin: FastifyPluginAsync<{ deps: CallerDeps & ShareNotice
 
   app.get(apiPrefix + routes.IdentityList.path, async (request) => {
     const caller = await requireCaller(deps, request);
-    const { access, identities } = await reachableIdentities(db, caller.accountId);
+    // A view shows nobody the identity is shared with.
+    const { access, identities } = await reachableIdentities(db, caller.accountId, {
+      withAddressShares: false,
+    });
     const views = identities.map((identity) => view(identity, access.get(identity.id) ?? "user", caller));
     return withMemberships(db, caller, views);
   });

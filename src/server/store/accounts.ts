@@ -98,24 +98,50 @@ export interface AccountStanding {
 
 /** The account's credentials and its pending deletion, in one query; undefined when there is no such account. */
 export async function accountStanding(db: Database, accountId: string): Promise<AccountStanding | undefined> {
-  const rows = await db
+  return (await standingOf(db, accountId))?.standing;
+}
+
+/** The account a credential belongs to (findAccountIdByCredential), with its standing, in one query. */
+export async function accountStandingByCredential(
+  db: Database,
+  provider: string,
+  providerId: string,
+): Promise<{ accountId: string; standing: AccountStanding } | undefined> {
+  return standingOf(db, { provider, providerId });
+}
+
+async function standingOf(db: Database, account: string | { provider: string; providerId: string }) {
+  const query = db
     .selectFrom("accounts as account")
     .leftJoin("credentials as credential", "credential.account_id", "account.id")
     .select([
+      "account.id as standing_account_id",
       "account.deletion_due_at",
       ...credentialColumns.map((column) => `credential.${column}` as const),
     ])
-    .where("account.id", "=", accountId)
-    .orderBy("credential.created_at")
-    .execute();
+    .orderBy("credential.created_at");
+  const rows = await (
+    typeof account === "string"
+      ? query.where("account.id", "=", account)
+      : query.where(
+          "account.id",
+          "=",
+          db
+            .selectFrom("credentials as key")
+            .select("key.account_id")
+            .where("key.provider", "=", account.provider)
+            .where("key.provider_id", "=", account.providerId),
+        )
+  ).execute();
   const [first] = rows;
   if (!first) return undefined;
-  return {
-    credentials: rows.flatMap(({ deletion_due_at: _, ...credential }) =>
+  const standing: AccountStanding = {
+    credentials: rows.flatMap(({ deletion_due_at: _, standing_account_id: __, ...credential }) =>
       credential.id === null ? [] : [toCredential(credential as Parameters<typeof toCredential>[0])],
     ),
     deletionDueAt: first.deletion_due_at ?? undefined,
   };
+  return { accountId: first.standing_account_id, standing };
 }
 
 const accountQuery = preparedQuery((db: Database, id: string) =>

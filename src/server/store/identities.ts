@@ -156,19 +156,30 @@ export async function updateIdentityDocument(
 
 const identityColumns = ["id", "version", "document", "creator_account_id"] as const;
 
-/** The identities of these rows, each with its shares with e-mail addresses back among its shares. */
+/** What a reader of identities leaves out: their shares with e-mail addresses, which it never shows. */
+export interface IdentityReading {
+  withAddressShares?: boolean;
+}
+
+/**
+ * The identities of these rows, each with its shares with e-mail addresses back among its shares
+ * (without them, `shares` lists only those with accounts).
+ */
 async function toIdentities(
   db: Database,
   rows: readonly { id: string; version: number; document: string; creator_account_id: string | null }[],
+  { withAddressShares = true }: IdentityReading = {},
 ): Promise<IdentityRow[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
-  const addressShares = await db
-    .selectFrom("identity_address_shares")
-    .select(["identity_id", "address_key", "id", "person", "role", "position"])
-    .where("identity_id", "in", ids)
-    .orderBy("position")
-    .execute();
+  const addressShares = withAddressShares
+    ? await db
+        .selectFrom("identity_address_shares")
+        .select(["identity_id", "address_key", "id", "person", "role", "position"])
+        .where("identity_id", "in", ids)
+        .orderBy("position")
+        .execute()
+    : [];
   return rows.map((row) => {
     const document = JSON.parse(row.document) as IdentityDocument;
     const own = addressShares.filter((share) => share.identity_id === row.id);
@@ -185,7 +196,11 @@ async function toIdentities(
 }
 
 /** The identities with these IDs, newest first. */
-export async function findIdentities(db: Database, ids: readonly string[]): Promise<IdentityRow[]> {
+export async function findIdentities(
+  db: Database,
+  ids: readonly string[],
+  reading: IdentityReading = {},
+): Promise<IdentityRow[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom("identities")
@@ -194,7 +209,7 @@ export async function findIdentities(db: Database, ids: readonly string[]): Prom
     .orderBy("created_at", "desc")
     .orderBy("id")
     .execute();
-  return toIdentities(db, rows);
+  return toIdentities(db, rows, reading);
 }
 
 export async function findIdentity(db: Database, id: string): Promise<IdentityRow | undefined> {
@@ -334,6 +349,41 @@ export async function ensureMembership(
   const [stored] = await membershipsIn(db, membership.organizationId, [membership.identityId]);
   if (!stored) throw new Error("membership vanished while it was being created");
   return { membership: stored, created: Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0 };
+}
+
+/**
+ * The memberships of these identities in the organization (membershipsIn), each with whether it
+ * signed in to the application already (applicationsUsed), in one query.
+ */
+export async function membershipsUsingApplication(
+  db: Database,
+  organizationId: string,
+  identityIds: readonly string[],
+  applicationId: string,
+): Promise<(MembershipRow & { usedWithApp: boolean })[]> {
+  if (identityIds.length === 0) return [];
+  const rows = await db
+    .selectFrom("identity_organizations as membership")
+    .select((eb) => [
+      "membership.id",
+      "membership.identity_id",
+      "membership.organization_id",
+      "membership.active",
+      eb
+        .exists(
+          eb
+            .selectFrom("identity_applications as used")
+            .select("used.membership_id")
+            .whereRef("used.membership_id", "=", "membership.id")
+            .where("used.application_id", "=", applicationId),
+        )
+        .as("used_with_app"),
+    ])
+    .where("membership.organization_id", "=", organizationId)
+    .where("membership.identity_id", "in", identityIds)
+    .execute();
+  // SQLite answers 1 or 0, PostgreSQL true or false.
+  return rows.map((row) => ({ ...toMembership(row), usedWithApp: Number(row.used_with_app) === 1 }));
 }
 
 export async function applicationsUsed(
