@@ -37,9 +37,9 @@ async function belowAskedLevel(db: Database, ctx: KoaContextWithOIDC): Promise<b
       factors,
       ownFactor: false,
     });
-  // Without the account's own factor, what they are matters only to a session below what is asked:
-  // one that is not (most) needs nothing more read.
-  if (pending({ totp: false, passkey: false, recoveryCodes: 0 }) === undefined) return false;
+  // Without the account's own factor, which factors it has matters only to a session below what is
+  // asked: one that is not (most) passes even with every factor there is, and nothing more is read.
+  if (pending({ totp: true, passkey: true, recoveryCodes: 1 }) === undefined) return false;
   return pending(await factorsOf(db, session.accountId)) !== undefined;
 }
 
