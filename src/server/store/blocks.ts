@@ -181,24 +181,30 @@ export async function blocksOfAccount(
   return rows.map(toBlock);
 }
 
+/** The blocks in force in the organization that bind the identity, used by this account. */
+const bindingBlocks = (db: Database, organizationId: string, identityId: string, accountId: string) =>
+  db
+    .selectFrom("blocks")
+    .select("blocks.id")
+    .where("blocks.organization_id", "=", organizationId)
+    .where("blocks.lifted_at", "is", null)
+    .where((eb) =>
+      eb.or([
+        eb("blocks.identity_id", "=", identityId),
+        eb(
+          "blocks.id",
+          "in",
+          eb
+            .selectFrom("block_accounts")
+            .select("block_accounts.block_id")
+            .where("block_accounts.account_id", "=", accountId),
+        ),
+      ]),
+    );
+
 const blockedQuery = preparedQuery(
   (db: Database, organizationId: string, identityId: string, accountId: string) =>
-    db
-      .selectFrom("blocks")
-      .select("id")
-      .where("organization_id", "=", organizationId)
-      .where("lifted_at", "is", null)
-      .where((eb) =>
-        eb.or([
-          eb("identity_id", "=", identityId),
-          eb(
-            "id",
-            "in",
-            eb.selectFrom("block_accounts").select("block_id").where("account_id", "=", accountId),
-          ),
-        ]),
-      )
-      .limit(1),
+    bindingBlocks(db, organizationId, identityId, accountId).limit(1),
 );
 
 /**
@@ -231,28 +237,7 @@ export async function membershipWithBlock(
     .select((eb) => [
       "membership.id",
       "membership.active",
-      eb
-        .exists(
-          eb
-            .selectFrom("blocks")
-            .select("blocks.id")
-            .where("blocks.organization_id", "=", organizationId)
-            .where("blocks.lifted_at", "is", null)
-            .where((block) =>
-              block.or([
-                block("blocks.identity_id", "=", identityId),
-                block(
-                  "blocks.id",
-                  "in",
-                  block
-                    .selectFrom("block_accounts")
-                    .select("block_accounts.block_id")
-                    .where("block_accounts.account_id", "=", accountId),
-                ),
-              ]),
-            ),
-        )
-        .as("blocked"),
+      eb.exists(bindingBlocks(db, organizationId, identityId, accountId)).as("blocked"),
     ])
     .where("membership.organization_id", "=", organizationId)
     .where("membership.identity_id", "=", identityId)
