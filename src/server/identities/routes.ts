@@ -1,4 +1,3 @@
-import { findApplicationChoice } from "../store/application-choices.ts";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import {
   identityFieldsSchema,
@@ -42,7 +41,10 @@ async function withMemberships(db: Database, caller: Caller, identities: Identit
   const flow = caller.flow;
   if (!flow) return identities;
   const ids = identities.map((identity) => identity.id);
-  const memberships = await membershipsUsingApplication(db, flow.organizationId, ids, flow.applicationId);
+  const memberships = await membershipsUsingApplication(db, flow.organizationId, ids, {
+    accountId: caller.accountId,
+    applicationId: flow.applicationId,
+  });
   const { ofIdentities: blocks, ofAccount } = await blocksCovering(
     db,
     flow.organizationId,
@@ -50,7 +52,6 @@ async function withMemberships(db: Database, caller: Caller, identities: Identit
     caller.accountId,
   );
   const [accountBlock] = ofAccount;
-  const choice = await findApplicationChoice(db, caller.accountId, flow.applicationId);
   return identities.map((identity) => {
     const membership = memberships.find((candidate) => candidate.identityId === identity.id);
     const block = blocks.find((candidate) => candidate.identityId === identity.id) ?? accountBlock;
@@ -63,7 +64,7 @@ async function withMemberships(db: Database, caller: Caller, identities: Identit
         ? {
             status: membership.active ? "active" : "disabled",
             usedWithApp: membership.usedWithApp,
-            ...(choice?.membershipId === membership.id ? { chosenForApp: true } : {}),
+            ...(membership.chosenForApp ? { chosenForApp: true } : {}),
           }
         : null,
     };

@@ -353,14 +353,15 @@ export async function ensureMembership(
 
 /**
  * The memberships of these identities in the organization (membershipsIn), each with whether it
- * signed in to the application already (applicationsUsed), in one query.
+ * signed in to the application already (applicationsUsed) and whether the account chose it for the
+ * application (findApplicationChoice), in one query.
  */
 export async function membershipsUsingApplication(
   db: Database,
   organizationId: string,
   identityIds: readonly string[],
-  applicationId: string,
-): Promise<(MembershipRow & { usedWithApp: boolean })[]> {
+  { accountId, applicationId }: { accountId: string; applicationId: string },
+): Promise<(MembershipRow & { usedWithApp: boolean; chosenForApp: boolean })[]> {
   if (identityIds.length === 0) return [];
   const rows = await db
     .selectFrom("identity_organizations as membership")
@@ -378,12 +379,26 @@ export async function membershipsUsingApplication(
             .where("used.application_id", "=", applicationId),
         )
         .as("used_with_app"),
+      eb
+        .exists(
+          eb
+            .selectFrom("application_choices as choice")
+            .select("choice.membership_id")
+            .whereRef("choice.membership_id", "=", "membership.id")
+            .where("choice.account_id", "=", accountId)
+            .where("choice.application_id", "=", applicationId),
+        )
+        .as("chosen_for_app"),
     ])
     .where("membership.organization_id", "=", organizationId)
     .where("membership.identity_id", "in", identityIds)
     .execute();
   // SQLite answers 1 or 0, PostgreSQL true or false.
-  return rows.map((row) => ({ ...toMembership(row), usedWithApp: Number(row.used_with_app) === 1 }));
+  return rows.map((row) => ({
+    ...toMembership(row),
+    usedWithApp: Number(row.used_with_app) === 1,
+    chosenForApp: Number(row.chosen_for_app) === 1,
+  }));
 }
 
 export async function applicationsUsed(
