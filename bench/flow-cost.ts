@@ -19,7 +19,7 @@ function countOf(metrics: string, histogram: string): number {
     .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0);
 }
 
-async function counts(server: Server, metricsToken: string) {
+async function counts(server: Pick<Server, "url">, metricsToken: string) {
   const response = await fetch(server.url + routes.Metrics.path, {
     headers: { authorization: `Bearer ${metricsToken}` },
   });
@@ -32,7 +32,7 @@ async function counts(server: Server, metricsToken: string) {
 }
 
 export async function measureFlowCost(
-  server: Server,
+  server: Pick<Server, "url">,
   metricsToken: string,
   flow: () => Promise<unknown>,
   flows = 10,

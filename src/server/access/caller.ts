@@ -5,8 +5,8 @@ import { apiPrefix, routes } from "../../common/routes.ts";
 import { isAccountClient } from "../oidc/account-client.ts";
 import { HttpError } from "../http/errors.ts";
 import { requireSameOriginJson } from "../http/same-origin-writes.ts";
-import { findFlow, findGrantAccount } from "../store/flows.ts";
-import { requireSession, type SessionDeps } from "./session.ts";
+import { findGrantAccount } from "../store/flows.ts";
+import { findFlowOfRequest, requireSession, type SessionDeps } from "./session.ts";
 
 /**
  * Who calls a console API: an account, and the identity it is signed in with when it used the console
@@ -31,7 +31,7 @@ export interface CallerDeps extends SessionDeps {
 async function fromFlow(deps: CallerDeps, request: FastifyRequest, flowId: string): Promise<Caller> {
   // The flow's session is a cookie, which the browser sends from other pages too.
   requireSameOriginJson(request, deps.issuer);
-  const row = flowIdPattern.test(flowId) ? await findFlow(deps.db, flowId, Date.now()) : undefined;
+  const row = flowIdPattern.test(flowId) ? await findFlowOfRequest(deps, request, flowId) : undefined;
   if (!row) throw new HttpError(401, "unauthorized", "no such flow");
   const state = JSON.parse(row.state) as {
     accountId?: string;
@@ -40,7 +40,11 @@ async function fromFlow(deps: CallerDeps, request: FastifyRequest, flowId: strin
     deletionDueAt?: unknown;
     completed?: string[];
   };
-  const accountId = await requireSession(deps, request, { id: row.id, state });
+  const accountId = await requireSession(deps, request, {
+    id: row.id,
+    state,
+    browserSession: row.browserSession,
+  });
   // A first factor alone shows nothing of the account while the sign-in waits for (or, declined,
   // still owes) a second one; a failed sign-in shows nothing either.
   if (state.secondFactor !== undefined || state.completed?.includes("failed"))

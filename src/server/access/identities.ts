@@ -3,9 +3,8 @@ import { accountOfShare } from "../store/accounts.ts";
 import type { Database } from "../store/database.ts";
 import {
   findIdentities,
-  identitiesSharedWith,
-  identitiesWithMembers,
-  identitiesCreatedBy,
+  identitiesReachedBy,
+  type IdentityReading,
   type IdentityRow,
 } from "../store/identities.ts";
 
@@ -17,43 +16,20 @@ export type Access = "admin" | "user";
  * a reached identity among its admins or users. Admin access wins over use.
  */
 export async function accessibleIdentities(db: Database, accountId: string): Promise<Map<string, Access>> {
-  return (await reach(db, accountId)).access;
+  const access = new Map<string, Access>();
+  for (const { identityId, role } of await identitiesReachedBy(db, accountId))
+    if (access.get(identityId) !== "admin") access.set(identityId, role);
+  return access;
 }
 
 /** The identities the account can reach (accessibleIdentities), read, newest first. */
 export async function reachableIdentities(
   db: Database,
   accountId: string,
+  reading: IdentityReading = {},
 ): Promise<{ access: Map<string, Access>; identities: IdentityRow[] }> {
-  const { access, created } = await reach(db, accountId);
-  // Most accounts reach only identities they created, which were read already.
-  const read = created.filter((identity) => access.has(identity.id));
-  const identities = read.length === access.size ? read : await findIdentities(db, [...access.keys()]);
-  return { access, identities };
-}
-
-async function reach(db: Database, accountId: string) {
-  const access = new Map<string, Access>();
-  const created = await identitiesCreatedBy(db, accountId);
-  for (const identity of created)
-    if (identity.document.admins.includes(identity.id)) access.set(identity.id, "admin");
-  for (const { identityId, role } of await identitiesSharedWith(db, accountId))
-    if (access.get(identityId) !== "admin") access.set(identityId, role);
-
-  let frontier = [...access.keys()];
-  while (frontier.length > 0) {
-    const next: string[] = [];
-    for (const { identityId, memberId, role } of await identitiesWithMembers(db, frontier)) {
-      // Use of an identity does not pass on admin rights over what it administers.
-      const granted: Access = role === "admin" && access.get(memberId) === "admin" ? "admin" : "user";
-      const current = access.get(identityId);
-      if (current === "admin" || current === granted) continue;
-      access.set(identityId, granted);
-      next.push(identityId);
-    }
-    frontier = next;
-  }
-  return { access, created };
+  const access = await accessibleIdentities(db, accountId);
+  return { access, identities: await findIdentities(db, [...access.keys()], reading) };
 }
 
 /**

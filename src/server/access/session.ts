@@ -5,7 +5,14 @@ import { newId } from "../ids.ts";
 import type { Database } from "../store/database.ts";
 import { HttpError } from "../http/errors.ts";
 import type { InstanceSecrets } from "../secrets/instance-secrets.ts";
-import { findActiveSession, insertSession, type SessionRow } from "../store/flows.ts";
+import {
+  findActiveSession,
+  findFlow,
+  findFlowWithSession,
+  insertSession,
+  type FlowRow,
+  type SessionRow,
+} from "../store/flows.ts";
 
 // After the auth step the browser holds a session cookie for that flow only (reference §4.6). It
 // proves that the person completing the flow is the one who signed in.
@@ -49,20 +56,41 @@ export function newSession(
   };
 }
 
+/** The hash of the flow's session secret in the request's cookie, if it holds one. */
+function sessionSecretHash({ secrets }: SessionDeps, request: FastifyRequest, flowId: string) {
+  const value = request.cookies[sessionCookieName(flowId)];
+  return value?.startsWith(valuePrefix) ? secrets.flowSessions(value.slice(valuePrefix.length)) : undefined;
+}
+
 /** The live session the request's cookie names for this flow, if any. */
 export async function sessionFor(
-  { db, secrets }: SessionDeps,
+  deps: SessionDeps,
   request: FastifyRequest,
   flowId: string,
 ): Promise<SessionRow | undefined> {
-  const value = request.cookies[sessionCookieName(flowId)];
-  if (!value?.startsWith(valuePrefix)) return undefined;
-  const session = await findActiveSession(
-    db,
-    secrets.flowSessions(value.slice(valuePrefix.length)),
-    Date.now(),
-  );
+  const secretHash = sessionSecretHash(deps, request, flowId);
+  if (secretHash === undefined) return undefined;
+  const session = await findActiveSession(deps.db, secretHash, Date.now());
   return session?.flowId === flowId ? session : undefined;
+}
+
+/**
+ * The flow's row, with the live session the request's cookie names for it read in the same query
+ * (`null` when there is none): requireSession then asks the store nothing more.
+ */
+export async function findFlowOfRequest(
+  deps: SessionDeps,
+  request: FastifyRequest,
+  flowId: string,
+): Promise<(FlowRow & { browserSession: SessionRow | null }) | undefined> {
+  const now = Date.now();
+  const secretHash = sessionSecretHash(deps, request, flowId);
+  if (secretHash === undefined) {
+    const flow = await findFlow(deps.db, flowId, now);
+    return flow && { ...flow, browserSession: null };
+  }
+  const found = await findFlowWithSession(deps.db, flowId, secretHash, now);
+  return found && { ...found.flow, browserSession: found.session ?? null };
 }
 
 /** The flows whose session cookie the browser sends, and the live session each names (if any). */
@@ -85,6 +113,8 @@ export function clearSessionCookie(reply: FastifyReply, flowId: string): void {
 export interface SessionOfFlow {
   id: string;
   state: { accountId?: string | undefined; sessionId?: string | undefined };
+  /** The live session the request's cookie names, when it was read with the flow (findFlowOfRequest). */
+  browserSession?: SessionRow | null;
 }
 
 /** The flow's account, when this browser holds the flow's session; 401 for any other browser. */
@@ -95,7 +125,10 @@ export async function requireSession(
 ): Promise<string> {
   const { accountId, sessionId } = flow.state;
   if (!accountId || !sessionId) throw new HttpError(400, "badRequest", "sign in or sign up first");
-  const session = await sessionFor(deps, request, flow.id);
+  const session =
+    flow.browserSession === undefined
+      ? await sessionFor(deps, request, flow.id)
+      : (flow.browserSession ?? undefined);
   if (session?.id !== sessionId || session.accountId !== accountId) {
     throw new HttpError(401, "unauthorized", "this flow was signed in from another browser");
   }

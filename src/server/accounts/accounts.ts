@@ -7,6 +7,7 @@ import {
   insertAccount,
   insertCredential,
   updateCredentialData,
+  type StoredCredential,
 } from "../store/accounts.ts";
 import type { Identifier } from "./normalize.ts";
 import { passkeyRow, type NewPasskey } from "./passkeys.ts";
@@ -27,8 +28,13 @@ let unusedHash: Promise<string> | undefined;
  * account without a password costs a verification all the same, so that the answer's timing does not
  * tell which accounts have one.
  */
-export async function checkPassword(db: Database, accountId: string, password: string): Promise<boolean> {
-  const credentials = await credentialsOf(db, accountId, "password");
+export async function checkPassword(
+  db: Database,
+  /** The account's credentials (accountStanding): its passwords are among them. */
+  accountCredentials: readonly StoredCredential[],
+  password: string,
+): Promise<boolean> {
+  const credentials = accountCredentials.filter(({ provider }) => provider === "password");
   if (credentials.length === 0) {
     unusedHash ??= hashPassword(randomBytes(32).toString("base64url"));
     await verifyPassword(await unusedHash, password);

@@ -6,7 +6,7 @@ import {
   type SecondFactorMethod,
   type SignInPolicy,
 } from "../../common/api/second-factor.ts";
-import { credentialsOf } from "../store/accounts.ts";
+import { credentialsOf, type StoredCredential } from "../store/accounts.ts";
 import type { Database } from "../store/database.ts";
 import { passkeyProvider } from "./passkeys.ts";
 import { recoveryCodesProvider, unusedCount } from "./recovery-codes.ts";
@@ -22,7 +22,11 @@ export interface AccountFactors {
 }
 
 export async function factorsOf(db: Database, accountId: string): Promise<AccountFactors> {
-  const credentials = await credentialsOf(db, accountId);
+  return factorsIn(await credentialsOf(db, accountId));
+}
+
+/** The second factors among an account's credentials. */
+export function factorsIn(credentials: readonly StoredCredential[]): AccountFactors {
   return {
     totp: credentials.some(({ provider }) => provider === totpProvider),
     passkey: credentials.some(({ provider }) => provider === passkeyProvider),

@@ -12,6 +12,7 @@ import { amrOf } from "../accounts/second-factors.ts";
 import { secondFactorAfter } from "./second-factor-policy.ts";
 import { holdIfDeletionPending } from "./deletion-pending.ts";
 import { logEvent } from "../operations/events.ts";
+import { accountStanding, type AccountStanding } from "../store/accounts.ts";
 import type { Bucket } from "../store/throttle.ts";
 import {
   flowGuessBucket,
@@ -55,7 +56,8 @@ export const amrOfProviders = (providers: readonly string[]) => [
 export async function completeAuthStep(
   deps: FlowDeps,
   step: StepRequest,
-  outcome: { accountId: string } | { newAccount: NewAccount },
+  /** The account signed in to, with its standing when the step read it already; or a new one. */
+  outcome: { accountId: string; standing?: AccountStanding | undefined } | { newAccount: NewAccount },
   amr: string[] = amrOfProviders(step.flow.state.providers),
 ): Promise<void> {
   const { flow, effects } = step;
@@ -63,14 +65,17 @@ export async function completeAuthStep(
   const now = Date.now();
   const accountId = "accountId" in outcome ? outcome.accountId : outcome.newAccount.id;
   const signedUp = "newAccount" in outcome;
-  const secondFactor = await secondFactorAfter(deps, flow, amr, accountId);
+  // A new account is not stored yet: it has none of the credentials a second factor would be.
+  const standing =
+    "newAccount" in outcome ? undefined : (outcome.standing ?? (await accountStanding(deps.db, accountId)));
+  const secondFactor = await secondFactorAfter(deps, flow, amr, standing?.credentials ?? []);
   addCompleted(state, signedUp ? "signup" : "signin");
   state.accountId = accountId;
   state.signedUp = signedUp;
   state.authTime = Math.floor(now / 1000);
   state.amr = amr;
   if (secondFactor) state.secondFactor = secondFactor;
-  await holdIfDeletionPending(deps.db, state, accountId);
+  holdIfDeletionPending(state, standing?.deletionDueAt);
   delete state.code;
   delete state.passkey;
   delete state.upstream;

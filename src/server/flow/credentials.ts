@@ -6,6 +6,7 @@ import { newId } from "../ids.ts";
 import { MailUnavailableError } from "../mail/mailer.ts";
 import { logEvent } from "../operations/events.ts";
 import { applicationOf } from "../organizations/applications.ts";
+import { accountStandingByCredential, type AccountStanding } from "../store/accounts.ts";
 import {
   completeAuthStep,
   guessedWrong,
@@ -104,9 +105,11 @@ export async function passwordComplete(
   if (normalized === "invalid") throw new FlowStepError(flow, "invalidPassword");
   if (normalized === "short") throw new FlowStepError(flow, "shortPassword");
   const identifier = identifierOrError(flow, flow.state.emailOrUsername);
-  const accountId = await findAccountByIdentifier(deps.db, identifier);
-  await (accountId
-    ? signInWithPassword(deps, step, identifier, accountId, normalized.password)
+  // The account with what its sign-in weighs (its password among it), read before the guess is
+  // reserved but compared only after.
+  const account = await accountStandingByCredential(deps.db, identifier.kind, identifier.key);
+  await (account
+    ? signInWithPassword(deps, step, identifier, account, normalized.password)
     : signUpWithPassword(deps, step, identifier, normalized.password));
 }
 
@@ -114,15 +117,15 @@ async function signInWithPassword(
   deps: FlowDeps,
   step: StepRequest,
   identifier: Identifier,
-  accountId: string,
+  { accountId, standing }: { accountId: string; standing: AccountStanding },
   password: string,
 ): Promise<void> {
   const { flow } = step;
   const guess = await reserveGuess(deps, step, "password", accountId);
   if (!guess) return;
-  if (await guess.compare(() => checkPassword(deps.db, accountId, password))) {
+  if (await guess.compare(() => checkPassword(deps.db, standing.credentials, password))) {
     await guess.forgive();
-    await completeAuthStep(deps, step, { accountId });
+    await completeAuthStep(deps, step, { accountId, standing });
     return;
   }
   guessedWrong(step, guess);

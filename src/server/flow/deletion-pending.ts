@@ -2,8 +2,7 @@ import type { FastifyRequest } from "fastify";
 import { recordActivity } from "../activity/activity.ts";
 import { requireSession } from "../access/session.ts";
 import { HttpError } from "../http/errors.ts";
-import { cancelDeletion, deletionDueAt } from "../store/account-deletion.ts";
-import type { Database } from "../store/database.ts";
+import { cancelDeletion } from "../store/account-deletion.ts";
 import type { FlowDeps } from "./deps.ts";
 import type { Flow } from "./flows.ts";
 import { authenticated, type FlowState } from "./state.ts";
@@ -12,13 +11,11 @@ import { authenticated, type FlowState } from "./state.ts";
 // when the account will be deleted and offers to keep it. Until the person keeps it, nothing of the
 // account is shown to the app's flow and nothing is finished for the app (finish.ts refuses).
 
-/** Holds the sign-in of an account pending deletion, as the flow state remembers it. */
-export async function holdIfDeletionPending(
-  db: Database,
-  state: FlowState,
-  accountId: string,
-): Promise<void> {
-  const dueAt = await deletionDueAt(db, accountId);
+/**
+ * Holds the sign-in of an account pending deletion (`dueAt`, read with the account's standing), as
+ * the flow state remembers it.
+ */
+export function holdIfDeletionPending(state: FlowState, dueAt: number | undefined): void {
   if (dueAt === undefined) delete state.deletionDueAt;
   else state.deletionDueAt = dueAt;
 }

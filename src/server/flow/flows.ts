@@ -8,7 +8,7 @@ import { isOpenIdScope, personalDataScopes } from "../../common/scopes.ts";
 import { HttpError } from "../http/errors.ts";
 import { requestedLocale } from "../http/locale.ts";
 import type { Database } from "../store/database.ts";
-import { findFlow, insertFlow, updateFlowState } from "../store/flows.ts";
+import { findFlow, insertFlow, updateFlowState, type FlowRow, type SessionRow } from "../store/flows.ts";
 import { findActiveClient } from "../store/clients.ts";
 import { applicationOf } from "../organizations/applications.ts";
 import { requestedAcr } from "../accounts/second-factors.ts";
@@ -46,6 +46,8 @@ export interface Flow {
   state: FlowState;
   /** The state as stored at `version`: a step that changes nothing stores nothing. */
   storedState: string;
+  /** The live session the request's cookie names, when it was read with the flow (`null`: none). */
+  browserSession?: SessionRow | null;
 }
 
 /** What a step's answer may carry besides the flow's state. */
@@ -88,10 +90,17 @@ function accessAskedFor(params: Record<string, unknown>): RequestedAccess {
  * The flow with this ID. A flow begins as oidc-provider's interaction for an authorization request;
  * its row is stored with the first step that changes it, and lives as long as the interaction.
  */
-export async function loadFlow(db: Database, provider: Provider, id: string): Promise<Flow> {
+export async function loadFlow(
+  db: Database,
+  provider: Provider,
+  id: string,
+  /** How its row is read: with the request's session (findFlowOfRequest), or alone. */
+  findRow: () => Promise<(FlowRow & Pick<Flow, "browserSession">) | undefined> = () =>
+    findFlow(db, id, Date.now()),
+): Promise<Flow> {
   // An ID of another shape names no flow: no query is made for it.
   if (!flowIdPattern.test(id)) throw new HttpError(404, "notFound", "no such flow");
-  const row = await findFlow(db, id, Date.now());
+  const row = await findRow();
   if (row) return { ...row, state: JSON.parse(row.state) as FlowState, storedState: row.state };
   const interaction = await provider.Interaction.find(id);
   const clientId = interaction?.params.client_id;

@@ -4,8 +4,8 @@ import { joinOrganization } from "../identities/memberships.ts";
 import { HttpError } from "../http/errors.ts";
 import { isAccountClient } from "../oidc/account-client.ts";
 import { deactivateSessions } from "../store/flows.ts";
-import { isBlocked } from "../store/blocks.ts";
-import { membershipsIn, type MembershipRow } from "../store/identities.ts";
+import { isBlocked, membershipWithBlock } from "../store/blocks.ts";
+import type { MembershipRow } from "../store/identities.ts";
 import type { Database } from "../store/database.ts";
 import type { FlowDeps } from "./deps.ts";
 import type { Flow, StepRequest } from "./flows.ts";
@@ -48,10 +48,11 @@ async function membershipForFlow(
 ): Promise<MembershipRow | undefined> {
   const access = (await accessibleIdentities(db, accountId)).get(identityId);
   if (!access) throw new HttpError(404, "notFound", "no such identity");
+  const member = await membershipWithBlock(db, organizationId, identityId, accountId);
   // Also a new identity of an account the organization blocked: the block covers the account.
-  if (await isBlocked(db, organizationId, identityId, accountId))
+  if (member ? member.blocked : await isBlocked(db, organizationId, identityId, accountId))
     throw new HttpError(400, "identityBlocked", "the identity is blocked in this organization");
-  const [existing] = await membershipsIn(db, organizationId, [identityId]);
+  const existing = member?.membership;
   if (existing && !existing.active)
     throw new HttpError(400, "identityDisabled", "the identity is disabled in this organization");
   if (!existing && access !== "admin") {

@@ -30,7 +30,7 @@ import { lastCompleted } from "./state.ts";
 import { reportAuthOutcome } from "./auth-outcome.ts";
 import { isUniqueViolation } from "../store/errors.ts";
 import { signOut } from "./signout.ts";
-import { requireSessionIfAny } from "../access/session.ts";
+import { findFlowOfRequest, requireSessionIfAny } from "../access/session.ts";
 import { chooseIdentity, decline, readyToRedirect, restart } from "./outcome.ts";
 import { providerStart } from "./provider.ts";
 import { continueSignedIn } from "./single-sign-on.ts";
@@ -63,8 +63,10 @@ async function stepAnswer(deps: FlowDeps, reply: FastifyReply, step: StepRequest
 /** The auth flow: its page, which also sends the person back to the app, and its JSON steps. */
 export const flowPlugin: FastifyPluginAsync<FlowRoutesOptions> = (app, { deps, renderIndex }) => {
   app.addHook("onRequest", sameOriginJsonWrites(deps.issuer));
-  const flowOf = (request: FastifyRequest) =>
-    loadFlow(deps.db, deps.provider, (request.params as { id: string }).id);
+  const flowOf = (request: FastifyRequest) => {
+    const { id } = request.params as { id: string };
+    return loadFlow(deps.db, deps.provider, id, () => findFlowOfRequest(deps, request, id));
+  };
 
   app.get(routes.AuthFlowGet.path, async (request, reply) => {
     const flow = await flowOf(request).catch(() => undefined);

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { newSession } from "../access/session.ts";
 import { HttpError } from "../http/errors.ts";
-import { accountExists } from "../store/accounts.ts";
+import { accountStanding } from "../store/accounts.ts";
 import type { FlowDeps } from "./deps.ts";
 import { commitStep, type Flow } from "./flows.ts";
 import { addCompleted } from "./state.ts";
@@ -38,13 +38,14 @@ export async function continueSignedIn(
   const stepUp = prompt.name === "login" && prompt.reasons.every((reason) => reason === stepUpReason);
   if (prompt.name === "login" && !stepUp) return;
   const accountId = interaction.session?.accountId;
-  if (!accountId || !(await accountExists(deps.db, accountId))) return;
+  const standing = accountId ? await accountStanding(deps.db, accountId) : undefined;
+  if (!accountId || !standing) return;
 
   const { state } = flow;
   if (stepUp) {
     // What the session proved stays proven; the second factor adds to it.
     const amr = interaction.session?.amr ?? [];
-    const secondFactor = await secondFactorAfter(deps, flow, amr, accountId);
+    const secondFactor = await secondFactorAfter(deps, flow, amr, standing.credentials);
     if (!secondFactor) return;
     state.amr = amr;
     state.secondFactor = secondFactor;
@@ -52,7 +53,7 @@ export async function continueSignedIn(
   addCompleted(state, "signin");
   state.accountId = accountId;
   state.singleSignOn = true;
-  await holdIfDeletionPending(deps.db, state, accountId);
+  holdIfDeletionPending(state, standing.deletionDueAt);
   const session = newSession(deps, flow.id, accountId, Date.now());
   state.sessionId = session.id;
   const effects = new StepEffects();

@@ -4,7 +4,7 @@ import type { KeyedHash } from "../secrets/keyed-hash.ts";
 import type { Database } from "../store/database.ts";
 import type { FlowDeps } from "./deps.ts";
 import { limitOfBucket, limitRefusals } from "../operations/metrics.ts";
-import { bucketLevel, clearBucket, releaseUnits, reserveUnits, type Bucket } from "../store/throttle.ts";
+import { bucketLevel, releaseUnits, reserveUnits, type Bucket } from "../store/throttle.ts";
 
 // Which limits guard which work (design.md §6-§7, README "Limits"). Every unit is reserved in the
 // store before the work it guards, so simultaneous requests on any number of instances cannot pass
@@ -173,15 +173,12 @@ export async function forgiveGuess(limits: LimitStore, reservation: Reservation,
   const stored = reservation.buckets
     .slice(1)
     .map((taken) => ({ named: taken.key, ...inStore(limits, taken) }));
-  const cleared = stored.filter((bucket) => bucket.named === forgiven);
-  await Promise.all([
-    releaseUnits(
-      limits.db,
-      stored.filter((bucket) => bucket.named !== forgiven),
-      Date.now(),
-    ),
-    ...cleared.map((bucket) => clearBucket(limits.db, bucket.key)),
-  ]);
+  await releaseUnits(
+    limits.db,
+    stored.filter((bucket) => bucket.named !== forgiven),
+    Date.now(),
+    stored.filter((bucket) => bucket.named === forgiven),
+  );
 }
 
 /**

@@ -1,4 +1,3 @@
-import { findApplicationChoice } from "../store/application-choices.ts";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import {
   identityFieldsSchema,
@@ -15,7 +14,7 @@ import { preferredLocale } from "../http/locale.ts";
 import { credentialsOf } from "../store/accounts.ts";
 import type { Database } from "../store/database.ts";
 import { blocksCovering } from "../store/blocks.ts";
-import { applicationsUsed, findIdentities, membershipsIn, type IdentityRow } from "../store/identities.ts";
+import { findIdentities, membershipsUsingApplication, type IdentityRow } from "../store/identities.ts";
 import { accessibleIdentities, reachableIdentities, type Access } from "../access/identities.ts";
 import { createIdentity, updateIdentity } from "./identities.ts";
 import { membershipViews } from "./memberships.ts";
@@ -42,11 +41,10 @@ async function withMemberships(db: Database, caller: Caller, identities: Identit
   const flow = caller.flow;
   if (!flow) return identities;
   const ids = identities.map((identity) => identity.id);
-  const memberships = await membershipsIn(db, flow.organizationId, ids);
-  const used = await applicationsUsed(
-    db,
-    memberships.map((membership) => membership.id),
-  );
+  const memberships = await membershipsUsingApplication(db, flow.organizationId, ids, {
+    accountId: caller.accountId,
+    applicationId: flow.applicationId,
+  });
   const { ofIdentities: blocks, ofAccount } = await blocksCovering(
     db,
     flow.organizationId,
@@ -54,7 +52,6 @@ async function withMemberships(db: Database, caller: Caller, identities: Identit
     caller.accountId,
   );
   const [accountBlock] = ofAccount;
-  const choice = await findApplicationChoice(db, caller.accountId, flow.applicationId);
   return identities.map((identity) => {
     const membership = memberships.find((candidate) => candidate.identityId === identity.id);
     const block = blocks.find((candidate) => candidate.identityId === identity.id) ?? accountBlock;
@@ -66,8 +63,8 @@ async function withMemberships(db: Database, caller: Caller, identities: Identit
       membership: membership
         ? {
             status: membership.active ? "active" : "disabled",
-            usedWithApp: (used.get(membership.id) ?? []).includes(flow.applicationId),
-            ...(choice?.membershipId === membership.id ? { chosenForApp: true } : {}),
+            usedWithApp: membership.usedWithApp,
+            ...(membership.chosenForApp ? { chosenForApp: true } : {}),
           }
         : null,
     };
@@ -81,7 +78,10 @@ export const identityPlugin: FastifyPluginAsync<{ deps: CallerDeps & ShareNotice
 
   app.get(apiPrefix + routes.IdentityList.path, async (request) => {
     const caller = await requireCaller(deps, request);
-    const { access, identities } = await reachableIdentities(db, caller.accountId);
+    // A view shows nobody the identity is shared with.
+    const { access, identities } = await reachableIdentities(db, caller.accountId, {
+      withAddressShares: false,
+    });
     const views = identities.map((identity) => view(identity, access.get(identity.id) ?? "user", caller));
     return withMemberships(db, caller, views);
   });

@@ -35,6 +35,8 @@ export interface AppAccount extends Account {
   identityId: string;
   /** The scopes agreed to when the identity was chosen for the app; absent where a grant said. */
   agreedScopes?: readonly string[] | undefined;
+  /** When the account is to be deleted, when it was read with the identity (`null`: not pending). */
+  deletionDueAt?: number | null | undefined;
 }
 
 /** Whose proof of an e-mail address counts: the signed-in account, or for earlier grants the grant's. */
@@ -44,6 +46,8 @@ interface FoundSubject {
   subject: TokenSubject;
   agreedScopes?: readonly string[] | undefined;
   proof: EmailProof;
+  /** When the account is to be deleted, when it was read with the subject (`null`: not pending). */
+  deletionDueAt?: number | null;
 }
 
 /**
@@ -66,6 +70,7 @@ async function subjectOf(
           subject: (ofGrant ?? chosen) as TokenSubject,
           agreedScopes: chosen?.scopes,
           proof: { accountId: id },
+          ...(ofGrant ? { deletionDueAt: ofGrant.deletionDueAt ?? null } : {}),
         }
       : await membershipSubject(db, id, grantId);
   const subject = found?.subject;
@@ -95,20 +100,22 @@ export function findAccountFor(db: Database, accountSubjects: KeyedHash): FindAc
         ? token.grantId
         : undefined
       : (ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session?.grantIdFor(client.clientId));
-    const [found, dueAt] = await Promise.all([
-      subjectOf(db, id, client, grantId, { orChosen: !token }),
-      // An account its person asked to delete gives apps nothing more while it waits: their codes,
-      // access tokens and refresh tokens are refused until the person keeps it (a sign-in for an app
-      // stops to offer that first: oidc/interaction-policy.ts).
-      token ? deletionDueAt(db, id) : undefined,
-    ]);
-    if (!found || dueAt !== undefined) return undefined;
+    const found = await subjectOf(db, id, client, grantId, { orChosen: !token });
+    if (!found) return undefined;
+    // An account its person asked to delete gives apps nothing more while it waits: their codes,
+    // access tokens and refresh tokens are refused until the person keeps it (a sign-in for an app
+    // stops to offer that first: oidc/interaction-policy.ts). A token's grant says it with the subject.
+    if (token) {
+      const dueAt = found.deletionDueAt === undefined ? await deletionDueAt(db, id) : found.deletionDueAt;
+      if (dueAt !== null && dueAt !== undefined) return undefined;
+    }
     const { subject, agreedScopes, proof } = found;
     const account: AppAccount = {
       accountId: id,
       membershipId: subject.membershipId,
       identityId: subject.identityId,
       agreedScopes,
+      deletionDueAt: found.deletionDueAt,
       claims: async (use) => ({
         sub: subject.membershipId,
         ...(use === "id_token" ? { azp: client.clientId } : {}),

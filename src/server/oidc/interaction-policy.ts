@@ -1,5 +1,10 @@
 import { interactionPolicy, type KoaContextWithOIDC } from "oidc-provider";
-import { factorsOf, pendingSecondFactor, requestedAcr } from "../accounts/second-factors.ts";
+import {
+  factorsOf,
+  pendingSecondFactor,
+  requestedAcr,
+  type AccountFactors,
+} from "../accounts/second-factors.ts";
 import { signInPolicyOf } from "../flow/second-factor-policy.ts";
 import { deletionDueAt } from "../store/account-deletion.ts";
 import { isAccountClient } from "./account-client.ts";
@@ -21,21 +26,21 @@ export const stepUpReason = "second_factor_required";
 async function belowAskedLevel(db: Database, ctx: KoaContextWithOIDC): Promise<boolean> {
   const { session, client, params } = ctx.oidc;
   if (!session?.accountId || !client) return false;
-  const [policy, factors] = await Promise.all([
-    signInPolicyOf(db, ownerOf(client).organizationId),
-    factorsOf(db, session.accountId),
-  ]);
+  const policy = await signInPolicyOf(db, ownerOf(client).organizationId);
   // A session of an earlier version names no methods: one factor.
   const amr = Array.isArray(session.amr) ? session.amr : [];
-  return (
+  const pending = (factors: AccountFactors) =>
     pendingSecondFactor({
       amr,
       policy,
       requested: requestedAcr(params?.acr_values),
       factors,
       ownFactor: false,
-    }) !== undefined
-  );
+    });
+  // Without the account's own factor, which factors it has matters only to a session below what is
+  // asked: one that is not (most) passes even with every factor there is, and nothing more is read.
+  if (pending({ totp: true, passkey: true, recoveryCodes: 1 }) === undefined) return false;
+  return pending(await factorsOf(db, session.accountId)) !== undefined;
 }
 
 /** The subject the client's app knows the signed-in person by, when they chose an identity for it. */
@@ -95,6 +100,10 @@ export function interactionPolicyForPeople(db: Database): interactionPolicy.Prom
       async (ctx) => {
         const accountId = ctx.oidc.session?.accountId;
         if (accountId === undefined || (await isAccountClient(db, ctx.oidc.client?.clientId))) return false;
+        // The account found for the request read it with the identity, when through the session's grant.
+        const account = ctx.oidc.account as AppAccount | undefined;
+        const known = account?.accountId === accountId ? account.deletionDueAt : undefined;
+        if (known !== undefined) return known !== null;
         return (await deletionDueAt(db, accountId)) !== undefined;
       },
     ),

@@ -1,4 +1,5 @@
 import type { AppScope } from "../../common/api/app-scope.ts";
+import type { SignInPolicy } from "../../common/api/second-factor.ts";
 import type { Database } from "../store/database.ts";
 import { ShortCache } from "../store/short-cache.ts";
 import { homepageOf } from "./clients.ts";
@@ -15,8 +16,23 @@ export interface ApplicationInfo {
 // Every answer of a flow step names the app: a rename shows within the cache's moment.
 const cachedApplications = new ShortCache<ApplicationInfo>(10_000);
 
-/** This server just changed an organization: its apps' names and homepages show at once. */
-export const forgetApplications = (db: Database) => cachedApplications.forget(db);
+// Every password, code and passkey step and every single sign-on asks for it: a change of the
+// policy through another server applies within the cache's moment, through this one at once.
+const cachedPolicies = new ShortCache<SignInPolicy>(10_000);
+
+/** This server just changed an organization: its apps' names, homepages and sign-in policy show at once. */
+export const forgetApplications = (db: Database) => {
+  cachedApplications.forget(db);
+  cachedPolicies.forget(db);
+};
+
+/** The organization's sign-in policy; one that is gone or never chose asks for nothing more. */
+export const signInPolicyOf = (db: Database, organizationId: string): Promise<SignInPolicy> =>
+  cachedPolicies.get(
+    db,
+    organizationId,
+    async () => (await findOrganization(db, organizationId))?.document.signInPolicy ?? "any",
+  );
 
 /** What the flow page tells about the app asking for a sign-in, and where its homepage is. */
 export const applicationOf = (

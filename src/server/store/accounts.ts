@@ -88,6 +88,62 @@ export async function credentialsOf(
   return (await query.orderBy("created_at").execute()).map(toCredential);
 }
 
+/** An account's credentials and its pending deletion: what a sign-in to it weighs. */
+export interface AccountStanding {
+  /** Oldest first. */
+  credentials: StoredCredential[];
+  /** When the account is to be deleted, while that is pending (what deletionDueAt says). */
+  deletionDueAt: number | undefined;
+}
+
+/** The account's credentials and its pending deletion, in one query; undefined when there is no such account. */
+export async function accountStanding(db: Database, accountId: string): Promise<AccountStanding | undefined> {
+  return (await standingOf(db, accountId))?.standing;
+}
+
+/** The account a credential belongs to (findAccountIdByCredential), with its standing, in one query. */
+export async function accountStandingByCredential(
+  db: Database,
+  provider: string,
+  providerId: string,
+): Promise<{ accountId: string; standing: AccountStanding } | undefined> {
+  return standingOf(db, { provider, providerId });
+}
+
+async function standingOf(db: Database, account: string | { provider: string; providerId: string }) {
+  const query = db
+    .selectFrom("accounts as account")
+    .leftJoin("credentials as credential", "credential.account_id", "account.id")
+    .select([
+      "account.id as standing_account_id",
+      "account.deletion_due_at",
+      ...credentialColumns.map((column) => `credential.${column}` as const),
+    ])
+    .orderBy("credential.created_at");
+  const rows = await (
+    typeof account === "string"
+      ? query.where("account.id", "=", account)
+      : query.where(
+          "account.id",
+          "=",
+          db
+            .selectFrom("credentials as key")
+            .select("key.account_id")
+            .where("key.provider", "=", account.provider)
+            .where("key.provider_id", "=", account.providerId),
+        )
+  ).execute();
+  const [first] = rows;
+  if (!first) return undefined;
+  const standing: AccountStanding = {
+    credentials: rows.flatMap(({ deletion_due_at: _, standing_account_id: __, ...credential }) =>
+      credential.id === null ? [] : [toCredential(credential as Parameters<typeof toCredential>[0])],
+    ),
+    deletionDueAt: first.deletion_due_at ?? undefined,
+  };
+  return { accountId: first.standing_account_id, standing };
+}
+
 const accountQuery = preparedQuery((db: Database, id: string) =>
   db.selectFrom("accounts").select("id").where("id", "=", id),
 );

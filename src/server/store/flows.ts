@@ -11,24 +11,74 @@ export interface FlowRow {
   expiresAt: number;
 }
 
+const flowColumns = [
+  "flow.id",
+  "flow.client_id",
+  "flow.organization_id",
+  "flow.application_id",
+  "flow.state",
+  "flow.version",
+  "flow.expires_at",
+] as const;
+
+const toFlowRow = (row: {
+  id: string;
+  client_id: string;
+  organization_id: string;
+  application_id: string;
+  state: string;
+  version: number;
+  expires_at: number;
+}): FlowRow => ({
+  id: row.id,
+  clientId: row.client_id,
+  organizationId: row.organization_id,
+  applicationId: row.application_id,
+  state: row.state,
+  version: row.version,
+  expiresAt: row.expires_at,
+});
+
 export async function findFlow(db: Database, id: string, now: number): Promise<FlowRow | undefined> {
   const row = await db
-    .selectFrom("flows")
-    .select(["id", "client_id", "organization_id", "application_id", "state", "version", "expires_at"])
-    .where("id", "=", id)
-    .where("expires_at", ">", now)
+    .selectFrom("flows as flow")
+    .select(flowColumns)
+    .where("flow.id", "=", id)
+    .where("flow.expires_at", ">", now)
     .executeTakeFirst();
-  return (
-    row && {
-      id: row.id,
-      clientId: row.client_id,
-      organizationId: row.organization_id,
-      applicationId: row.application_id,
-      state: row.state,
-      version: row.version,
-      expiresAt: row.expires_at,
-    }
-  );
+  return row && toFlowRow(row);
+}
+
+/**
+ * The flow, and with it in the same query the live session of that flow whose secret hashes to
+ * `secretHash` (the browser's cookie), if there is one: what findFlow and findActiveSession would say.
+ */
+export async function findFlowWithSession(
+  db: Database,
+  id: string,
+  secretHash: string,
+  now: number,
+): Promise<{ flow: FlowRow; session: SessionRow | undefined } | undefined> {
+  const row = await db
+    .selectFrom("flows as flow")
+    .leftJoin("sessions as session", (join) =>
+      join
+        .onRef("session.flow_id", "=", "flow.id")
+        .on("session.secret_hash", "=", secretHash)
+        .on("session.active", "=", 1)
+        .on("session.expires_at", ">", now),
+    )
+    .select([...flowColumns, "session.id as session_id", "session.account_id as session_account_id"])
+    .where("flow.id", "=", id)
+    .where("flow.expires_at", ">", now)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { session_id: sessionId, session_account_id: accountId } = row;
+  return {
+    flow: toFlowRow(row),
+    session:
+      sessionId === null || accountId === null ? undefined : { id: sessionId, accountId, flowId: row.id },
+  };
 }
 
 /**

@@ -156,19 +156,30 @@ export async function updateIdentityDocument(
 
 const identityColumns = ["id", "version", "document", "creator_account_id"] as const;
 
-/** The identities of these rows, each with its shares with e-mail addresses back among its shares. */
+/** What a reader of identities leaves out: their shares with e-mail addresses, which it never shows. */
+export interface IdentityReading {
+  withAddressShares?: boolean;
+}
+
+/**
+ * The identities of these rows, each with its shares with e-mail addresses back among its shares
+ * (without them, `shares` lists only those with accounts).
+ */
 async function toIdentities(
   db: Database,
   rows: readonly { id: string; version: number; document: string; creator_account_id: string | null }[],
+  { withAddressShares = true }: IdentityReading = {},
 ): Promise<IdentityRow[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((row) => row.id);
-  const addressShares = await db
-    .selectFrom("identity_address_shares")
-    .select(["identity_id", "address_key", "id", "person", "role", "position"])
-    .where("identity_id", "in", ids)
-    .orderBy("position")
-    .execute();
+  const addressShares = withAddressShares
+    ? await db
+        .selectFrom("identity_address_shares")
+        .select(["identity_id", "address_key", "id", "person", "role", "position"])
+        .where("identity_id", "in", ids)
+        .orderBy("position")
+        .execute()
+    : [];
   return rows.map((row) => {
     const document = JSON.parse(row.document) as IdentityDocument;
     const own = addressShares.filter((share) => share.identity_id === row.id);
@@ -185,7 +196,11 @@ async function toIdentities(
 }
 
 /** The identities with these IDs, newest first. */
-export async function findIdentities(db: Database, ids: readonly string[]): Promise<IdentityRow[]> {
+export async function findIdentities(
+  db: Database,
+  ids: readonly string[],
+  reading: IdentityReading = {},
+): Promise<IdentityRow[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .selectFrom("identities")
@@ -194,68 +209,76 @@ export async function findIdentities(db: Database, ids: readonly string[]): Prom
     .orderBy("created_at", "desc")
     .orderBy("id")
     .execute();
-  return toIdentities(db, rows);
+  return toIdentities(db, rows, reading);
 }
 
 export async function findIdentity(db: Database, id: string): Promise<IdentityRow | undefined> {
   return (await findIdentities(db, [id]))[0];
 }
 
-/** The identities the account created, newest first (the order of findIdentities). */
-export async function identitiesCreatedBy(db: Database, accountId: string): Promise<IdentityRow[]> {
-  const rows = await db
-    .selectFrom("identities")
-    .select(identityColumns)
-    .where("creator_account_id", "=", accountId)
-    .orderBy("created_at", "desc")
-    .orderBy("id")
-    .execute();
-  return toIdentities(db, rows);
-}
-
 /**
- * The identities shared with the account, each with the role it was given: with the account itself,
- * or with one of its e-mail addresses (which it proved it owns).
+ * Every way the account reaches identities (access/identities.ts says how), in one query: an identity
+ * it created that lists itself among its admins, as admin; one shared with it or with an address of
+ * it, with the role it was given; then every identity listing a reached one among its admins or users,
+ * as admin only through admins all the way. An identity reached in more than one way has a row for each.
  */
-export async function identitiesSharedWith(
+export async function identitiesReachedBy(
   db: Database,
   accountId: string,
 ): Promise<{ identityId: string; role: IdentityRole }[]> {
+  // Both are in the WITH RECURSIVE list that PostgreSQL needs for the second: the first alone would
+  // make it a plain WITH.
   const rows = await db
-    .selectFrom("identity_shares")
-    .select(["identity_id", "role"])
-    .where("account_id", "=", accountId)
-    .unionAll(
-      db
-        .selectFrom("identity_address_shares as share")
-        .innerJoin("credentials as credential", (join) =>
+    .withRecursive("granted(identity_id, role)", (cte) =>
+      cte
+        .selectFrom("identities as own")
+        .innerJoin("identity_members as self", (join) =>
           join
-            .onRef("credential.provider_id", "=", "share.address_key")
-            .on("credential.provider", "=", "email"),
+            .onRef("self.identity_id", "=", "own.id")
+            .onRef("self.member_identity_id", "=", "own.id")
+            .on("self.role", "=", "admin"),
         )
-        .select(["share.identity_id", "share.role"])
-        .where("credential.account_id", "=", accountId),
+        .select(["own.id as identity_id", "self.role as role"])
+        .where("own.creator_account_id", "=", accountId)
+        .unionAll(
+          db
+            .selectFrom("identity_shares")
+            .select(["identity_id", "role"])
+            .where("account_id", "=", accountId),
+        )
+        .unionAll(
+          db
+            .selectFrom("identity_address_shares as share")
+            .innerJoin("credentials as credential", (join) =>
+              join
+                .onRef("credential.provider_id", "=", "share.address_key")
+                .on("credential.provider", "=", "email"),
+            )
+            .select(["share.identity_id", "share.role"])
+            .where("credential.account_id", "=", accountId),
+        ),
     )
+    .withRecursive("reach(identity_id, role)", (cte) =>
+      cte
+        .selectFrom("granted")
+        .select(["identity_id", "role"])
+        // UNION, not UNION ALL: an identity met again in the same role ends the walk.
+        .union((more) =>
+          more
+            .selectFrom("reach")
+            .innerJoin("identity_members as member", "member.member_identity_id", "reach.identity_id")
+            .select([
+              "member.identity_id",
+              sql<IdentityRole>`case when ${sql.ref("member.role")} = 'admin' and ${sql.ref("reach.role")} = 'admin' then 'admin' else 'user' end`.as(
+                "role",
+              ),
+            ]),
+        ),
+    )
+    .selectFrom("reach")
+    .select(["identity_id", "role"])
     .execute();
   return rows.map((row) => ({ identityId: row.identity_id, role: row.role }));
-}
-
-/** The identities that list any of `memberIds` among their admins or users. */
-export async function identitiesWithMembers(
-  db: Database,
-  memberIds: readonly string[],
-): Promise<{ identityId: string; memberId: string; role: "admin" | "user" }[]> {
-  if (memberIds.length === 0) return [];
-  const rows = await db
-    .selectFrom("identity_members")
-    .select(["identity_id", "member_identity_id", "role"])
-    .where("member_identity_id", "in", memberIds)
-    .execute();
-  return rows.map((row) => ({
-    identityId: row.identity_id,
-    memberId: row.member_identity_id,
-    role: row.role,
-  }));
 }
 
 const membershipColumns = ["id", "identity_id", "organization_id", "active"] as const;
@@ -326,6 +349,56 @@ export async function ensureMembership(
   const [stored] = await membershipsIn(db, membership.organizationId, [membership.identityId]);
   if (!stored) throw new Error("membership vanished while it was being created");
   return { membership: stored, created: Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0 };
+}
+
+/**
+ * The memberships of these identities in the organization (membershipsIn), each with whether it
+ * signed in to the application already (applicationsUsed) and whether the account chose it for the
+ * application (findApplicationChoice), in one query.
+ */
+export async function membershipsUsingApplication(
+  db: Database,
+  organizationId: string,
+  identityIds: readonly string[],
+  { accountId, applicationId }: { accountId: string; applicationId: string },
+): Promise<(MembershipRow & { usedWithApp: boolean; chosenForApp: boolean })[]> {
+  if (identityIds.length === 0) return [];
+  const rows = await db
+    .selectFrom("identity_organizations as membership")
+    .select((eb) => [
+      "membership.id",
+      "membership.identity_id",
+      "membership.organization_id",
+      "membership.active",
+      eb
+        .exists(
+          eb
+            .selectFrom("identity_applications as used")
+            .select("used.membership_id")
+            .whereRef("used.membership_id", "=", "membership.id")
+            .where("used.application_id", "=", applicationId),
+        )
+        .as("used_with_app"),
+      eb
+        .exists(
+          eb
+            .selectFrom("application_choices as choice")
+            .select("choice.membership_id")
+            .whereRef("choice.membership_id", "=", "membership.id")
+            .where("choice.account_id", "=", accountId)
+            .where("choice.application_id", "=", applicationId),
+        )
+        .as("chosen_for_app"),
+    ])
+    .where("membership.organization_id", "=", organizationId)
+    .where("membership.identity_id", "in", identityIds)
+    .execute();
+  // SQLite answers 1 or 0, PostgreSQL true or false.
+  return rows.map((row) => ({
+    ...toMembership(row),
+    usedWithApp: Number(row.used_with_app) === 1,
+    chosenForApp: Number(row.chosen_for_app) === 1,
+  }));
 }
 
 export async function applicationsUsed(

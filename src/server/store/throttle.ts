@@ -68,31 +68,39 @@ export async function reserveUnits(
   return buckets.map((bucket) => levels.get(bucket.key));
 }
 
-/** Gives back a unit of each bucket, taken by {@link reserveUnits} (the work turned out legitimate). */
-export async function releaseUnits(db: Database, buckets: readonly Bucket[], now: number): Promise<void> {
-  if (buckets.length === 0) return;
+/**
+ * Gives back a unit of each bucket, taken by {@link reserveUnits} (the work turned out legitimate), and
+ * empties the `emptied` ones, in one statement.
+ */
+export async function releaseUnits(
+  db: Database,
+  buckets: readonly Bucket[],
+  now: number,
+  emptied: readonly Bucket[] = [],
+): Promise<void> {
+  if (buckets.length === 0 && emptied.length === 0) return;
   // An upsert rather than an update, because it takes the rows' locks in the order given (the
   // reservations' order); a bucket already forgotten comes back empty.
-  const ordered = inLockOrder(buckets);
+  const ordered = inLockOrder([...buckets, ...emptied]);
   const level = drainedLevel(
     now,
     perBucket(ordered, (bucket) => bucket.ratePerMs),
   );
+  const released = sql<number>`case when ${level} > 1 then ${level} - 1 else 0 end`;
+  const emptiedKeys = sql.join(emptied.map((bucket) => bucket.key));
   await db
     .insertInto("attempt_counters")
     .values(ordered.map((bucket) => ({ key: bucket.key, level: 0, updated_at: now })))
     .onConflict((conflict) =>
       conflict.column("key").doUpdateSet({
-        level: sql<number>`case when ${level} > 1 then ${level} - 1 else 0 end`,
+        level:
+          emptied.length === 0
+            ? released
+            : sql<number>`case when attempt_counters.key in (${emptiedKeys}) then 0 else ${released} end`,
         updated_at: now,
       }),
     )
     .execute();
-}
-
-/** Empties the bucket. */
-export async function clearBucket(db: Database, key: string): Promise<void> {
-  await db.deleteFrom("attempt_counters").where("key", "=", key).execute();
 }
 
 /** The bucket's level now. */

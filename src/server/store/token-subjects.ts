@@ -45,7 +45,8 @@ const grantSubjectQuery = preparedQuery(
           .on("membership.organization_id", "=", organizationId),
       )
       .innerJoin("identities as identity", "identity.id", "membership.identity_id")
-      .select([...subjectColumns, "grant.account_id", blocked("grant.account_id")])
+      .leftJoin("accounts as account", "account.id", "grant.account_id")
+      .select([...subjectColumns, "grant.account_id", blocked("grant.account_id"), "account.deletion_due_at"])
       .where("grant.grant_id", "=", grantId)
       .where("grant.account_id", "=", accountId),
 );
@@ -106,15 +107,23 @@ export async function findMembershipSubject(
   return row && toSubject(row);
 }
 
-/** The identity the account signed in with for the grant, as the organization knows it. */
+/**
+ * The identity the account signed in with for the grant, as the organization knows it, and when the
+ * account is to be deleted, while that is pending (what deletionDueAt says, read with it).
+ */
 export async function findGrantSubject(
   db: Database,
   accountId: string,
   organizationId: string,
   grantId: string,
-): Promise<TokenSubject | undefined> {
+): Promise<(TokenSubject & { deletionDueAt: number | undefined }) | undefined> {
   const [row] = (await grantSubjectQuery(db, accountId, organizationId, grantId)).rows;
-  return row && toSubject(row);
+  return (
+    row && {
+      ...toSubject(row),
+      deletionDueAt: row.deletion_due_at ?? undefined,
+    }
+  );
 }
 
 /** The identity the account chose for the application, with the scopes it agreed to give the app. */
