@@ -27,6 +27,20 @@ export type ActivityEntry = Omit<Activity, "id" | "timestamp">;
  * about organizations is also theirs: their admins see it in the organization's activity, concerning
  * the member given (by organization-scoped ID). With no account, only the organizations see it.
  */
+/** When this process last recorded an entry (see {@link recordedAt}). */
+let lastRecordedAt = 0;
+
+/**
+ * The time of a new entry: now, or a millisecond after the process's previous entry, so that entries
+ * recorded one after another (joining an organization, then signing in to its app) are listed in that
+ * order even within one millisecond. It runs ahead of the clock only while entries come faster than
+ * one a millisecond.
+ */
+function recordedAt(): number {
+  lastRecordedAt = Math.max(Date.now(), lastRecordedAt + 1);
+  return lastRecordedAt;
+}
+
 export async function recordActivity(
   db: Database,
   accountId: string | null,
@@ -35,7 +49,7 @@ export async function recordActivity(
 ): Promise<void> {
   await insertActivity(
     db,
-    { id: newId(), accountId, type: entry.type, document: JSON.stringify(entry), createdAt: Date.now() },
+    { id: newId(), accountId, type: entry.type, document: JSON.stringify(entry), createdAt: recordedAt() },
     organizations,
   );
 }
