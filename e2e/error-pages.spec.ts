@@ -189,6 +189,8 @@ test.describe("about the instance", () => {
     siteContext,
   }) => {
     await page.goto("/");
+    // The page is at rest once start-up has asked whether the person is signed in.
+    await expect(page.getByRole("button", { name: "Sign in or sign up" })).toBeVisible();
     await page.getByRole("contentinfo").getByRole("link", { name: "Vrata" }).click();
     await expect(page).toHaveURL("/about");
     const main = page.getByRole("main");

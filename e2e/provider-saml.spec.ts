@@ -18,6 +18,7 @@ const words = {
     failed: "Signing in or up failed.",
     denied: "Signing in with National eID was cancelled or refused",
     returnToApp: /^Return to /,
+    declinedAtApp: "Signing in or up was declined.",
   },
   sl: {
     ...flowLabels.sl,
@@ -28,6 +29,7 @@ const words = {
     failed: "Prijava ali registracija ni uspela.",
     denied: "Prijava s ponudnikom Nacionalna e-identiteta je bila preklicana ali zavrnjena",
     returnToApp: /^Nazaj v aplikacijo /,
+    declinedAtApp: "Prijava ali registracija je bila zavrnjena.",
   },
 };
 
@@ -97,6 +99,8 @@ for (const language of ["en", "sl"] as const) {
       const callback = new URL((await atApp).url());
       expect(callback.searchParams.get("error")).toBe("access_denied");
       expect(callback.searchParams.get("state")).toBeTruthy();
+      // The app (here the console) tells the person; the test ends on a page at rest.
+      await expect(page.getByRole("alert")).toContainText(w.declinedAtApp);
     });
   });
 }

@@ -66,26 +66,29 @@ export function safePath(path: string): string {
 }
 
 /**
- * Sends the browser to the authorization endpoint; the person comes back to `redirectPath`. A silent
- * sign-in asks with prompt=none: the single sign-on session answers at once, without any page. A
- * sign-in `again` asks with prompt=login, since the single sign-on session would otherwise answer at
- * once: the person signs in anew, to pick another identity or to prove a fresh sign-in (the server's
- * `freshSignInRequired`).
+ * Sends the browser to the authorization endpoint; the person comes back to `redirectPath`, read as the
+ * page is left when it is a function. A silent sign-in asks with prompt=none: the single sign-on
+ * session answers at once, without any page. A sign-in `again` asks with prompt=login, since the single
+ * sign-on session would otherwise answer at once: the person signs in anew, to pick another identity or
+ * to prove a fresh sign-in (the server's `freshSignInRequired`).
  */
 export async function startSignIn(
   context: Context,
-  redirectPath: string,
+  redirectPath: string | (() => string),
   { silent = false, again = false }: { silent?: boolean; again?: boolean } = {},
 ): Promise<void> {
   const as = await discover();
   if (as.authorization_endpoint === undefined) throw new ApiError("invalidResponse", 0);
 
   const codeVerifier = oauth.generateRandomCodeVerifier();
+  const codeChallenge = await oauth.calculatePKCECodeChallenge(codeVerifier);
   const state = oauth.generateRandomState();
   const nonce = oauth.generateRandomNonce();
-  const accountPage = isAccountPath(new URL(redirectPath, window.location.origin).pathname);
+  // Read once nothing is awaited any more: a person may have moved on while the attempt got ready.
+  const returnTo = typeof redirectPath === "function" ? redirectPath() : redirectPath;
+  const accountPage = isAccountPath(new URL(returnTo, window.location.origin).pathname);
   const entry: SignInEntry = {
-    redirectPath,
+    redirectPath: returnTo,
     codeVerifier,
     nonce,
     ...(silent ? { silent } : {}),
@@ -99,7 +102,7 @@ export async function startSignIn(
   url.searchParams.set("redirect_uri", redirectUri);
   url.searchParams.set("response_type", "code");
   url.searchParams.set("scope", scope);
-  url.searchParams.set("code_challenge", await oauth.calculatePKCECodeChallenge(codeVerifier));
+  url.searchParams.set("code_challenge", codeChallenge);
   url.searchParams.set("code_challenge_method", "S256");
   url.searchParams.set("state", state);
   url.searchParams.set("nonce", nonce);

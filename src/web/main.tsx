@@ -62,10 +62,11 @@ if (signInCallback !== null) {
 /** The page is left at once unless the attempt cannot even start (then the person stays signed out). */
 function signInSilently(): void {
   setSigningIn(true);
-  const { pathname, search } = window.location;
+  // Where the person is when the page is left, which a click meanwhile may have changed.
+  const currentPath = () => window.location.pathname + window.location.search;
   queryClient
     .query(contextQuery)
-    .then((context) => startSignIn(context, pathname + search, { silent: true }))
+    .then((context) => startSignIn(context, currentPath, { silent: true }))
     .catch(() => setSigningIn(false));
 }
 
