@@ -35,7 +35,7 @@ export async function addAuthenticatorApp(server: TestServer, accountId: string)
   const { secret, setUpToken } = await startTotpSetUp(sealer, accountId, { issuer: "Vrata", label: "test" });
   const seed = openTotpSetUp(sealer, accountId, setUpToken);
   if (seed !== secret) throw new Error("the set-up token does not carry the secret shown");
-  const step = stepOfCode(seed, totpCode(secret));
+  const step = await stepOfCode(seed, totpCode(secret));
   if (step === undefined) throw new Error("the server refused oathtool's code");
   await totpCredential(sealer, accountId, seed, step).store(server.db, Date.now());
   return seed;

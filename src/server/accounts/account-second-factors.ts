@@ -64,7 +64,7 @@ export async function completeAccountTotpSetUp(
       "too many codes tried for this account; try again later",
       Math.ceil(reserved.retryAfterMs / 1000),
     );
-  const step = stepOfCode(seed, body.code);
+  const step = await stepOfCode(seed, body.code);
   if (step === undefined) throw new HttpError(400, "invalidTotpCode", "the code is not right");
   await releaseAll(limits, reserved);
   const totp = totpCredential(deps.secrets.sealer, accountId, seed, step);

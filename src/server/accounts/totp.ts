@@ -1,5 +1,4 @@
-import { Secret, TOTP } from "otpauth";
-import QRCode from "qrcode";
+import type { TOTP } from "otpauth";
 import type { TotpSetUp } from "../../common/api/second-factor.ts";
 import { totpDigits, totpPeriodSeconds, totpSetUpLifetimeMs, totpWindowSteps } from "../../common/limits.ts";
 import { newId } from "../ids.ts";
@@ -15,6 +14,7 @@ import type { Database } from "../store/database.ts";
 // Authenticator apps (TOTP, RFC 6238) as a second factor. The seed is kept sealed with the instance
 // key, so a copy of the store reveals none; each time step is accepted once (the last accepted step is
 // stored with the seed and replaced only if unchanged, so codes sent at the same moment pass once).
+// The TOTP and QR code libraries load on first use: most workers never see an authenticator app.
 
 export const totpProvider = "totp";
 
@@ -31,7 +31,8 @@ const algorithm = "SHA1";
 const sealContext = (credentialId: string) => `totp seed:${credentialId}`;
 const setUpContext = (where: string) => `totp set-up:${where}`;
 
-function totpOf(seed: string, label = "", issuer = ""): TOTP {
+async function totpOf(seed: string, label = "", issuer = ""): Promise<TOTP> {
+  const { Secret, TOTP } = await import("otpauth");
   return new TOTP({
     issuer,
     label,
@@ -52,12 +53,13 @@ export async function startTotpSetUp(
   { issuer, label }: { issuer: string; label: string },
   now = Date.now(),
 ): Promise<TotpSetUp> {
+  const [{ Secret }, { default: QRCode }] = await Promise.all([import("otpauth"), import("qrcode")]);
   const seed = new Secret({ size: 20 }).base32;
   const setUpToken = sealer.seal(
     JSON.stringify({ seed, expiresAt: now + totpSetUpLifetimeMs }),
     setUpContext(where),
   );
-  const uri = totpOf(seed, label, issuer).toString();
+  const uri = (await totpOf(seed, label, issuer)).toString();
   // An SVG image the page shows as it is (a data URL in an img: nothing in it runs).
   const svg = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
   const qrCode = `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}`;
@@ -78,12 +80,13 @@ export function openTotpSetUp(sealer: Sealer, where: string, setUpToken: string,
 }
 
 /** The time step a code is right for, within the tolerated window; undefined when it is wrong. */
-export function stepOfCode(seed: string, code: string, now = Date.now()): number | undefined {
+export async function stepOfCode(seed: string, code: string, now = Date.now()): Promise<number | undefined> {
   const token = code.replace(/\s/g, "");
   if (!new RegExp(`^\\d{${totpDigits}}$`).test(token)) return undefined;
-  const delta = totpOf(seed).validate({ token, timestamp: now, window: totpWindowSteps });
+  const totp = await totpOf(seed);
+  const delta = totp.validate({ token, timestamp: now, window: totpWindowSteps });
   if (delta === null) return undefined;
-  return TOTP.counter({ period: totpPeriodSeconds, timestamp: now }) + delta;
+  return totp.counter({ timestamp: now }) + delta;
 }
 
 /** Stores a confirmed authenticator app for the account; `step` is the step its first code was for. */
@@ -126,7 +129,7 @@ export async function verifyTotp(
   const credential = await totpOfAccount(db, accountId);
   if (!credential) return false;
   const data = JSON.parse(credential.data) as TotpData;
-  const step = stepOfCode(sealer.open(data.seed, sealContext(credential.id)), code, now);
+  const step = await stepOfCode(sealer.open(data.seed, sealContext(credential.id)), code, now);
   if (step === undefined || step <= data.lastStep) return false;
   const after: TotpData = { ...data, lastStep: step };
   return swapCredentialData(db, credential.id, credential.data, JSON.stringify(after), now);

@@ -180,7 +180,7 @@ export async function totpSetUpComplete(
     throw new HttpError(409, "totpExists", "the account has an authenticator app already; sign in again");
   const guess = await reserveSecondFactorGuess(deps, step, accountId);
   if (!guess) return;
-  const timeStep = stepOfCode(seed, code);
+  const timeStep = await stepOfCode(seed, code);
   if (timeStep === undefined) return refuseSecondFactor(step, guess, "invalidCode");
   await guess.forgive();
   const credential = totpCredential(deps.secrets.sealer, accountId, seed, timeStep);
