@@ -121,8 +121,9 @@ async function serve(config: Config): Promise<void> {
   try {
     // Loaded here: a primary process never serves, and does without the server's modules. A worker
     // loads them while the primary prepares the instance, and opens the store once it is prepared.
+    const { withDeferredListFormats } = await import("./deferred-list-formats.ts");
     const [{ startVrata }, preparation] = await Promise.all([
-      import("./start.ts"),
+      withDeferredListFormats(() => import("./start.ts")),
       cluster.isWorker ? instancePrepared() : "prepared",
     ]);
     if (preparation === "stopped") process.exit(0);
