@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import http2 from "node:http2";
+import https from "node:https";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contextSchema } from "../src/common/api/context.ts";
 import { apiPrefix, routes, type RouteDefinition } from "../src/common/routes.ts";
@@ -173,6 +174,26 @@ describe("bad input", () => {
       expect(response.status, path).toBe(413);
       expect(await response.json(), path).toMatchObject({ error: "invalid_request" });
     }
+  });
+
+  it("gets an OAuth error for a body too large that comes without its length, in pieces", async () => {
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const request = https.request(server.url + routes.OIDCIntrospect.path, {
+        method: "POST",
+        ca: fs.readFileSync(server.tls?.caFile ?? ""),
+        headers: { "content-type": "application/x-www-form-urlencoded", "transfer-encoding": "chunked" },
+      });
+      request.on("response", (response) => {
+        let body = "";
+        response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+        response.on("end", () => resolve({ status: response.statusCode ?? 0, body }));
+      });
+      request.on("error", reject);
+      for (const piece of ["token=", "x".repeat(40_000), "x".repeat(40_000)]) request.write(piece);
+      request.end();
+    });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toMatchObject({ error: "invalid_request" });
   });
 
   it("gets OAuth errors from the token endpoint", async () => {
