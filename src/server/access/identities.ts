@@ -4,6 +4,7 @@ import type { Database } from "../store/database.ts";
 import {
   findIdentities,
   identitiesReachedBy,
+  identitiesReadBy,
   type IdentityReading,
   type IdentityRow,
 } from "../store/identities.ts";
@@ -22,14 +23,20 @@ export async function accessibleIdentities(db: Database, accountId: string): Pro
   return access;
 }
 
-/** The identities the account can reach (accessibleIdentities), read, newest first. */
+/** The identities the account can reach (accessibleIdentities), read, newest first, in one query. */
 export async function reachableIdentities(
   db: Database,
   accountId: string,
   reading: IdentityReading = {},
 ): Promise<{ access: Map<string, Access>; identities: IdentityRow[] }> {
-  const access = await accessibleIdentities(db, accountId);
-  return { access, identities: await findIdentities(db, [...access.keys()], reading) };
+  const read = await identitiesReadBy(db, accountId, reading);
+  const access = new Map(
+    read.map(({ identity, roles }): [string, Access] => [
+      identity.id,
+      roles.includes("admin") ? "admin" : "user",
+    ]),
+  );
+  return { access, identities: read.map(({ identity }) => identity) };
 }
 
 /**

@@ -2,7 +2,6 @@ import type { BlockScope } from "../../common/api/block.ts";
 import { inTransaction, type Database } from "./database.ts";
 import { isUniqueViolation } from "./errors.ts";
 import { preparedQuery } from "./prepared.ts";
-import type { MembershipRow } from "./identities.ts";
 import type { BlockTable } from "./schema.ts";
 
 export interface BlockRow {
@@ -182,7 +181,7 @@ export async function blocksOfAccount(
 }
 
 /** The blocks in force in the organization that bind the identity, used by this account. */
-const bindingBlocks = (db: Database, organizationId: string, identityId: string, accountId: string) =>
+export const bindingBlocks = (db: Database, organizationId: string, identityId: string, accountId: string) =>
   db
     .selectFrom("blocks")
     .select("blocks.id")
@@ -220,34 +219,6 @@ export async function isBlocked(
   // No identity or account has an empty ID: "" matches no block.
   const { rows } = await blockedQuery(db, organizationId, identityId ?? "", accountId ?? "");
   return rows.length > 0;
-}
-
-/**
- * The identity's membership of the organization and whether the identity, used by this account, is
- * blocked there (isBlocked), in one query; undefined when it is no member, and isBlocked then says.
- */
-export async function membershipWithBlock(
-  db: Database,
-  organizationId: string,
-  identityId: string,
-  accountId: string,
-): Promise<{ membership: MembershipRow; blocked: boolean } | undefined> {
-  const row = await db
-    .selectFrom("identity_organizations as membership")
-    .select((eb) => [
-      "membership.id",
-      "membership.active",
-      eb.exists(bindingBlocks(db, organizationId, identityId, accountId)).as("blocked"),
-    ])
-    .where("membership.organization_id", "=", organizationId)
-    .where("membership.identity_id", "=", identityId)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  return {
-    membership: { id: row.id, identityId, organizationId, active: row.active === 1 },
-    // SQLite answers 1 or 0, PostgreSQL true or false.
-    blocked: Number(row.blocked) === 1,
-  };
 }
 
 /** The grants issued to these identities or to these accounts, in any organization. */

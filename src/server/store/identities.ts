@@ -1,4 +1,6 @@
 import { sql } from "kysely";
+import { splitScopes } from "./application-choices.ts";
+import { bindingBlocks } from "./blocks.ts";
 import { inTransaction, type Database } from "./database.ts";
 import { olderThan, type Position } from "./keyset.ts";
 import { searchWordsOf, wordRange } from "./search-text.ts";
@@ -217,18 +219,16 @@ export async function findIdentity(db: Database, id: string): Promise<IdentityRo
 }
 
 /**
- * Every way the account reaches identities (access/identities.ts says how), in one query: an identity
- * it created that lists itself among its admins, as admin; one shared with it or with an address of
- * it, with the role it was given; then every identity listing a reached one among its admins or users,
- * as admin only through admins all the way. An identity reached in more than one way has a row for each.
+ * Every way the account reaches identities (access/identities.ts says how), as the `reach` table of
+ * the queries built on it: an identity it created that lists itself among its admins, as admin; one
+ * shared with it or with an address of it, with the role it was given; then every identity listing a
+ * reached one among its admins or users, as admin only through admins all the way. An identity
+ * reached in more than one way has a row for each.
  */
-export async function identitiesReachedBy(
-  db: Database,
-  accountId: string,
-): Promise<{ identityId: string; role: IdentityRole }[]> {
+function withReach(db: Database, accountId: string) {
   // Both are in the WITH RECURSIVE list that PostgreSQL needs for the second: the first alone would
   // make it a plain WITH.
-  const rows = await db
+  return db
     .withRecursive("granted(identity_id, role)", (cte) =>
       cte
         .selectFrom("identities as own")
@@ -274,11 +274,96 @@ export async function identitiesReachedBy(
               ),
             ]),
         ),
-    )
-    .selectFrom("reach")
-    .select(["identity_id", "role"])
-    .execute();
+    );
+}
+
+/** Every way the account reaches identities (withReach), in one query. */
+export async function identitiesReachedBy(
+  db: Database,
+  accountId: string,
+): Promise<{ identityId: string; role: IdentityRole }[]> {
+  const rows = await withReach(db, accountId).selectFrom("reach").select(["identity_id", "role"]).execute();
   return rows.map((row) => ({ identityId: row.identity_id, role: row.role }));
+}
+
+/** The identities the account reaches (withReach), read, each with its roles, newest first, in one query. */
+export async function identitiesReadBy(
+  db: Database,
+  accountId: string,
+  reading: IdentityReading = {},
+): Promise<{ identity: IdentityRow; roles: IdentityRole[] }[]> {
+  const rows = await withReach(db, accountId)
+    .selectFrom("reach")
+    .innerJoin("identities", "identities.id", "reach.identity_id")
+    .select(["identities.id", "identities.version", "identities.document", "identities.creator_account_id"])
+    .select("reach.role")
+    .orderBy("identities.created_at", "desc")
+    .orderBy("identities.id")
+    .execute();
+  const roles = new Map<string, IdentityRole[]>();
+  for (const row of rows) roles.set(row.id, [...(roles.get(row.id) ?? []), row.role]);
+  const distinct = rows.filter((row, index) => index === 0 || rows[index - 1]?.id !== row.id);
+  const identities = await toIdentities(db, distinct, reading);
+  return identities.map((identity) => ({ identity, roles: roles.get(identity.id) ?? [] }));
+}
+
+/** How an account may use an identity with an organization's application (identityStanding). */
+export interface IdentityStanding {
+  /** The roles the account reaches the identity with. */
+  roles: IdentityRole[];
+  /** The identity's membership of the organization, if it is a member. */
+  membership: MembershipRow | undefined;
+  /** Whether the organization blocks the identity, or the account using it. */
+  blocked: boolean;
+  /** The scopes the account agreed to give the application with this membership (findApplicationChoice). */
+  agreedScopes: string[];
+}
+
+/**
+ * How the account may use one identity with an organization's application, in one query: the roles
+ * it reaches the identity with (withReach; none, undefined: it may not use it), the identity's
+ * membership there, whether the organization blocks it (isBlocked), and what was agreed with it.
+ */
+export async function identityStanding(
+  db: Database,
+  accountId: string,
+  identityId: string,
+  { organizationId, applicationId }: { organizationId: string; applicationId: string },
+): Promise<IdentityStanding | undefined> {
+  const rows = await withReach(db, accountId)
+    .selectFrom("reach")
+    .leftJoin("identity_organizations as membership", (join) =>
+      join
+        .onRef("membership.identity_id", "=", "reach.identity_id")
+        .on("membership.organization_id", "=", organizationId),
+    )
+    .select((eb) => [
+      "reach.role",
+      "membership.id",
+      "membership.active",
+      eb.exists(bindingBlocks(db, organizationId, identityId, accountId)).as("blocked"),
+      eb
+        .selectFrom("application_choices as choice")
+        .select("choice.scopes")
+        .where("choice.account_id", "=", accountId)
+        .where("choice.application_id", "=", applicationId)
+        .whereRef("choice.membership_id", "=", "membership.id")
+        .as("agreed_scopes"),
+    ])
+    .where("reach.identity_id", "=", identityId)
+    .execute();
+  const [first] = rows;
+  if (!first) return undefined;
+  return {
+    roles: rows.map((row) => row.role),
+    membership:
+      first.id === null || first.active === null
+        ? undefined
+        : { id: first.id, identityId, organizationId, active: first.active === 1 },
+    // SQLite answers 1 or 0, PostgreSQL true or false.
+    blocked: Number(first.blocked) === 1,
+    agreedScopes: first.agreed_scopes === null ? [] : splitScopes(first.agreed_scopes),
+  };
 }
 
 const membershipColumns = ["id", "identity_id", "organization_id", "active"] as const;
