@@ -7,6 +7,7 @@ import {
   identitiesReadBy,
   type IdentityReading,
   type IdentityRow,
+  type MembershipWithApp,
 } from "../store/identities.ts";
 
 export type Access = "admin" | "user";
@@ -23,20 +24,31 @@ export async function accessibleIdentities(db: Database, accountId: string): Pro
   return access;
 }
 
-/** The identities the account can reach (accessibleIdentities), read, newest first, in one query. */
+/**
+ * The identities the account can reach (accessibleIdentities), read, newest first, in one query; for
+ * an application, with their memberships of its organization.
+ */
 export async function reachableIdentities(
   db: Database,
   accountId: string,
   reading: IdentityReading = {},
-): Promise<{ access: Map<string, Access>; identities: IdentityRow[] }> {
-  const read = await identitiesReadBy(db, accountId, reading);
+  app?: { organizationId: string; applicationId: string },
+): Promise<{
+  access: Map<string, Access>;
+  identities: IdentityRow[];
+  memberships: Map<string, MembershipWithApp>;
+}> {
+  const read = await identitiesReadBy(db, accountId, reading, app);
   const access = new Map(
     read.map(({ identity, roles }): [string, Access] => [
       identity.id,
       roles.includes("admin") ? "admin" : "user",
     ]),
   );
-  return { access, identities: read.map(({ identity }) => identity) };
+  const memberships = new Map(
+    read.flatMap(({ identity, membership }) => (membership ? [[identity.id, membership] as const] : [])),
+  );
+  return { access, identities: read.map(({ identity }) => identity), memberships };
 }
 
 /**

@@ -14,7 +14,7 @@ import { preferredLocale } from "../http/locale.ts";
 import { credentialsOf } from "../store/accounts.ts";
 import type { Database } from "../store/database.ts";
 import { blocksCovering } from "../store/blocks.ts";
-import { findIdentities, membershipsUsingApplication, type IdentityRow } from "../store/identities.ts";
+import { findIdentities, type IdentityRow, type MembershipWithApp } from "../store/identities.ts";
 import { accessibleIdentities, reachableIdentities, type Access } from "../access/identities.ts";
 import { createIdentity, updateIdentity } from "./identities.ts";
 import { membershipViews } from "./memberships.ts";
@@ -34,17 +34,19 @@ function view(identity: IdentityRow, access: Access, caller: Caller): Identity {
 }
 
 /**
- * In a flow, each identity also says how it stands with the flow's organization and app, and whether
- * the organization blocked it (or the account: then every identity, new ones too) with its note.
+ * In a flow, each identity also says how it stands with the flow's organization and app (its
+ * membership, read with it), and whether the organization blocked it (or the account: then every
+ * identity, new ones too) with its note.
  */
-async function withMemberships(db: Database, caller: Caller, identities: Identity[]): Promise<Identity[]> {
+async function withMemberships(
+  db: Database,
+  caller: Caller,
+  identities: Identity[],
+  memberships: Map<string, MembershipWithApp>,
+): Promise<Identity[]> {
   const flow = caller.flow;
   if (!flow) return identities;
   const ids = identities.map((identity) => identity.id);
-  const memberships = await membershipsUsingApplication(db, flow.organizationId, ids, {
-    accountId: caller.accountId,
-    applicationId: flow.applicationId,
-  });
   const { ofIdentities: blocks, ofAccount } = await blocksCovering(
     db,
     flow.organizationId,
@@ -53,7 +55,7 @@ async function withMemberships(db: Database, caller: Caller, identities: Identit
   );
   const [accountBlock] = ofAccount;
   return identities.map((identity) => {
-    const membership = memberships.find((candidate) => candidate.identityId === identity.id);
+    const membership = memberships.get(identity.id);
     const block = blocks.find((candidate) => candidate.identityId === identity.id) ?? accountBlock;
     return {
       ...identity,
@@ -79,11 +81,14 @@ export const identityPlugin: FastifyPluginAsync<{ deps: CallerDeps & ShareNotice
   app.get(apiPrefix + routes.IdentityList.path, async (request) => {
     const caller = await requireCaller(deps, request);
     // A view shows nobody the identity is shared with.
-    const { access, identities } = await reachableIdentities(db, caller.accountId, {
-      withAddressShares: false,
-    });
+    const { access, identities, memberships } = await reachableIdentities(
+      db,
+      caller.accountId,
+      { withAddressShares: false },
+      caller.flow,
+    );
     const views = identities.map((identity) => view(identity, access.get(identity.id) ?? "user", caller));
-    return withMemberships(db, caller, views);
+    return withMemberships(db, caller, views, memberships);
   });
 
   const search = async (request: FastifyRequest) => {

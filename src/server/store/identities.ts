@@ -286,17 +286,69 @@ export async function identitiesReachedBy(
   return rows.map((row) => ({ identityId: row.identity_id, role: row.role }));
 }
 
-/** The identities the account reaches (withReach), read, each with its roles, newest first, in one query. */
+/** An identity's membership of an organization, with how it stands with one of its applications. */
+export type MembershipWithApp = MembershipRow & {
+  /** Whether it signed in to the application already (applicationsUsed). */
+  usedWithApp: boolean;
+  /** Whether the account chose it for the application (findApplicationChoice). */
+  chosenForApp: boolean;
+};
+
+/** An identity the account reaches, read (identitiesReadBy). */
+export interface IdentityReached {
+  identity: IdentityRow;
+  roles: IdentityRole[];
+  /** Its membership of the application's organization, when one was asked for and it is a member. */
+  membership?: MembershipWithApp;
+}
+
+/**
+ * The identities the account reaches (withReach), read, each with its roles and, for an application,
+ * its membership of the application's organization, newest first, in one query.
+ */
 export async function identitiesReadBy(
   db: Database,
   accountId: string,
   reading: IdentityReading = {},
-): Promise<{ identity: IdentityRow; roles: IdentityRole[] }[]> {
+  app?: { organizationId: string; applicationId: string },
+): Promise<IdentityReached[]> {
   const rows = await withReach(db, accountId)
     .selectFrom("reach")
     .innerJoin("identities", "identities.id", "reach.identity_id")
     .select(["identities.id", "identities.version", "identities.document", "identities.creator_account_id"])
     .select("reach.role")
+    .$if(app !== undefined, (query) => {
+      const { organizationId = "", applicationId = "" } = app ?? {};
+      return query
+        .leftJoin("identity_organizations as membership", (join) =>
+          join
+            .onRef("membership.identity_id", "=", "identities.id")
+            .on("membership.organization_id", "=", organizationId),
+        )
+        .select((eb) => [
+          "membership.id as membership_id",
+          "membership.active as membership_active",
+          eb
+            .exists(
+              eb
+                .selectFrom("identity_applications as used")
+                .select("used.membership_id")
+                .whereRef("used.membership_id", "=", "membership.id")
+                .where("used.application_id", "=", applicationId),
+            )
+            .as("used_with_app"),
+          eb
+            .exists(
+              eb
+                .selectFrom("application_choices as choice")
+                .select("choice.membership_id")
+                .whereRef("choice.membership_id", "=", "membership.id")
+                .where("choice.account_id", "=", accountId)
+                .where("choice.application_id", "=", applicationId),
+            )
+            .as("chosen_for_app"),
+        ]);
+    })
     .orderBy("identities.created_at", "desc")
     .orderBy("identities.id")
     .execute();
@@ -304,7 +356,22 @@ export async function identitiesReadBy(
   for (const row of rows) roles.set(row.id, [...(roles.get(row.id) ?? []), row.role]);
   const distinct = rows.filter((row, index) => index === 0 || rows[index - 1]?.id !== row.id);
   const identities = await toIdentities(db, distinct, reading);
-  return identities.map((identity) => ({ identity, roles: roles.get(identity.id) ?? [] }));
+  return identities.map((identity, index) => {
+    const row = distinct[index];
+    const membership =
+      app && row?.membership_id && row.membership_active !== null && row.membership_active !== undefined
+        ? {
+            id: row.membership_id,
+            identityId: identity.id,
+            organizationId: app.organizationId,
+            active: row.membership_active === 1,
+            // SQLite answers 1 or 0, PostgreSQL true or false.
+            usedWithApp: Number(row.used_with_app) === 1,
+            chosenForApp: Number(row.chosen_for_app) === 1,
+          }
+        : undefined;
+    return { identity, roles: roles.get(identity.id) ?? [], ...(membership ? { membership } : {}) };
+  });
 }
 
 /** How an account may use an identity with an organization's application (identityStanding). */
@@ -434,56 +501,6 @@ export async function ensureMembership(
   const [stored] = await membershipsIn(db, membership.organizationId, [membership.identityId]);
   if (!stored) throw new Error("membership vanished while it was being created");
   return { membership: stored, created: Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0 };
-}
-
-/**
- * The memberships of these identities in the organization (membershipsIn), each with whether it
- * signed in to the application already (applicationsUsed) and whether the account chose it for the
- * application (findApplicationChoice), in one query.
- */
-export async function membershipsUsingApplication(
-  db: Database,
-  organizationId: string,
-  identityIds: readonly string[],
-  { accountId, applicationId }: { accountId: string; applicationId: string },
-): Promise<(MembershipRow & { usedWithApp: boolean; chosenForApp: boolean })[]> {
-  if (identityIds.length === 0) return [];
-  const rows = await db
-    .selectFrom("identity_organizations as membership")
-    .select((eb) => [
-      "membership.id",
-      "membership.identity_id",
-      "membership.organization_id",
-      "membership.active",
-      eb
-        .exists(
-          eb
-            .selectFrom("identity_applications as used")
-            .select("used.membership_id")
-            .whereRef("used.membership_id", "=", "membership.id")
-            .where("used.application_id", "=", applicationId),
-        )
-        .as("used_with_app"),
-      eb
-        .exists(
-          eb
-            .selectFrom("application_choices as choice")
-            .select("choice.membership_id")
-            .whereRef("choice.membership_id", "=", "membership.id")
-            .where("choice.account_id", "=", accountId)
-            .where("choice.application_id", "=", applicationId),
-        )
-        .as("chosen_for_app"),
-    ])
-    .where("membership.organization_id", "=", organizationId)
-    .where("membership.identity_id", "in", identityIds)
-    .execute();
-  // SQLite answers 1 or 0, PostgreSQL true or false.
-  return rows.map((row) => ({
-    ...toMembership(row),
-    usedWithApp: Number(row.used_with_app) === 1,
-    chosenForApp: Number(row.chosen_for_app) === 1,
-  }));
 }
 
 export async function applicationsUsed(
