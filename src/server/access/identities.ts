@@ -7,7 +7,7 @@ import {
   identitiesReadBy,
   type IdentityReading,
   type IdentityRow,
-  type MembershipWithApp,
+  type IdentityReached,
 } from "../store/identities.ts";
 
 export type Access = "admin" | "user";
@@ -26,7 +26,7 @@ export async function accessibleIdentities(db: Database, accountId: string): Pro
 
 /**
  * The identities the account can reach (accessibleIdentities), read, newest first, in one query; for
- * an application, with their memberships of its organization.
+ * an application, with how each stands in its organization.
  */
 export async function reachableIdentities(
   db: Database,
@@ -36,7 +36,7 @@ export async function reachableIdentities(
 ): Promise<{
   access: Map<string, Access>;
   identities: IdentityRow[];
-  memberships: Map<string, MembershipWithApp>;
+  inApp: Map<string, Pick<IdentityReached, "membership" | "blockNotes">>;
 }> {
   const read = await identitiesReadBy(db, accountId, reading, app);
   const access = new Map(
@@ -45,10 +45,10 @@ export async function reachableIdentities(
       roles.includes("admin") ? "admin" : "user",
     ]),
   );
-  const memberships = new Map(
-    read.flatMap(({ identity, membership }) => (membership ? [[identity.id, membership] as const] : [])),
+  const inApp = new Map(
+    read.map(({ identity, membership, blockNotes }) => [identity.id, { membership, blockNotes }]),
   );
-  return { access, identities: read.map(({ identity }) => identity), memberships };
+  return { access, identities: read.map(({ identity }) => identity), inApp };
 }
 
 /**

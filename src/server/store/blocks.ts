@@ -128,39 +128,15 @@ export async function blocksOfIdentities(
   return rows.map(toBlock);
 }
 
-/**
- * The blocks in force in the organization that cover any of these identities or this account, oldest
- * first, in one query: what a person choosing among their identities is told.
- */
-export async function blocksCovering(
-  db: Database,
-  organizationId: string,
-  identityIds: readonly string[],
-  accountId: string,
-): Promise<{ ofIdentities: BlockRow[]; ofAccount: BlockRow[] }> {
-  const rows = await db
+/** The blocks in force in an organization that cover this account, oldest first, to select from. */
+export const accountBlocks = (db: Database, organizationId: string, accountId: string) =>
+  db
     .selectFrom("blocks")
-    .leftJoin("block_accounts as covered", (join) =>
-      join.onRef("covered.block_id", "=", "blocks.id").on("covered.account_id", "=", accountId),
-    )
-    .selectAll("blocks")
-    .select("covered.account_id as covered_account")
+    .innerJoin("block_accounts", "block_accounts.block_id", "blocks.id")
     .where("blocks.organization_id", "=", organizationId)
+    .where("block_accounts.account_id", "=", accountId)
     .where("blocks.lifted_at", "is", null)
-    .where((eb) =>
-      eb.or([
-        eb("covered.account_id", "is not", null),
-        ...(identityIds.length > 0 ? [eb("blocks.identity_id", "in", identityIds)] : []),
-      ]),
-    )
-    .orderBy("blocks.created_at")
-    .execute();
-  const named = new Set(identityIds);
-  return {
-    ofIdentities: rows.filter((row) => named.has(row.identity_id)).map(toBlock),
-    ofAccount: rows.filter((row) => row.covered_account !== null).map(toBlock),
-  };
-}
+    .orderBy("blocks.created_at");
 
 /** The blocks in force in an organization that cover this account, oldest first. */
 export async function blocksOfAccount(
@@ -168,15 +144,7 @@ export async function blocksOfAccount(
   organizationId: string,
   accountId: string,
 ): Promise<BlockRow[]> {
-  const rows = await db
-    .selectFrom("blocks")
-    .innerJoin("block_accounts", "block_accounts.block_id", "blocks.id")
-    .selectAll("blocks")
-    .where("blocks.organization_id", "=", organizationId)
-    .where("block_accounts.account_id", "=", accountId)
-    .where("blocks.lifted_at", "is", null)
-    .orderBy("blocks.created_at")
-    .execute();
+  const rows = await accountBlocks(db, organizationId, accountId).selectAll("blocks").execute();
   return rows.map(toBlock);
 }
 

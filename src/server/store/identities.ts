@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { splitScopes } from "./application-choices.ts";
-import { bindingBlocks } from "./blocks.ts";
+import { accountBlocks, bindingBlocks } from "./blocks.ts";
 import { inTransaction, type Database } from "./database.ts";
 import { olderThan, type Position } from "./keyset.ts";
 import { searchWordsOf, wordRange } from "./search-text.ts";
@@ -300,11 +300,17 @@ export interface IdentityReached {
   roles: IdentityRole[];
   /** Its membership of the application's organization, when one was asked for and it is a member. */
   membership?: MembershipWithApp;
+  /**
+   * When one was asked for, what the application's organization blocked, by the note of the oldest
+   * block in force: the identity, and the account (every identity of it).
+   */
+  blockNotes?: { identity?: string; account?: string };
 }
 
 /**
  * The identities the account reaches (withReach), read, each with its roles and, for an application,
- * its membership of the application's organization, newest first, in one query.
+ * its membership of the application's organization and the blocks in force there, newest first, in
+ * one query.
  */
 export async function identitiesReadBy(
   db: Database,
@@ -347,6 +353,20 @@ export async function identitiesReadBy(
                 .where("choice.application_id", "=", applicationId),
             )
             .as("chosen_for_app"),
+          // The note of the oldest block in force there of the identity, and of the account.
+          eb
+            .selectFrom("blocks")
+            .select("blocks.user_note")
+            .where("blocks.organization_id", "=", organizationId)
+            .where("blocks.lifted_at", "is", null)
+            .whereRef("blocks.identity_id", "=", "identities.id")
+            .orderBy("blocks.created_at")
+            .limit(1)
+            .as("identity_block_note"),
+          accountBlocks(db, organizationId, accountId)
+            .select("blocks.user_note")
+            .limit(1)
+            .as("account_block_note"),
         ]);
     })
     .orderBy("identities.created_at", "desc")
@@ -370,7 +390,16 @@ export async function identitiesReadBy(
             chosenForApp: Number(row.chosen_for_app) === 1,
           }
         : undefined;
-    return { identity, roles: roles.get(identity.id) ?? [], ...(membership ? { membership } : {}) };
+    const blockNotes = app && {
+      ...(typeof row?.identity_block_note === "string" ? { identity: row.identity_block_note } : {}),
+      ...(typeof row?.account_block_note === "string" ? { account: row.account_block_note } : {}),
+    };
+    return {
+      identity,
+      roles: roles.get(identity.id) ?? [],
+      ...(membership ? { membership } : {}),
+      ...(blockNotes ? { blockNotes } : {}),
+    };
   });
 }
 
