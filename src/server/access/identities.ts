@@ -4,8 +4,10 @@ import type { Database } from "../store/database.ts";
 import {
   findIdentities,
   identitiesReachedBy,
+  identitiesReadBy,
   type IdentityReading,
   type IdentityRow,
+  type IdentityReached,
 } from "../store/identities.ts";
 
 export type Access = "admin" | "user";
@@ -22,14 +24,31 @@ export async function accessibleIdentities(db: Database, accountId: string): Pro
   return access;
 }
 
-/** The identities the account can reach (accessibleIdentities), read, newest first. */
+/**
+ * The identities the account can reach (accessibleIdentities), read, newest first, in one query; for
+ * an application, with how each stands in its organization.
+ */
 export async function reachableIdentities(
   db: Database,
   accountId: string,
   reading: IdentityReading = {},
-): Promise<{ access: Map<string, Access>; identities: IdentityRow[] }> {
-  const access = await accessibleIdentities(db, accountId);
-  return { access, identities: await findIdentities(db, [...access.keys()], reading) };
+  app?: { organizationId: string; applicationId: string },
+): Promise<{
+  access: Map<string, Access>;
+  identities: IdentityRow[];
+  inApp: Map<string, Pick<IdentityReached, "membership" | "blockNotes">>;
+}> {
+  const read = await identitiesReadBy(db, accountId, reading, app);
+  const access = new Map(
+    read.map(({ identity, roles }): [string, Access] => [
+      identity.id,
+      roles.includes("admin") ? "admin" : "user",
+    ]),
+  );
+  const inApp = new Map(
+    read.map(({ identity, membership, blockNotes }) => [identity.id, { membership, blockNotes }]),
+  );
+  return { access, identities: read.map(({ identity }) => identity), inApp };
 }
 
 /**

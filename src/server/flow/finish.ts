@@ -7,7 +7,7 @@ import { amrOfProviders } from "./auth-step.ts";
 import { isAccountClient } from "../oidc/account-client.ts";
 import { findGrantAccount, insertGrantAccount } from "../store/flows.ts";
 import { recordApplicationUse } from "../store/identities.ts";
-import { findApplicationChoice, saveApplicationChoice, splitScopes } from "../store/application-choices.ts";
+import { saveApplicationChoice, splitScopes } from "../store/application-choices.ts";
 import type { FlowDeps } from "./deps.ts";
 import { saveFlow, type Flow } from "./flows.ts";
 import { joinOnCompletion } from "./outcome.ts";
@@ -40,9 +40,9 @@ async function grantForChoice(
   deps: FlowDeps,
   interaction: Interaction,
   flow: Flow,
-  chosen: { accountId: string; identityId: string; membershipId: string },
+  chosen: { accountId: string; identityId: string; membershipId: string; agreedBefore: readonly string[] },
 ): Promise<string> {
-  const { accountId, identityId, membershipId } = chosen;
+  const { accountId, identityId, membershipId, agreedBefore } = chosen;
   const { db, provider } = deps;
   const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined;
   const sameIdentity =
@@ -55,8 +55,6 @@ async function grantForChoice(
   const asked = typeof interaction.params.scope === "string" ? splitScopes(interaction.params.scope) : [];
   if (asked.length > 0) grant.addOIDCScope(asked.join(" "));
   const grantId = await grant.save();
-  const before = await findApplicationChoice(db, accountId, flow.applicationId);
-  const agreedBefore = before?.membershipId === membershipId ? before.scopes : [];
   await saveApplicationChoice(
     db,
     {
@@ -98,7 +96,12 @@ async function interactionResult(
   const membershipId = membership.id;
   const stillSignedIn = state.singleSignOn === true && interaction.session?.accountId === accountId;
   await endOtherSession(deps, interaction, accountId);
-  const grantId = await grantForChoice(deps, interaction, flow, { accountId, identityId, membershipId });
+  const grantId = await grantForChoice(deps, interaction, flow, {
+    accountId,
+    identityId,
+    membershipId,
+    agreedBefore: membership.agreedScopes,
+  });
 
   const now = Date.now();
   await insertGrantAccount(

@@ -1,11 +1,9 @@
 import type { FastifyRequest } from "fastify";
-import { accessibleIdentities } from "../access/identities.ts";
 import { joinOrganization } from "../identities/memberships.ts";
 import { HttpError } from "../http/errors.ts";
 import { isAccountClient } from "../oidc/account-client.ts";
 import { deactivateSessions } from "../store/flows.ts";
-import { isBlocked, membershipWithBlock } from "../store/blocks.ts";
-import type { MembershipRow } from "../store/identities.ts";
+import { identityStanding, type MembershipRow } from "../store/identities.ts";
 import type { Database } from "../store/database.ts";
 import type { FlowDeps } from "./deps.ts";
 import type { Flow, StepRequest } from "./flows.ts";
@@ -35,31 +33,33 @@ export async function decline(deps: FlowDeps, request: FastifyRequest, flow: Flo
 }
 
 /**
- * The identity's membership of the organization, when the account may use the identity there; it
- * joins the organization if it is not a member yet. Refused with the reason when it may not: checked
+ * The identity's membership of the organization, when the account may use the identity there, with
+ * the scopes agreed to with it for the app; it joins the organization if it is not a member yet. Refused with the reason when it may not: checked
  * when the identity is chosen, and again when the flow completes, as either may change in between.
  */
 async function membershipForFlow(
   db: Database,
-  organizationId: string,
+  flow: Flow,
   accountId: string,
   identityId: string,
   { join }: { join: boolean },
-): Promise<MembershipRow | undefined> {
-  const access = (await accessibleIdentities(db, accountId)).get(identityId);
-  if (!access) throw new HttpError(404, "notFound", "no such identity");
-  const member = await membershipWithBlock(db, organizationId, identityId, accountId);
+): Promise<{ membership: MembershipRow | undefined; agreedScopes: readonly string[] }> {
+  const { organizationId } = flow;
+  const standing = await identityStanding(db, accountId, identityId, flow);
+  if (!standing) throw new HttpError(404, "notFound", "no such identity");
   // Also a new identity of an account the organization blocked: the block covers the account.
-  if (member ? member.blocked : await isBlocked(db, organizationId, identityId, accountId))
+  if (standing.blocked)
     throw new HttpError(400, "identityBlocked", "the identity is blocked in this organization");
-  const existing = member?.membership;
+  const existing = standing.membership;
   if (existing && !existing.active)
     throw new HttpError(400, "identityDisabled", "the identity is disabled in this organization");
-  if (!existing && access !== "admin") {
+  if (!existing && !standing.roles.includes("admin")) {
     throw new HttpError(403, "forbidden", "only an admin of the identity can join it to an organization");
   }
-  if (existing || !join) return existing;
-  return (await joinOrganization(db, accountId, identityId, organizationId)).membership;
+  if (existing || !join) return { membership: existing, agreedScopes: standing.agreedScopes };
+  // Nothing was agreed with a membership that begins now.
+  const joined = await joinOrganization(db, accountId, identityId, organizationId);
+  return { membership: joined.membership, agreedScopes: [] };
 }
 
 export async function chooseIdentity(
@@ -73,7 +73,7 @@ export async function chooseIdentity(
     throw new HttpError(400, "badRequest", "no identity can be chosen now");
   // The identity joins the organization only when the flow completes with it (see finish.ts): a
   // person who goes back, declines or leaves has joined nothing.
-  await membershipForFlow(deps.db, flow.organizationId, accountId, identityId, { join: false });
+  await membershipForFlow(deps.db, flow, accountId, identityId, { join: false });
   if (!addCompleted(flow.state, "identity"))
     throw new HttpError(400, "badRequest", "no identity can be chosen now");
   flow.state.identityId = identityId;
@@ -85,7 +85,10 @@ export async function chooseIdentity(
  */
 export async function joinOnCompletion(db: Database, flow: Flow, accountId: string, identityId: string) {
   try {
-    return await membershipForFlow(db, flow.organizationId, accountId, identityId, { join: true });
+    const { membership, agreedScopes } = await membershipForFlow(db, flow, accountId, identityId, {
+      join: true,
+    });
+    return membership && { ...membership, agreedScopes };
   } catch (error) {
     if (error instanceof HttpError) return undefined;
     throw error;

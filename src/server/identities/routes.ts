@@ -12,9 +12,7 @@ import { limitStore } from "../flow/throttle.ts";
 import { HttpError } from "../http/errors.ts";
 import { preferredLocale } from "../http/locale.ts";
 import { credentialsOf } from "../store/accounts.ts";
-import type { Database } from "../store/database.ts";
-import { blocksCovering } from "../store/blocks.ts";
-import { findIdentities, membershipsUsingApplication, type IdentityRow } from "../store/identities.ts";
+import { findIdentities, type IdentityReached, type IdentityRow } from "../store/identities.ts";
 import { accessibleIdentities, reachableIdentities, type Access } from "../access/identities.ts";
 import { createIdentity, updateIdentity } from "./identities.ts";
 import { membershipViews } from "./memberships.ts";
@@ -35,31 +33,23 @@ function view(identity: IdentityRow, access: Access, caller: Caller): Identity {
 
 /**
  * In a flow, each identity also says how it stands with the flow's organization and app, and whether
- * the organization blocked it (or the account: then every identity, new ones too) with its note.
+ * the organization blocked it (or the account: then every identity, new ones too) with its note, as
+ * read with it.
  */
-async function withMemberships(db: Database, caller: Caller, identities: Identity[]): Promise<Identity[]> {
-  const flow = caller.flow;
-  if (!flow) return identities;
-  const ids = identities.map((identity) => identity.id);
-  const memberships = await membershipsUsingApplication(db, flow.organizationId, ids, {
-    accountId: caller.accountId,
-    applicationId: flow.applicationId,
-  });
-  const { ofIdentities: blocks, ofAccount } = await blocksCovering(
-    db,
-    flow.organizationId,
-    ids,
-    caller.accountId,
-  );
-  const [accountBlock] = ofAccount;
+function withMemberships(
+  caller: Caller,
+  identities: Identity[],
+  inApp: Map<string, Pick<IdentityReached, "membership" | "blockNotes">>,
+): Identity[] {
+  if (!caller.flow) return identities;
   return identities.map((identity) => {
-    const membership = memberships.find((candidate) => candidate.identityId === identity.id);
-    const block = blocks.find((candidate) => candidate.identityId === identity.id) ?? accountBlock;
+    const { membership, blockNotes = {} } = inApp.get(identity.id) ?? {};
+    const blockNote = blockNotes.identity ?? blockNotes.account;
     return {
       ...identity,
-      blocked: block !== undefined,
-      ...(block ? { blockNote: block.userNote } : {}),
-      ...(accountBlock ? { accountBlocked: true } : {}),
+      blocked: blockNote !== undefined,
+      ...(blockNote !== undefined ? { blockNote } : {}),
+      ...(blockNotes.account !== undefined ? { accountBlocked: true } : {}),
       membership: membership
         ? {
             status: membership.active ? "active" : "disabled",
@@ -79,11 +69,14 @@ export const identityPlugin: FastifyPluginAsync<{ deps: CallerDeps & ShareNotice
   app.get(apiPrefix + routes.IdentityList.path, async (request) => {
     const caller = await requireCaller(deps, request);
     // A view shows nobody the identity is shared with.
-    const { access, identities } = await reachableIdentities(db, caller.accountId, {
-      withAddressShares: false,
-    });
+    const { access, identities, inApp } = await reachableIdentities(
+      db,
+      caller.accountId,
+      { withAddressShares: false },
+      caller.flow,
+    );
     const views = identities.map((identity) => view(identity, access.get(identity.id) ?? "user", caller));
-    return withMemberships(db, caller, views);
+    return withMemberships(caller, views, inApp);
   });
 
   const search = async (request: FastifyRequest) => {

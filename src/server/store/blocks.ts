@@ -2,7 +2,6 @@ import type { BlockScope } from "../../common/api/block.ts";
 import { inTransaction, type Database } from "./database.ts";
 import { isUniqueViolation } from "./errors.ts";
 import { preparedQuery } from "./prepared.ts";
-import type { MembershipRow } from "./identities.ts";
 import type { BlockTable } from "./schema.ts";
 
 export interface BlockRow {
@@ -129,39 +128,15 @@ export async function blocksOfIdentities(
   return rows.map(toBlock);
 }
 
-/**
- * The blocks in force in the organization that cover any of these identities or this account, oldest
- * first, in one query: what a person choosing among their identities is told.
- */
-export async function blocksCovering(
-  db: Database,
-  organizationId: string,
-  identityIds: readonly string[],
-  accountId: string,
-): Promise<{ ofIdentities: BlockRow[]; ofAccount: BlockRow[] }> {
-  const rows = await db
+/** The blocks in force in an organization that cover this account, oldest first, to select from. */
+export const accountBlocks = (db: Database, organizationId: string, accountId: string) =>
+  db
     .selectFrom("blocks")
-    .leftJoin("block_accounts as covered", (join) =>
-      join.onRef("covered.block_id", "=", "blocks.id").on("covered.account_id", "=", accountId),
-    )
-    .selectAll("blocks")
-    .select("covered.account_id as covered_account")
+    .innerJoin("block_accounts", "block_accounts.block_id", "blocks.id")
     .where("blocks.organization_id", "=", organizationId)
+    .where("block_accounts.account_id", "=", accountId)
     .where("blocks.lifted_at", "is", null)
-    .where((eb) =>
-      eb.or([
-        eb("covered.account_id", "is not", null),
-        ...(identityIds.length > 0 ? [eb("blocks.identity_id", "in", identityIds)] : []),
-      ]),
-    )
-    .orderBy("blocks.created_at")
-    .execute();
-  const named = new Set(identityIds);
-  return {
-    ofIdentities: rows.filter((row) => named.has(row.identity_id)).map(toBlock),
-    ofAccount: rows.filter((row) => row.covered_account !== null).map(toBlock),
-  };
-}
+    .orderBy("blocks.created_at");
 
 /** The blocks in force in an organization that cover this account, oldest first. */
 export async function blocksOfAccount(
@@ -169,20 +144,12 @@ export async function blocksOfAccount(
   organizationId: string,
   accountId: string,
 ): Promise<BlockRow[]> {
-  const rows = await db
-    .selectFrom("blocks")
-    .innerJoin("block_accounts", "block_accounts.block_id", "blocks.id")
-    .selectAll("blocks")
-    .where("blocks.organization_id", "=", organizationId)
-    .where("block_accounts.account_id", "=", accountId)
-    .where("blocks.lifted_at", "is", null)
-    .orderBy("blocks.created_at")
-    .execute();
+  const rows = await accountBlocks(db, organizationId, accountId).selectAll("blocks").execute();
   return rows.map(toBlock);
 }
 
 /** The blocks in force in the organization that bind the identity, used by this account. */
-const bindingBlocks = (db: Database, organizationId: string, identityId: string, accountId: string) =>
+export const bindingBlocks = (db: Database, organizationId: string, identityId: string, accountId: string) =>
   db
     .selectFrom("blocks")
     .select("blocks.id")
@@ -220,34 +187,6 @@ export async function isBlocked(
   // No identity or account has an empty ID: "" matches no block.
   const { rows } = await blockedQuery(db, organizationId, identityId ?? "", accountId ?? "");
   return rows.length > 0;
-}
-
-/**
- * The identity's membership of the organization and whether the identity, used by this account, is
- * blocked there (isBlocked), in one query; undefined when it is no member, and isBlocked then says.
- */
-export async function membershipWithBlock(
-  db: Database,
-  organizationId: string,
-  identityId: string,
-  accountId: string,
-): Promise<{ membership: MembershipRow; blocked: boolean } | undefined> {
-  const row = await db
-    .selectFrom("identity_organizations as membership")
-    .select((eb) => [
-      "membership.id",
-      "membership.active",
-      eb.exists(bindingBlocks(db, organizationId, identityId, accountId)).as("blocked"),
-    ])
-    .where("membership.organization_id", "=", organizationId)
-    .where("membership.identity_id", "=", identityId)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  return {
-    membership: { id: row.id, identityId, organizationId, active: row.active === 1 },
-    // SQLite answers 1 or 0, PostgreSQL true or false.
-    blocked: Number(row.blocked) === 1,
-  };
 }
 
 /** The grants issued to these identities or to these accounts, in any organization. */

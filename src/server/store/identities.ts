@@ -1,4 +1,6 @@
 import { sql } from "kysely";
+import { splitScopes } from "./application-choices.ts";
+import { accountBlocks, bindingBlocks } from "./blocks.ts";
 import { inTransaction, type Database } from "./database.ts";
 import { olderThan, type Position } from "./keyset.ts";
 import { searchWordsOf, wordRange } from "./search-text.ts";
@@ -217,18 +219,16 @@ export async function findIdentity(db: Database, id: string): Promise<IdentityRo
 }
 
 /**
- * Every way the account reaches identities (access/identities.ts says how), in one query: an identity
- * it created that lists itself among its admins, as admin; one shared with it or with an address of
- * it, with the role it was given; then every identity listing a reached one among its admins or users,
- * as admin only through admins all the way. An identity reached in more than one way has a row for each.
+ * Every way the account reaches identities (access/identities.ts says how), as the `reach` table of
+ * the queries built on it: an identity it created that lists itself among its admins, as admin; one
+ * shared with it or with an address of it, with the role it was given; then every identity listing a
+ * reached one among its admins or users, as admin only through admins all the way. An identity
+ * reached in more than one way has a row for each.
  */
-export async function identitiesReachedBy(
-  db: Database,
-  accountId: string,
-): Promise<{ identityId: string; role: IdentityRole }[]> {
+function withReach(db: Database, accountId: string) {
   // Both are in the WITH RECURSIVE list that PostgreSQL needs for the second: the first alone would
   // make it a plain WITH.
-  const rows = await db
+  return db
     .withRecursive("granted(identity_id, role)", (cte) =>
       cte
         .selectFrom("identities as own")
@@ -274,11 +274,192 @@ export async function identitiesReachedBy(
               ),
             ]),
         ),
-    )
-    .selectFrom("reach")
-    .select(["identity_id", "role"])
-    .execute();
+    );
+}
+
+/** Every way the account reaches identities (withReach), in one query. */
+export async function identitiesReachedBy(
+  db: Database,
+  accountId: string,
+): Promise<{ identityId: string; role: IdentityRole }[]> {
+  const rows = await withReach(db, accountId).selectFrom("reach").select(["identity_id", "role"]).execute();
   return rows.map((row) => ({ identityId: row.identity_id, role: row.role }));
+}
+
+/** An identity's membership of an organization, with how it stands with one of its applications. */
+export type MembershipWithApp = MembershipRow & {
+  /** Whether it signed in to the application already (applicationsUsed). */
+  usedWithApp: boolean;
+  /** Whether the account chose it for the application (findApplicationChoice). */
+  chosenForApp: boolean;
+};
+
+/** An identity the account reaches, read (identitiesReadBy). */
+export interface IdentityReached {
+  identity: IdentityRow;
+  roles: IdentityRole[];
+  /** Its membership of the application's organization, when one was asked for and it is a member. */
+  membership?: MembershipWithApp;
+  /**
+   * When one was asked for, what the application's organization blocked, by the note of the oldest
+   * block in force: the identity, and the account (every identity of it).
+   */
+  blockNotes?: { identity?: string; account?: string };
+}
+
+/**
+ * The identities the account reaches (withReach), read, each with its roles and, for an application,
+ * its membership of the application's organization and the blocks in force there, newest first, in
+ * one query.
+ */
+export async function identitiesReadBy(
+  db: Database,
+  accountId: string,
+  reading: IdentityReading = {},
+  app?: { organizationId: string; applicationId: string },
+): Promise<IdentityReached[]> {
+  const rows = await withReach(db, accountId)
+    .selectFrom("reach")
+    .innerJoin("identities", "identities.id", "reach.identity_id")
+    .select(["identities.id", "identities.version", "identities.document", "identities.creator_account_id"])
+    .select("reach.role")
+    .$if(app !== undefined, (query) => {
+      const { organizationId = "", applicationId = "" } = app ?? {};
+      return query
+        .leftJoin("identity_organizations as membership", (join) =>
+          join
+            .onRef("membership.identity_id", "=", "identities.id")
+            .on("membership.organization_id", "=", organizationId),
+        )
+        .select((eb) => [
+          "membership.id as membership_id",
+          "membership.active as membership_active",
+          eb
+            .exists(
+              eb
+                .selectFrom("identity_applications as used")
+                .select("used.membership_id")
+                .whereRef("used.membership_id", "=", "membership.id")
+                .where("used.application_id", "=", applicationId),
+            )
+            .as("used_with_app"),
+          eb
+            .exists(
+              eb
+                .selectFrom("application_choices as choice")
+                .select("choice.membership_id")
+                .whereRef("choice.membership_id", "=", "membership.id")
+                .where("choice.account_id", "=", accountId)
+                .where("choice.application_id", "=", applicationId),
+            )
+            .as("chosen_for_app"),
+          // The note of the oldest block in force there of the identity, and of the account.
+          eb
+            .selectFrom("blocks")
+            .select("blocks.user_note")
+            .where("blocks.organization_id", "=", organizationId)
+            .where("blocks.lifted_at", "is", null)
+            .whereRef("blocks.identity_id", "=", "identities.id")
+            .orderBy("blocks.created_at")
+            .limit(1)
+            .as("identity_block_note"),
+          accountBlocks(db, organizationId, accountId)
+            .select("blocks.user_note")
+            .limit(1)
+            .as("account_block_note"),
+        ]);
+    })
+    .orderBy("identities.created_at", "desc")
+    .orderBy("identities.id")
+    .execute();
+  const roles = new Map<string, IdentityRole[]>();
+  for (const row of rows) roles.set(row.id, [...(roles.get(row.id) ?? []), row.role]);
+  const distinct = rows.filter((row, index) => index === 0 || rows[index - 1]?.id !== row.id);
+  const identities = await toIdentities(db, distinct, reading);
+  return identities.map((identity, index) => {
+    const row = distinct[index];
+    const membership =
+      app && row?.membership_id && row.membership_active !== null && row.membership_active !== undefined
+        ? {
+            id: row.membership_id,
+            identityId: identity.id,
+            organizationId: app.organizationId,
+            active: row.membership_active === 1,
+            // SQLite answers 1 or 0, PostgreSQL true or false.
+            usedWithApp: Number(row.used_with_app) === 1,
+            chosenForApp: Number(row.chosen_for_app) === 1,
+          }
+        : undefined;
+    const blockNotes = app && {
+      ...(typeof row?.identity_block_note === "string" ? { identity: row.identity_block_note } : {}),
+      ...(typeof row?.account_block_note === "string" ? { account: row.account_block_note } : {}),
+    };
+    return {
+      identity,
+      roles: roles.get(identity.id) ?? [],
+      ...(membership ? { membership } : {}),
+      ...(blockNotes ? { blockNotes } : {}),
+    };
+  });
+}
+
+/** How an account may use an identity with an organization's application (identityStanding). */
+export interface IdentityStanding {
+  /** The roles the account reaches the identity with. */
+  roles: IdentityRole[];
+  /** The identity's membership of the organization, if it is a member. */
+  membership: MembershipRow | undefined;
+  /** Whether the organization blocks the identity, or the account using it. */
+  blocked: boolean;
+  /** The scopes the account agreed to give the application with this membership (findApplicationChoice). */
+  agreedScopes: string[];
+}
+
+/**
+ * How the account may use one identity with an organization's application, in one query: the roles
+ * it reaches the identity with (withReach; none, undefined: it may not use it), the identity's
+ * membership there, whether the organization blocks it (isBlocked), and what was agreed with it.
+ */
+export async function identityStanding(
+  db: Database,
+  accountId: string,
+  identityId: string,
+  { organizationId, applicationId }: { organizationId: string; applicationId: string },
+): Promise<IdentityStanding | undefined> {
+  const rows = await withReach(db, accountId)
+    .selectFrom("reach")
+    .leftJoin("identity_organizations as membership", (join) =>
+      join
+        .onRef("membership.identity_id", "=", "reach.identity_id")
+        .on("membership.organization_id", "=", organizationId),
+    )
+    .select((eb) => [
+      "reach.role",
+      "membership.id",
+      "membership.active",
+      eb.exists(bindingBlocks(db, organizationId, identityId, accountId)).as("blocked"),
+      eb
+        .selectFrom("application_choices as choice")
+        .select("choice.scopes")
+        .where("choice.account_id", "=", accountId)
+        .where("choice.application_id", "=", applicationId)
+        .whereRef("choice.membership_id", "=", "membership.id")
+        .as("agreed_scopes"),
+    ])
+    .where("reach.identity_id", "=", identityId)
+    .execute();
+  const [first] = rows;
+  if (!first) return undefined;
+  return {
+    roles: rows.map((row) => row.role),
+    membership:
+      first.id === null || first.active === null
+        ? undefined
+        : { id: first.id, identityId, organizationId, active: first.active === 1 },
+    // SQLite answers 1 or 0, PostgreSQL true or false.
+    blocked: Number(first.blocked) === 1,
+    agreedScopes: first.agreed_scopes === null ? [] : splitScopes(first.agreed_scopes),
+  };
 }
 
 const membershipColumns = ["id", "identity_id", "organization_id", "active"] as const;
@@ -349,56 +530,6 @@ export async function ensureMembership(
   const [stored] = await membershipsIn(db, membership.organizationId, [membership.identityId]);
   if (!stored) throw new Error("membership vanished while it was being created");
   return { membership: stored, created: Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0 };
-}
-
-/**
- * The memberships of these identities in the organization (membershipsIn), each with whether it
- * signed in to the application already (applicationsUsed) and whether the account chose it for the
- * application (findApplicationChoice), in one query.
- */
-export async function membershipsUsingApplication(
-  db: Database,
-  organizationId: string,
-  identityIds: readonly string[],
-  { accountId, applicationId }: { accountId: string; applicationId: string },
-): Promise<(MembershipRow & { usedWithApp: boolean; chosenForApp: boolean })[]> {
-  if (identityIds.length === 0) return [];
-  const rows = await db
-    .selectFrom("identity_organizations as membership")
-    .select((eb) => [
-      "membership.id",
-      "membership.identity_id",
-      "membership.organization_id",
-      "membership.active",
-      eb
-        .exists(
-          eb
-            .selectFrom("identity_applications as used")
-            .select("used.membership_id")
-            .whereRef("used.membership_id", "=", "membership.id")
-            .where("used.application_id", "=", applicationId),
-        )
-        .as("used_with_app"),
-      eb
-        .exists(
-          eb
-            .selectFrom("application_choices as choice")
-            .select("choice.membership_id")
-            .whereRef("choice.membership_id", "=", "membership.id")
-            .where("choice.account_id", "=", accountId)
-            .where("choice.application_id", "=", applicationId),
-        )
-        .as("chosen_for_app"),
-    ])
-    .where("membership.organization_id", "=", organizationId)
-    .where("membership.identity_id", "in", identityIds)
-    .execute();
-  // SQLite answers 1 or 0, PostgreSQL true or false.
-  return rows.map((row) => ({
-    ...toMembership(row),
-    usedWithApp: Number(row.used_with_app) === 1,
-    chosenForApp: Number(row.chosen_for_app) === 1,
-  }));
 }
 
 export async function applicationsUsed(
