@@ -22,7 +22,8 @@ import {
 // narrower than its words, no serious or critical accessibility violation (low contrast among them;
 // e2e/support/layout-checks.ts), no warning in the browser's console, and in dark mode a dark page.
 //
-// Each test opens its page once, at 390 px, and checks it there and again after widening the window.
+// Each test opens its page once, at 390 px in the light scheme, and checks it there, again after
+// widening the window, and then at both widths once the system prefers the dark scheme.
 // It writes a full-page screenshot at each width for a reviewer to look at:
 // `test-results/screenshots/<page>-<width>-<language>[-dark].png` (e.g. `organization-390-sl-dark.png`); the HTML
 // report (`playwright-report/`, made when CI is set) shows each one with its test.
@@ -42,8 +43,8 @@ const languages = [
 ] as const;
 /** The system's colour scheme: the light one, and the dark one, which pages follow. */
 const schemes = [
-  { scheme: "light", suffix: "", title: "" },
-  { scheme: "dark", suffix: "-dark", title: ", dark" },
+  { scheme: "light", suffix: "" },
+  { scheme: "dark", suffix: "-dark" },
 ] as const;
 /** A dark page's background is at most this light (WCAG relative luminance; white is 1). */
 const darkBackgroundLuminance = 0.05;
@@ -611,28 +612,30 @@ const signedInPages: PageVisit[] = [
 ];
 
 for (const { language, locale, name } of languages)
-  for (const { scheme, suffix, title } of schemes) {
-    test.describe(`in ${name}${title}`, () => {
-      // Two widths and three checks each: longer than most tests.
-      // The browser's language for what the server answers itself, the person's choice for the app.
-      test.use({ viewport: widths[0], locale, colorScheme: scheme });
-      test.beforeEach(async ({ page }) => {
-        await page.addInitScript((chosen) => localStorage.setItem("vrata.locale", chosen), language);
-      });
+  test.describe(`in ${name}`, () => {
+    // Two widths in two schemes, three checks each: longer than most tests.
+    // The browser's language for what the server answers itself, the person's choice for the app.
+    test.use({ viewport: widths[0], locale, colorScheme: schemes[0].scheme });
+    test.beforeEach(async ({ page }) => {
+      await page.addInitScript((chosen) => localStorage.setItem("vrata.locale", chosen), language);
+    });
 
-      // One load of the page serves both widths: a narrower or wider window lays the same page out anew.
-      const check = (visit: PageVisit) =>
-        test(visit.name, async ({ page, sample, pageErrors }) => {
-          // Errors fail every test (fixtures.ts); a warning, from React or React Router say, fails these.
-          const warnings: string[] = [];
-          page.on("console", (message) => {
-            if (message.type() === "warning") warnings.push(message.text());
-          });
-          const shown = await visit.open(page, sample);
-          // Checking a page that never showed its content would prove nothing; the rest still runs.
-          await expect.soft(shown, "the page shows what it is about").toBeVisible();
-          await settle(page);
-          const address = page.url();
+    // One load of the page serves both widths and both schemes: a narrower or wider window lays the
+    // same page out anew, and the page's colours follow the scheme the system prefers as it changes.
+    const check = (visit: PageVisit) =>
+      test(visit.name, async ({ page, sample, pageErrors }) => {
+        // Errors fail every test (fixtures.ts); a warning, from React or React Router say, fails these.
+        const warnings: string[] = [];
+        page.on("console", (message) => {
+          if (message.type() === "warning") warnings.push(message.text());
+        });
+        const shown = await visit.open(page, sample);
+        // Checking a page that never showed its content would prove nothing; the rest still runs.
+        await expect.soft(shown, "the page shows what it is about").toBeVisible();
+        await settle(page);
+        const address = page.url();
+        for (const { scheme, suffix } of schemes) {
+          await page.emulateMedia({ colorScheme: scheme });
           for (const viewport of widths) {
             await page.setViewportSize(viewport);
             await settle(page);
@@ -642,21 +645,21 @@ for (const { language, locale, name } of languages)
             expect
               .soft(await mainBackgroundLuminance(page), "the page is dark")
               .toBeLessThan(darkBackgroundLuminance);
-          expect.soft(warnings, "warnings in the browser's console").toEqual([]);
-          // Still the same page: the checks saw what the person sees there, not a page met on the way.
-          expect(page.url()).toBe(address);
-          if (visit.errorStatus !== undefined) dropFailedLoads(pageErrors, visit.errorStatus);
-        });
+        }
+        expect.soft(warnings, "warnings in the browser's console").toEqual([]);
+        // Still the same page: the checks saw what the person sees there, not a page met on the way.
+        expect(page.url()).toBe(address);
+        if (visit.errorStatus !== undefined) dropFailedLoads(pageErrors, visit.errorStatus);
+      });
 
-      test.describe("signed out", () => {
-        for (const visit of signedOutPages) check(visit);
-      });
-      test.describe("signed in", () => {
-        test.use({ storageState: async ({ sample }, use) => use(sample.storageState) });
-        for (const visit of signedInPages) check(visit);
-      });
+    test.describe("signed out", () => {
+      for (const visit of signedOutPages) check(visit);
     });
-  }
+    test.describe("signed in", () => {
+      test.use({ storageState: async ({ sample }, use) => use(sample.storageState) });
+      for (const visit of signedInPages) check(visit);
+    });
+  });
 
 // The checks themselves, on small pages made for them: each must find what it is there to find, and
 // nothing on a page without it.

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Page } from "@playwright/test";
+import type { Locator, Page, Request } from "@playwright/test";
 import { expect } from "../fixtures.ts";
 import { flowLabels, type FlowLabels } from "./labels.ts";
 import { codeFrom, waitForMail } from "./mail.ts";
@@ -60,6 +60,30 @@ export async function selectIdentityAndReturn(page: Page, name: string): Promise
   await identityItem(page, name).getByRole("button", { name: "Select" }).click();
   await page.getByRole("button", { name: "Redirect now" }).click();
   await expect(page.getByRole("button", { name: "Account menu" })).toBeVisible();
+}
+
+/**
+ * With the page's clock installed before the page loaded (`page.clock.install()`): lets more time pass
+ * on it than a whole countdown takes, a second at a time, and sees the page still say it is paused and
+ * go nowhere. The page's timers run as they would in that time, without the test waiting for it.
+ */
+export async function outlastPausedCountdown(page: Page, paused: Locator): Promise<void> {
+  const navigations: string[] = [];
+  const onRequest = (request: Request) => {
+    if (request.isNavigationRequest() && request.frame() === page.mainFrame())
+      navigations.push(request.url());
+  };
+  page.on("request", onRequest);
+  try {
+    // The countdowns start at three seconds; two more leave the page time to act on a zero.
+    for (let second = 0; second < 5; second++) {
+      await page.clock.runFor(1_000);
+      await expect(paused).toBeVisible();
+    }
+  } finally {
+    page.off("request", onRequest);
+  }
+  expect(navigations, "pages opened while the countdown was paused").toEqual([]);
 }
 
 export const failureHeading = (page: Page, labels: FlowLabels) =>

@@ -39,4 +39,23 @@ describe.skipIf(postgresUrl === undefined)("PostgreSQL connections", () => {
       await store.dispose();
     }
   });
+
+  it("show the migrator the tables of their own schema only, while other stores' schemas hold tables too", async () => {
+    const engine = storeEngines.find(({ name }) => name === "PostgreSQL");
+    if (!engine) throw new Error("no PostgreSQL store");
+    const [store, other] = await Promise.all([engine.open(), engine.open()]);
+    try {
+      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(store.db);
+      const own = rows[0]?.schema;
+      const tables = await store.db.introspection.getTables({ withInternalKyselyTables: true });
+      expect(new Set(tables.map((table) => table.schema))).toEqual(new Set([own]));
+      expect(tables.map((table) => table.name)).toEqual(
+        expect.arrayContaining(["kysely_migration", "kysely_migration_lock", "instance_settings"]),
+      );
+      const otherTables = await other.db.introspection.getTables({ withInternalKyselyTables: true });
+      expect(otherTables.map((table) => table.schema)).not.toContain(own);
+    } finally {
+      await Promise.all([store.dispose(), other.dispose()]);
+    }
+  });
 });

@@ -1,8 +1,9 @@
 import { hash } from "node:crypto";
-import { PostgresDialect, type PostgresPool } from "kysely";
+import type { PostgresDialect, PostgresPool } from "kysely";
 import pg from "pg";
 import { databaseConnectTimeoutMs } from "../../common/limits.ts";
 import { isStoreUnavailable, StoreUnavailable } from "./errors.ts";
+import { StorePostgresDialect } from "./postgres-introspection.ts";
 
 // PostgreSQL returns bigint columns as strings; every bigint we store is a time or count well within
 // Number's exact range.
@@ -88,5 +89,5 @@ export function postgresDialect({ url, schema, onConnectionLost }: PostgresOptio
     end: () => pool.end(),
     options: pool.options,
   };
-  return new PostgresDialect({ pool: connections });
+  return new StorePostgresDialect({ pool: connections }, schema);
 }
