@@ -10,9 +10,6 @@ export default defineConfig({
     globalSetup: ["test/support/postgres-schemas.ts"],
     testTimeout: 90_000,
     hookTimeout: 180_000,
-    // Most test files wait on servers, databases and child processes more than they compute: more
-    // files at once than cores (Vitest would run one at a time on two cores).
-    maxWorkers: 3,
     expect: { poll: { timeout: 20_000 } },
   },
 });
