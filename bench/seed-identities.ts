@@ -2,7 +2,7 @@ import pg from "pg";
 import { categoryOf } from "../src/common/api/activity.ts";
 import { newId } from "../src/server/ids.ts";
 import type { IdentityDocument } from "../src/server/store/identities.ts";
-import { searchWordsOf } from "../src/server/store/search-text.ts";
+import { memberWordRows } from "../src/server/store/member-search-words.ts";
 
 // Fills a migrated PostgreSQL database with people the way Vrata's own code stores someone who signs
 // up with a username and signs in to an organization's app: the account and its credentials, the
@@ -78,7 +78,6 @@ const tables = {
     created_at: "bigint",
     updated_at: "bigint",
   },
-  identity_search_words: { word: "text", identity_id: "text" },
   identity_members: { identity_id: "text", member_identity_id: "text", role: "text" },
   identity_organizations: {
     id: "text",
@@ -88,6 +87,7 @@ const tables = {
     created_at: "bigint",
     last_signed_in_at: "bigint",
   },
+  member_search_words: { organization_id: "text", word: "text", joined_at: "bigint", membership_id: "text" },
   identity_applications: { membership_id: "text", application_id: "text", created_at: "bigint" },
   activities: {
     id: "text",
@@ -191,8 +191,6 @@ function addPerson(batch: Batch, index: number, at: number, target: SeedTarget, 
     created_at: at,
     updated_at: at,
   });
-  for (const word of searchWordsOf(document))
-    add(batch, "identity_search_words", { word, identity_id: identityId });
   add(batch, "identity_members", { identity_id: identityId, member_identity_id: identityId, role: "admin" });
   addActivity(batch, {
     accountId,
@@ -210,6 +208,8 @@ function addPerson(batch: Batch, index: number, at: number, target: SeedTarget, 
     created_at: joinedAt,
     last_signed_in_at: signedInAt,
   });
+  const joined = { id: membershipId, organization_id: organizationId, created_at: joinedAt };
+  for (const row of memberWordRows([joined], document)) add(batch, "member_search_words", row);
   const membership = { organizationId, membershipId };
   addActivity(batch, {
     accountId,

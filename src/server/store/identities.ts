@@ -2,8 +2,7 @@ import { sql } from "kysely";
 import { splitScopes } from "./application-choices.ts";
 import { accountBlocks, bindingBlocks } from "./blocks.ts";
 import { inTransaction, type Database } from "./database.ts";
-import { olderThan, type Position } from "./keyset.ts";
-import { searchWordsOf, wordRange } from "./search-text.ts";
+import { insertMemberWords, memberWordRows, replaceMemberWords } from "./member-search-words.ts";
 
 export interface IdentityDocument {
   username?: string;
@@ -89,15 +88,14 @@ const storedDocument = (document: IdentityDocument): string =>
   );
 
 /**
- * Replaces the lookup rows of the identity's members, shares and search words with those of its
- * document, and the rows of its shares with e-mail addresses.
+ * Replaces the lookup rows of the identity's members, shares and its memberships' search words with
+ * those of its document, and the rows of its shares with e-mail addresses.
  */
 async function storeLookups(trx: Database, id: string, document: IdentityDocument, replace: boolean) {
   if (replace) {
     await trx.deleteFrom("identity_members").where("identity_id", "=", id).execute();
     await trx.deleteFrom("identity_shares").where("identity_id", "=", id).execute();
     await trx.deleteFrom("identity_address_shares").where("identity_id", "=", id).execute();
-    await trx.deleteFrom("identity_search_words").where("identity_id", "=", id).execute();
   }
   const members = memberRows(id, document);
   if (members.length > 0) await trx.insertInto("identity_members").values(members).execute();
@@ -106,8 +104,8 @@ async function storeLookups(trx: Database, id: string, document: IdentityDocumen
   const addressShares = addressShareRows(id, document);
   if (addressShares.length > 0)
     await trx.insertInto("identity_address_shares").values(addressShares).execute();
-  const words = searchWordsOf(document).map((word) => ({ word, identity_id: id }));
-  if (words.length > 0) await trx.insertInto("identity_search_words").values(words).execute();
+  // A new identity is nobody's member yet: its words come with its first membership.
+  if (replace) await replaceMemberWords(trx, id, document);
 }
 
 export async function insertIdentity(
@@ -463,7 +461,12 @@ export async function identityStanding(
 }
 
 const membershipColumns = ["id", "identity_id", "organization_id", "active"] as const;
-const toMembership = (row: { id: string; identity_id: string; organization_id: string; active: number }) => ({
+export const toMembership = (row: {
+  id: string;
+  identity_id: string;
+  organization_id: string;
+  active: number;
+}) => ({
   id: row.id,
   identityId: row.identity_id,
   organizationId: row.organization_id,
@@ -516,20 +519,42 @@ export async function ensureMembership(
   membership: MembershipRow,
   now: number,
 ): Promise<{ membership: MembershipRow; created: boolean }> {
-  const inserted = await db
-    .insertInto("identity_organizations")
-    .values({
-      id: membership.id,
-      identity_id: membership.identityId,
-      organization_id: membership.organizationId,
-      active: membership.active ? 1 : 0,
-      created_at: now,
-    })
-    .onConflict((conflict) => conflict.columns(["identity_id", "organization_id"]).doNothing())
-    .executeTakeFirst();
-  const [stored] = await membershipsIn(db, membership.organizationId, [membership.identityId]);
-  if (!stored) throw new Error("membership vanished while it was being created");
-  return { membership: stored, created: Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0 };
+  return inTransaction(db, async (trx) => {
+    // Written first, the identity's row stays locked until the words are in: a change of its names
+    // meanwhile waits, and then replaces these words too.
+    await trx
+      .updateTable("identities")
+      .set((eb) => ({ version: eb.ref("version") }))
+      .where("id", "=", membership.identityId)
+      .execute();
+    const inserted = await trx
+      .insertInto("identity_organizations")
+      .values({
+        id: membership.id,
+        identity_id: membership.identityId,
+        organization_id: membership.organizationId,
+        active: membership.active ? 1 : 0,
+        created_at: now,
+      })
+      .onConflict((conflict) => conflict.columns(["identity_id", "organization_id"]).doNothing())
+      .executeTakeFirst();
+    const created = Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+    const [stored] = await membershipsIn(trx, membership.organizationId, [membership.identityId]);
+    if (!stored) throw new Error("membership vanished while it was being created");
+    if (created) {
+      const identity = await trx
+        .selectFrom("identities")
+        .select("document")
+        .where("id", "=", membership.identityId)
+        .executeTakeFirstOrThrow();
+      const joined = { id: stored.id, organization_id: stored.organizationId, created_at: now };
+      await insertMemberWords(
+        trx,
+        memberWordRows([joined], JSON.parse(identity.document) as IdentityDocument),
+      );
+    }
+    return { membership: stored, created };
+  });
 }
 
 export async function applicationsUsed(
@@ -592,177 +617,4 @@ export async function setMembershipActive(db: Database, id: string, active: bool
 /** Leaving an organization forgets the scoped ID: joining again gives a new one. */
 export async function deleteMembership(db: Database, id: string): Promise<void> {
   await db.deleteFrom("identity_organizations").where("id", "=", id).execute();
-}
-
-/** A member of an organization as its admins list it. */
-export interface MemberRow extends MembershipRow {
-  document: IdentityDocument;
-  joinedAt: number;
-  lastSignedInAt: number | null;
-}
-
-/** How a member search chooses where to start; the defaults suit any store, tests make them small. */
-export interface MemberSearchLimits {
-  /** A word fewer identities than this have is rare: the search starts from those identities. */
-  rareWord: number;
-  /** For common words, the members read newest first before the search starts from its rarest word. */
-  walkedMembers: number;
-}
-
-const memberSearchLimits: MemberSearchLimits = { rareWord: 2000, walkedMembers: 5000 };
-
-/** How many identities have a word that begins with `word`, counted up to `atMost`. */
-async function identitiesWithWord(db: Database, word: string, atMost: number): Promise<number> {
-  const { from, to } = wordRange(word);
-  const { found } = await db
-    .selectFrom((eb) =>
-      eb
-        .selectFrom("identity_search_words")
-        .select("identity_id")
-        .where("word", ">=", from)
-        .where("word", "<", to)
-        .limit(atMost)
-        .as("matches"),
-    )
-    .select((eb) => eb.fn.countAll<number | string>().as("found"))
-    .executeTakeFirstOrThrow();
-  return Number(found);
-}
-
-/** The organization's next `size` members after `before`, newest first. */
-function membershipWindow(db: Database, organizationId: string, before: Position | undefined, size: number) {
-  let window = db
-    .selectFrom("identity_organizations")
-    .selectAll()
-    .where("organization_id", "=", organizationId)
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .limit(size);
-  if (before) window = window.where(olderThan(before, "created_at", "id"));
-  return window.as("membership");
-}
-
-/** Where a page of members is read from: all of them, or a window of the newest after the cursor. */
-type Source = { walked: number } | "all";
-
-/** How the organization's members are read for a page: in the order an index gives, or any. */
-type Reading = "inIndexOrder" | "fromWords";
-
-/**
- * The members of the organization after `before` with all the words, newest first: without their
- * documents, which are read for the page's rows only.
- */
-function membershipPage(
-  db: Database,
-  organizationId: string,
-  limit: number,
-  {
-    before,
-    words,
-    source,
-    reading,
-  }: { before?: Position | undefined; words: readonly string[]; source: Source; reading: Reading },
-) {
-  const memberships =
-    source === "all"
-      ? db.selectFrom("identity_organizations as membership")
-      : db.selectFrom(membershipWindow(db, organizationId, before, source.walked));
-  let page = memberships
-    .select([
-      "membership.id",
-      "membership.identity_id",
-      "membership.organization_id",
-      "membership.active",
-      "membership.created_at",
-      "membership.last_signed_in_at",
-    ])
-    .where("membership.organization_id", "=", organizationId);
-  if (before) page = page.where(olderThan(before, "membership.created_at", "membership.id"));
-  for (const word of words) {
-    const { from, to } = wordRange(word);
-    page =
-      reading === "fromWords"
-        ? page.where("membership.identity_id", "in", (eb) =>
-            eb
-              .selectFrom("identity_search_words")
-              .select("identity_id")
-              .where("word", ">=", from)
-              .where("word", "<", to),
-          )
-        : // Offset 0 keeps PostgreSQL from turning the check into a join, which it may run by
-          // hashing every identity with the word: read in order, each member is looked up by itself.
-          page.where((eb) =>
-            eb.exists(
-              eb
-                .selectFrom("identity_search_words as words")
-                .select("words.identity_id")
-                .whereRef("words.identity_id", "=", "membership.identity_id")
-                .where("words.word", ">=", from)
-                .where("words.word", "<", to)
-                .limit(1)
-                .offset(0),
-            ),
-          );
-  }
-  // Ordered by an expression no index gives, the planner cannot choose to read the members in order.
-  const newestFirst =
-    reading === "inIndexOrder"
-      ? page.orderBy("membership.created_at", "desc")
-      : page.orderBy(sql`membership.created_at + 0`, "desc");
-  return newestFirst.orderBy("membership.id", "desc").limit(limit);
-}
-
-/** The members of a page of memberships, with their identities' documents, newest first. */
-async function withDocuments(db: Database, page: ReturnType<typeof membershipPage>): Promise<MemberRow[]> {
-  const rows = await db
-    .selectFrom(page.as("membership"))
-    .innerJoin("identities as identity", "identity.id", "membership.identity_id")
-    .selectAll("membership")
-    .select("identity.document")
-    .orderBy("membership.created_at", "desc")
-    .orderBy("membership.id", "desc")
-    .execute();
-  return rows.map((row) => ({
-    ...toMembership(row),
-    document: JSON.parse(row.document) as IdentityDocument,
-    joinedAt: row.created_at,
-    lastSignedInAt: row.last_signed_in_at,
-  }));
-}
-
-/**
- * One page of an organization's members, newest first, starting after the `before` cursor; with
- * `words` (as queryWordsOf gives them), only members each of whose words begins a word of their names.
- *
- * Where a search starts is chosen here, not left to the planner: it cannot know that the members
- * with a common word are all old ones, or in other organizations, and would read every member newest
- * first to find none. A search with a rare word starts from the identities that have it and sorts
- * the few members among them; one with only common words reads a bounded number of members newest
- * first, and starts from its rarest word only if that did not fill the page.
- */
-export async function membersOf(
-  db: Database,
-  organizationId: string,
-  limit: number,
-  { before, words }: { before?: Position | undefined; words: readonly string[] },
-  limits: MemberSearchLimits = memberSearchLimits,
-): Promise<MemberRow[]> {
-  const read = (source: Source, reading: Reading, ordered: readonly string[]) =>
-    withDocuments(db, membershipPage(db, organizationId, limit, { before, words: ordered, source, reading }));
-  if (words.length === 0) return read("all", "inIndexOrder", []);
-
-  const counted = await Promise.all(
-    words.map(async (word) => ({ word, count: await identitiesWithWord(db, word, limits.rareWord) })),
-  );
-  counted.sort((a, b) => a.count - b.count);
-  const rarestFirst = counted.map(({ word }) => word);
-  if ((counted[0]?.count ?? 0) < limits.rareWord) return read("all", "fromWords", rarestFirst);
-
-  const found = await read({ walked: limits.walkedMembers }, "inIndexOrder", rarestFirst);
-  if (found.length === limit) return found;
-  const window = await db
-    .selectFrom(membershipWindow(db, organizationId, before, limits.walkedMembers))
-    .select((eb) => eb.fn.countAll<number | string>().as("members"))
-    .executeTakeFirstOrThrow();
-  return Number(window.members) < limits.walkedMembers ? found : read("all", "fromWords", rarestFirst);
 }

@@ -5,22 +5,24 @@ import {
   ensureMembership,
   findIdentity,
   insertIdentity,
-  membersOf,
   updateIdentityDocument,
   type IdentityDocument,
 } from "./identities.ts";
 import type { Position } from "./keyset.ts";
+import { membersOf, type MemberSearchLimits } from "./member-search.ts";
 import { queryWordsOf } from "./search-text.ts";
-import type { MemberSearchLimits } from "./identities.ts";
 
 // An organization's members found by the beginnings of the words of their names, through the word
-// index the identity's writes keep, on both engines.
+// rows that the writes of identities and memberships keep, on both engines.
 
 const organizationId = "organization";
+const otherOrganizationId = "other-organization";
+/** Every way a search may go: from the rarest word or any, each word read in order or all sorted. */
+const fromRarest: MemberSearchLimits = { countedRows: 100, orderedWords: 100 };
 const strategies: MemberSearchLimits[] = [
-  { rareWord: 100, walkedMembers: 100 },
-  { rareWord: 1, walkedMembers: 100 },
-  { rareWord: 1, walkedMembers: 1 },
+  fromRarest,
+  { countedRows: 1, orderedWords: 1 },
+  { countedRows: 100, orderedWords: 0 },
 ];
 const people: Record<string, Omit<IdentityDocument, "admins" | "users">> = {
   ana: { username: "ana.kos", email: "ana.kos@example.com", givenName: "Ana", fullName: "Ana Kosec" },
@@ -134,10 +136,124 @@ describe.each(storeEngines)("member search on $name", ({ open }) => {
     await store.db.deleteFrom("identities").where("id", "=", "ziga").execute();
     expect(await found("zupančič")).toEqual([]);
     const words = await store.db
-      .selectFrom("identity_search_words")
+      .selectFrom("member_search_words")
       .select("word")
-      .where("identity_id", "=", "ziga")
+      .where("membership_id", "in", ["member-ana", "member-ziga"])
       .execute();
     expect(words).toEqual([]);
+  });
+});
+
+describe.each(storeEngines)("member search across organizations and pages on $name", ({ open }) => {
+  let store: TestStore;
+  /** Members of the organization, newest last, with the words of their names. */
+  const names = ["Novak", "Novaković", "Novakova", "Nova", "Horvat"];
+  const members = Array.from({ length: 30 }, (_, index) => ({
+    id: `person-${String(index).padStart(2, "0")}`,
+    fullName: `${index % 3 === 0 ? "Ana" : "Luka"} ${names[index % names.length] ?? ""}`,
+  }));
+
+  beforeAll(async () => {
+    store = await open();
+    let at = 1000;
+    for (const { id, fullName } of members) {
+      await insertIdentity(
+        store.db,
+        { id, document: { fullName, admins: [id], users: [] }, creatorAccountId: null },
+        at,
+      );
+      // Two members a millisecond: the cursor's ID tells them apart.
+      at += index(id) % 2;
+      await ensureMembership(
+        store.db,
+        { id: `member-${id}`, identityId: id, organizationId, active: true },
+        at,
+      );
+    }
+    await insertIdentity(
+      store.db,
+      {
+        id: "outsider",
+        document: { fullName: "Ana Novak", email: "secret@example.com", admins: [], users: [] },
+        creatorAccountId: null,
+      },
+      at,
+    );
+    await ensureMembership(
+      store.db,
+      { id: "member-outsider", identityId: "outsider", organizationId: otherOrganizationId, active: true },
+      at,
+    );
+  });
+  afterAll(() => store.dispose());
+
+  function index(id: string) {
+    return Number(id.slice("person-".length));
+  }
+
+  /** Every member the query finds, page after page of `size`, following each page's cursor. */
+  async function allPages(organization: string, query: string, limits: MemberSearchLimits, size: number) {
+    const seen: string[] = [];
+    let before: Position | undefined;
+    for (;;) {
+      const page = await membersOf(
+        store.db,
+        organization,
+        size,
+        { before, words: queryWordsOf(query) },
+        limits,
+      );
+      seen.push(...page.map((member) => member.identityId));
+      const last = page.at(-1);
+      if (page.length < size || !last) return seen;
+      before = { createdAt: last.joinedAt, id: last.id };
+    }
+  }
+
+  const newestFirst = (ids: string[]) => ids.reverse();
+
+  it("pages through members of every word a query word begins, newest first, each once", async () => {
+    const novak = newestFirst(
+      members.filter((member) => / Novak/.test(member.fullName)).map((member) => member.id),
+    );
+    const anaNova = newestFirst(
+      members.filter((member) => /^Ana Nova/.test(member.fullName)).map((member) => member.id),
+    );
+    for (const limits of strategies)
+      for (const size of [1, 4, 7]) {
+        const label = `${JSON.stringify(limits)} by ${size}`;
+        expect(await allPages(organizationId, "novak", limits, size), label).toEqual(novak);
+        expect(await allPages(organizationId, "nova ana", limits, size), label).toEqual(anaNova);
+        expect(await allPages(organizationId, "horvat luka ana", limits, size), label).toEqual([]);
+      }
+  });
+
+  it("finds only the organization's own members, by what they are known by there", async () => {
+    for (const limits of strategies) {
+      expect(await allPages(otherOrganizationId, "ana novak", limits, 10)).toEqual(["outsider"]);
+      expect(await allPages(otherOrganizationId, "luka", limits, 10)).toEqual([]);
+      expect(await allPages(organizationId, "secret", limits, 10)).toEqual([]);
+      expect(await allPages(organizationId, "ana novak", limits, 50)).not.toContain("outsider");
+    }
+  });
+
+  it("finds a member who joins with the names they have, in each organization they join", async () => {
+    await ensureMembership(
+      store.db,
+      { id: "member-outsider-too", identityId: "outsider", organizationId, active: true },
+      5000,
+    );
+    expect(await allPages(organizationId, "secret", fromRarest, 10)).toEqual(["outsider"]);
+    const outsider = await findIdentity(store.db, "outsider");
+    if (!outsider) throw new Error("outsider is missing");
+    const renamed = { ...outsider.document, email: "open@example.com" };
+    expect(await updateIdentityDocument(store.db, "outsider", outsider.version, renamed, 6000)).toBe(true);
+    for (const organization of [organizationId, otherOrganizationId]) {
+      expect(await allPages(organization, "secret", fromRarest, 10)).toEqual([]);
+      expect(await allPages(organization, "open", fromRarest, 10)).toEqual(["outsider"]);
+    }
+    await deleteMembership(store.db, "member-outsider-too");
+    expect(await allPages(organizationId, "open", fromRarest, 10)).toEqual([]);
+    expect(await allPages(otherOrganizationId, "open", fromRarest, 10)).toEqual(["outsider"]);
   });
 });

@@ -83,9 +83,18 @@ export interface IdentityMemberTable {
 }
 
 /** A word an identity is found by (see search-text.ts), one row each. */
+/** No longer read or written (migration 0023 says why); a later version drops it. */
 export interface IdentitySearchWordTable {
   word: string;
   identity_id: string;
+}
+
+export interface MemberSearchWordTable {
+  organization_id: string;
+  word: string;
+  /** The membership's `created_at`: members are listed newest first. */
+  joined_at: number;
+  membership_id: string;
 }
 
 export interface IdentityShareTable {
@@ -326,6 +335,7 @@ export interface Schema {
   identity_shares: IdentityShareTable;
   identity_address_shares: IdentityAddressShareTable;
   identity_search_words: IdentitySearchWordTable;
+  member_search_words: MemberSearchWordTable;
   identity_organizations: IdentityOrganizationTable;
   identity_applications: IdentityApplicationTable;
   flows: FlowTable;

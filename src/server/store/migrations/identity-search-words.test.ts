@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { storeEngines, type TestStore } from "../../../../test/support/stores.ts";
-import { membersOf } from "../identities.ts";
+import { membersOf } from "../member-search.ts";
 import { queryWordsOf } from "../search-text.ts";
 
 describe.each(storeEngines)("migration 0014 on $name", ({ open }) => {

@@ -21,6 +21,7 @@ import * as secondFactors from "./0019-second-factors.ts";
 import * as emailVerifications from "./0020-email-verifications.ts";
 import * as sessionDevices from "./0021-session-devices.ts";
 import * as accountDeletion from "./0022-account-deletion.ts";
+import * as memberSearchWords from "./0023-member-search-words.ts";
 
 /** Forward-only migrations, applied in the order of their names. Never edit one that has shipped. */
 export const migrations: MigrationProvider = {
@@ -48,5 +49,6 @@ export const migrations: MigrationProvider = {
       "0020-email-verifications": emailVerifications,
       "0021-session-devices": sessionDevices,
       "0022-account-deletion": accountDeletion,
+      "0023-member-search-words": memberSearchWords,
     }),
 };
