@@ -3,6 +3,7 @@ import { splitScopes } from "./application-choices.ts";
 import { accountBlocks, bindingBlocks } from "./blocks.ts";
 import { inTransaction, type Database } from "./database.ts";
 import { insertMemberWords, memberWordRows, replaceMemberWords } from "./member-search-words.ts";
+import { searchWordsOf } from "./search-text.ts";
 
 export interface IdentityDocument {
   username?: string;
@@ -96,6 +97,7 @@ async function storeLookups(trx: Database, id: string, document: IdentityDocumen
     await trx.deleteFrom("identity_members").where("identity_id", "=", id).execute();
     await trx.deleteFrom("identity_shares").where("identity_id", "=", id).execute();
     await trx.deleteFrom("identity_address_shares").where("identity_id", "=", id).execute();
+    await trx.deleteFrom("identity_search_words").where("identity_id", "=", id).execute();
   }
   const members = memberRows(id, document);
   if (members.length > 0) await trx.insertInto("identity_members").values(members).execute();
@@ -104,6 +106,10 @@ async function storeLookups(trx: Database, id: string, document: IdentityDocumen
   const addressShares = addressShareRows(id, document);
   if (addressShares.length > 0)
     await trx.insertInto("identity_address_shares").values(addressShares).execute();
+  // The previous release searches these rows: kept in step while it may still serve (a rolling
+  // upgrade), and so that a dropped name leaves the store; a later release drops the table.
+  const words = searchWordsOf(document).map((word) => ({ word, identity_id: id }));
+  if (words.length > 0) await trx.insertInto("identity_search_words").values(words).execute();
   // A new identity is nobody's member yet: its words come with its first membership.
   if (replace) await replaceMemberWords(trx, id, document);
 }

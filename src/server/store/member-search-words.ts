@@ -47,10 +47,13 @@ export async function replaceMemberWords(
   identityId: string,
   names: Parameters<typeof searchWordsOf>[0],
 ): Promise<void> {
+  // Written, not only read: a membership leaving meanwhile waits (PostgreSQL) instead of taking its
+  // row from under the words about to be inserted for it.
   const memberships = await trx
-    .selectFrom("identity_organizations")
-    .select(["id", "organization_id", "created_at"])
+    .updateTable("identity_organizations")
+    .set((eb) => ({ active: eb.ref("active") }))
     .where("identity_id", "=", identityId)
+    .returning(["id", "organization_id", "created_at"])
     .execute();
   if (memberships.length === 0) return;
   await trx

@@ -73,6 +73,9 @@ describe.each(storeEngines)("member search on $name", ({ open }) => {
     expect(await found("ana kos")).toEqual(["ana"]);
     // The beginning of a second word, of a full name and of an e-mail address.
     expect(await found("kosec")).toEqual(["ana"]);
+    // Two words of one member begin with it ("kos", "kosec"), three with "ana": listed once.
+    expect(await found("kos")).toEqual(["ana"]);
+    expect(await found("ana")).toEqual(["anabela", "ana"]);
     expect(await found("exam")).toEqual(["anabela", "ana"]);
     expect(await found("12345")).toEqual(["ziga"]);
     expect(await found("ŽIGA zup")).toEqual(["ziga"]);

@@ -107,7 +107,12 @@ async function matchingMemberships(
         ),
       );
     }
-    return found.orderBy("found.joined_at", "desc").orderBy("found.membership_id", "desc").limit(limit);
+    // A member has a row for each of its words that the range holds: once each in the page.
+    return found
+      .distinct()
+      .orderBy("found.joined_at", "desc")
+      .orderBy("found.membership_id", "desc")
+      .limit(limit);
   };
   const spread = await wordsBeginning(db, organizationId, start, limits.orderedWords + 1);
   if (spread.length === 0) return undefined;
@@ -116,7 +121,8 @@ async function matchingMemberships(
     db.selectFrom(rowsOf({ equal: word }).as(`word${index}`)).selectAll(),
   );
   if (!first) return undefined;
-  const merged = rest.reduce((all, next) => all.unionAll(next), first);
+  // A member found by several of these words (john, johnson) is listed once.
+  const merged = rest.reduce((all, next) => all.union(next), first);
   return db
     .selectFrom(merged.as("found"))
     .selectAll()

@@ -82,13 +82,16 @@ export interface IdentityMemberTable {
   role: "admin" | "user";
 }
 
-/** A word an identity is found by (see search-text.ts), one row each. */
-/** No longer read or written (migration 0023 says why); a later version drops it. */
+/**
+ * A word an identity is found by (see search-text.ts), one row each: no longer searched (migration
+ * 0023 says why), only kept in step for the previous release; a later version drops it.
+ */
 export interface IdentitySearchWordTable {
   word: string;
   identity_id: string;
 }
 
+/** A word a membership is found by in its organization, in the order its members are listed. */
 export interface MemberSearchWordTable {
   organization_id: string;
   word: string;
