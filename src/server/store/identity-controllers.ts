@@ -57,12 +57,17 @@ async function directControllers(db: Database, identityIds: readonly string[], p
         .union((byAddress) =>
           byAddress
             .selectFrom("identity_address_shares as share")
-            .innerJoin("credentials as address", (join) =>
-              join
-                .onRef("address.provider_id", "=", "share.address_key")
-                .on("address.provider", "=", "email"),
-            )
-            .select(["share.identity_id", "address.account_id"])
+            .select((eb) => [
+              "share.identity_id",
+              // Looked up for each share: SQLite, joining, would rather read every e-mail address.
+              // None when no account has the address yet.
+              eb
+                .selectFrom("credentials as address")
+                .select("address.account_id")
+                .whereRef("address.provider_id", "=", "share.address_key")
+                .where("address.provider", "=", "email")
+                .as("account_id"),
+            ])
             .where("share.identity_id", "in", identityIds),
         )
         .as("controller"),
