@@ -22,11 +22,6 @@ import { withNames, type ScopeOrganization } from "./names.ts";
 /** An entry as it is recorded: what it refers to by ID only; names are looked up when it is read. */
 export type ActivityEntry = Omit<Activity, "id" | "timestamp">;
 
-/**
- * Records what an account did (or what happened to it); the account sees it in its activity. An entry
- * about organizations is also theirs: their admins see it in the organization's activity, concerning
- * the member given (by organization-scoped ID). With no account, only the organizations see it.
- */
 /** When this process last recorded an entry (see {@link recordedAt}). */
 let lastRecordedAt = 0;
 
@@ -41,6 +36,11 @@ function recordedAt(): number {
   return lastRecordedAt;
 }
 
+/**
+ * Records what an account did (or what happened to it); the account sees it in its activity. An entry
+ * about organizations is also theirs: their admins see it in the organization's activity, concerning
+ * the member given (by organization-scoped ID). With no account, only the organizations see it.
+ */
 export async function recordActivity(
   db: Database,
   accountId: string | null,

@@ -2,11 +2,13 @@ import {
   PostgresDialect,
   sql,
   type DatabaseIntrospector,
+  type DatabaseMetadataOptions,
   type Kysely,
   type PostgresDialectConfig,
   type SchemaMetadata,
   type TableMetadata,
 } from "kysely";
+import { DEFAULT_MIGRATION_LOCK_TABLE, DEFAULT_MIGRATION_TABLE } from "kysely/migration";
 
 // The migrator asks whether its own tables exist. Kysely's PostgreSQL answer lists the columns of every
 // table in every schema and looks each table up by name as it goes: a table that another instance's
@@ -30,13 +32,17 @@ class StoreSchemaIntrospector implements DatabaseIntrospector {
     return rows;
   }
 
-  async getTables(): Promise<TableMetadata[]> {
+  async getTables(options?: DatabaseMetadataOptions): Promise<TableMetadata[]> {
+    const internal = [DEFAULT_MIGRATION_TABLE, DEFAULT_MIGRATION_LOCK_TABLE];
     const schema = this.#schema === undefined ? sql`current_schema()` : sql`${this.#schema}`;
     const { rows } = await sql<{ name: string; schema: string; kind: string }>`
       SELECT c.relname AS name, n.nspname AS schema, c.relkind AS kind
       FROM pg_catalog.pg_class c JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
       WHERE n.nspname = ${schema} AND c.relkind IN ('r', 'p', 'v', 'm', 'f')`.execute(this.#db);
-    return rows.map(({ name, schema, kind }) => ({
+    const listed = options?.withInternalKyselyTables
+      ? rows
+      : rows.filter((row) => !internal.includes(row.name));
+    return listed.map(({ name, schema, kind }) => ({
       name,
       schema,
       isView: kind === "v" || kind === "m",

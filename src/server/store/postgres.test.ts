@@ -52,6 +52,10 @@ describe.skipIf(postgresUrl === undefined)("PostgreSQL connections", () => {
       expect(tables.map((table) => table.name)).toEqual(
         expect.arrayContaining(["kysely_migration", "kysely_migration_lock", "instance_settings"]),
       );
+      // Asked as any other caller asks, the migrator's own bookkeeping is left out.
+      const named = (await store.db.introspection.getTables()).map((table) => table.name);
+      expect(named).toContain("instance_settings");
+      expect(named).not.toContain("kysely_migration");
       const otherTables = await other.db.introspection.getTables({ withInternalKyselyTables: true });
       expect(otherTables.map((table) => table.schema)).not.toContain(own);
     } finally {
