@@ -5,6 +5,7 @@ import { recordActivity } from "../activity/activity.ts";
 import { acrOf } from "../accounts/second-factors.ts";
 import { amrOfProviders } from "./auth-step.ts";
 import { isAccountClient } from "../oidc/account-client.ts";
+import type { CheckedConsent } from "../oidc/accounts.ts";
 import { findGrantAccount, insertGrantAccount } from "../store/flows.ts";
 import { recordApplicationUse } from "../store/identities.ts";
 import { saveApplicationChoice, splitScopes } from "../store/application-choices.ts";
@@ -40,7 +41,13 @@ async function grantForChoice(
   deps: FlowDeps,
   interaction: Interaction,
   flow: Flow,
-  chosen: { accountId: string; identityId: string; membershipId: string; agreedBefore: readonly string[] },
+  chosen: {
+    accountId: string;
+    identityId: string;
+    membershipId: string;
+    /** What was agreed when the identity was chosen for the app before (undefined: it was not). */
+    agreedBefore: readonly string[] | undefined;
+  },
 ): Promise<string> {
   const { accountId, identityId, membershipId, agreedBefore } = chosen;
   const { db, provider } = deps;
@@ -55,6 +62,8 @@ async function grantForChoice(
   const asked = typeof interaction.params.scope === "string" ? splitScopes(interaction.params.scope) : [];
   if (asked.length > 0) grant.addOIDCScope(asked.join(" "));
   const grantId = await grant.save();
+  // The same choice again, for no more than was agreed, changes nothing.
+  if (agreedBefore && asked.every((scope) => agreedBefore.includes(scope))) return grantId;
   await saveApplicationChoice(
     db,
     {
@@ -62,7 +71,7 @@ async function grantForChoice(
       organizationId: flow.organizationId,
       applicationId: flow.applicationId,
       membershipId,
-      scopes: [...new Set([...agreedBefore, ...asked])],
+      scopes: [...new Set([...(agreedBefore ?? []), ...asked])],
     },
     Date.now(),
   );
@@ -109,7 +118,11 @@ async function interactionResult(
     { grantId, accountId, identityId, sessionId: state.sessionId ?? null },
     now,
   );
-  await recordApplicationUse(deps.db, membershipId, flow.applicationId, now);
+  await recordApplicationUse(
+    deps.db,
+    { membershipId, applicationId: flow.applicationId, usedBefore: membership.usesApplication },
+    now,
+  );
   await recordActivity(
     deps.db,
     accountId,
@@ -122,7 +135,8 @@ async function interactionResult(
     },
     [{ organizationId: flow.organizationId, membershipId }],
   );
-  return { ...loginResult(flow, accountId, stillSignedIn), select_account: {}, consent: { grantId } };
+  const consent: CheckedConsent = { grantId, accountId, membershipId, identityId };
+  return { ...loginResult(flow, accountId, stillSignedIn), select_account: {}, consent };
 }
 
 /**

@@ -3,7 +3,7 @@ import { joinOrganization } from "../identities/memberships.ts";
 import { HttpError } from "../http/errors.ts";
 import { isAccountClient } from "../oidc/account-client.ts";
 import { deactivateSessions } from "../store/flows.ts";
-import { identityStanding, type MembershipRow } from "../store/identities.ts";
+import { identityStanding, type IdentityStanding, type MembershipRow } from "../store/identities.ts";
 import type { Database } from "../store/database.ts";
 import type { FlowDeps } from "./deps.ts";
 import type { Flow, StepRequest } from "./flows.ts";
@@ -32,6 +32,10 @@ export async function decline(deps: FlowDeps, request: FastifyRequest, flow: Flo
   // person cannot go on to choose an identity with the first factor alone.
 }
 
+interface MembershipForFlow extends Pick<IdentityStanding, "agreedScopes" | "usesApplication"> {
+  membership: MembershipRow | undefined;
+}
+
 /**
  * The identity's membership of the organization, when the account may use the identity there, with
  * the scopes agreed to with it for the app; it joins the organization if it is not a member yet. Refused with the reason when it may not: checked
@@ -43,7 +47,7 @@ async function membershipForFlow(
   accountId: string,
   identityId: string,
   { join }: { join: boolean },
-): Promise<{ membership: MembershipRow | undefined; agreedScopes: readonly string[] }> {
+): Promise<MembershipForFlow> {
   const { organizationId } = flow;
   const standing = await identityStanding(db, accountId, identityId, flow);
   if (!standing) throw new HttpError(404, "notFound", "no such identity");
@@ -56,10 +60,15 @@ async function membershipForFlow(
   if (!existing && !standing.roles.includes("admin")) {
     throw new HttpError(403, "forbidden", "only an admin of the identity can join it to an organization");
   }
-  if (existing || !join) return { membership: existing, agreedScopes: standing.agreedScopes };
-  // Nothing was agreed with a membership that begins now.
+  if (existing || !join)
+    return {
+      membership: existing,
+      agreedScopes: standing.agreedScopes,
+      usesApplication: standing.usesApplication,
+    };
+  // Nothing was agreed with a membership that begins now, nor used.
   const joined = await joinOrganization(db, accountId, identityId, organizationId);
-  return { membership: joined.membership, agreedScopes: [] };
+  return { membership: joined.membership, agreedScopes: undefined, usesApplication: false };
 }
 
 export async function chooseIdentity(
@@ -85,10 +94,10 @@ export async function chooseIdentity(
  */
 export async function joinOnCompletion(db: Database, flow: Flow, accountId: string, identityId: string) {
   try {
-    const { membership, agreedScopes } = await membershipForFlow(db, flow, accountId, identityId, {
+    const { membership, ...standing } = await membershipForFlow(db, flow, accountId, identityId, {
       join: true,
     });
-    return membership && { ...membership, agreedScopes };
+    return membership && { ...membership, ...standing };
   } catch (error) {
     if (error instanceof HttpError) return undefined;
     throw error;

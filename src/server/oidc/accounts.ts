@@ -84,6 +84,26 @@ async function membershipSubject(db: Database, id: string, grantId: string | und
 }
 
 /**
+ * What the flow's finish checked and hands the engine with the grant (flow/finish.ts): the identity the
+ * account signed in with, in good standing a moment ago.
+ */
+// A type rather than an interface: the engine's result takes it as a record of unknown values.
+export type CheckedConsent = {
+  grantId: string;
+  accountId: string;
+  membershipId: string;
+  identityId: string;
+};
+
+/** The identity the finished flow checked for this account and grant, when the request resumes it. */
+function checkedAtFinish(ctx: KoaContextWithOIDC, accountId: string, grantId: string | undefined) {
+  const consent = ctx.oidc.result?.consent as Partial<CheckedConsent> | undefined;
+  const { membershipId, identityId } = consent ?? {};
+  if (consent?.accountId !== accountId || consent.grantId !== grantId) return undefined;
+  return membershipId && identityId ? { membershipId, identityId } : undefined;
+}
+
+/**
  * The account as the client's app sees it: found only while the identity is active and not blocked in
  * its organization. A block refuses the tokens of the identity (and of the accounts it covers) at
  * once, whatever a revocation may have missed; so does a pending deletion of the account. Unknown when
@@ -100,6 +120,13 @@ export function findAccountFor(db: Database, accountSubjects: KeyedHash): FindAc
         ? token.grantId
         : undefined
       : (ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session?.grantIdFor(client.clientId));
+    // The authorization request that resumes a finished flow has its identity checked by the finish
+    // (a block since is still met by the code's exchange, whose token asks again).
+    const checked = token ? undefined : checkedAtFinish(ctx, id, grantId);
+    if (checked) {
+      const subject = () => subjectOf(db, id, client, grantId, { orChosen: true });
+      return accountOfApp(db, client, id, checked, { deletionDueAt: null }, subject);
+    }
     const found = await subjectOf(db, id, client, grantId, { orChosen: !token });
     if (!found) return undefined;
     // An account its person asked to delete gives apps nothing more while it waits: their codes,
@@ -109,20 +136,34 @@ export function findAccountFor(db: Database, accountSubjects: KeyedHash): FindAc
       const dueAt = found.deletionDueAt === undefined ? await deletionDueAt(db, id) : found.deletionDueAt;
       if (dueAt !== null && dueAt !== undefined) return undefined;
     }
-    const { subject, agreedScopes, proof } = found;
-    const account: AppAccount = {
-      accountId: id,
-      membershipId: subject.membershipId,
-      identityId: subject.identityId,
-      agreedScopes,
-      deletionDueAt: found.deletionDueAt,
-      claims: async (use) => ({
-        sub: subject.membershipId,
+    return accountOfApp(db, client, id, found.subject, found, () => Promise.resolve(found));
+  };
+}
+
+/** The engine's account for an app: its identity, and its claims as read through `subject`. */
+function accountOfApp(
+  db: Database,
+  client: Client,
+  accountId: string,
+  identity: { membershipId: string; identityId: string },
+  known: Pick<FoundSubject, "agreedScopes" | "deletionDueAt">,
+  subject: () => Promise<FoundSubject | undefined>,
+): AppAccount {
+  return {
+    accountId,
+    membershipId: identity.membershipId,
+    identityId: identity.identityId,
+    agreedScopes: known.agreedScopes,
+    deletionDueAt: known.deletionDueAt,
+    claims: async (use) => {
+      const found = await subject();
+      if (!found) throw new Error("the identity can no longer be used here");
+      return {
+        sub: identity.membershipId,
         ...(use === "id_token" ? { azp: client.clientId } : {}),
-        ...(await identityClaims(db, subject, proof)),
-      }),
-    };
-    return account;
+        ...(await identityClaims(db, found.subject, found.proof)),
+      };
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Adapter, AdapterPayload } from "oidc-provider";
+import { errors, type Adapter, type AdapterPayload } from "oidc-provider";
 import type { InstanceSecrets } from "../secrets/instance-secrets.ts";
 import type { Database } from "../store/database.ts";
 import {
@@ -9,6 +9,7 @@ import {
   findOidcModelByUid,
   findOidcModelByUserCode,
   findTokensById,
+  takeUnconsumedOidcModel,
   tokenModels,
   upsertOidcModel,
   type OidcModelRow,
@@ -128,8 +129,16 @@ class StoreAdapter implements Adapter {
     return this.#toPayload(await findOidcModelByUserCode(this.#db, this.#model, key, Date.now()));
   }
 
+  /**
+   * A code or refresh token another request consumed since the engine found it unused is one used
+   * twice: refused, and its grant revoked, as the engine does when it sees the reuse itself.
+   */
   async consume(id: string): Promise<void> {
-    await consumeOidcModel(this.#db, this.#model, this.#secrets.tokenIds(id), Date.now());
+    const key = this.#secrets.tokenIds(id);
+    if (await consumeOidcModel(this.#db, this.#model, key, Date.now())) return;
+    const grantId = this.#toPayload(await findOidcModel(this.#db, this.#model, key, Date.now()), id)?.grantId;
+    if (grantId) await revokeGrant(this.#db, this.#secrets, grantId);
+    throw new errors.InvalidGrant(`the ${this.#model} was used already`);
   }
 
   async destroy(id: string): Promise<void> {
@@ -139,6 +148,12 @@ class StoreAdapter implements Adapter {
   async revokeByGrantId(grantId: string): Promise<void> {
     await destroyOidcGrant(this.#db, grantId);
   }
+}
+
+/** The grant and everything issued under it. */
+async function revokeGrant(db: Database, secrets: AdapterSecrets, grantId: string): Promise<void> {
+  await destroyOidcGrant(db, grantId);
+  await destroyOidcModel(db, "Grant", secrets.tokenIds(grantId));
 }
 
 /** Access tokens are found by their opaque value, or by a JWT of Vrata's that stands for one. */
@@ -160,6 +175,41 @@ class AccessTokenAdapter extends StoreAdapter {
     // An opaque value is looked up at once, in the same turn as the engine's other models (TokenLookup).
     const opaque = looksLikeJwt(id) ? await this.#jwtAccessTokens.opaqueTokenOf(id) : id;
     return opaque === undefined ? undefined : super.find(opaque);
+  }
+}
+
+/** How many codes taken at their lookup are remembered until the engine marks them consumed. */
+const maxCodesTaken = 10_000;
+
+/**
+ * Authorization codes are consumed as they are looked up: of exchanges presenting one code at the same
+ * moment, one finds it unused, and the others find it consumed, which the engine answers as a code
+ * used twice (invalid_grant, and its grant revoked). The engine's own consume, after its checks, then
+ * has nothing left to do. A code whose exchange fails those checks (PKCE, redirect URI) is spent too.
+ */
+class AuthorizationCodeAdapter extends StoreAdapter {
+  readonly #db: Database;
+  readonly #secrets: AdapterSecrets;
+  readonly #taken = new Set<string>();
+
+  constructor(db: Database, model: string, secrets: AdapterSecrets) {
+    super(db, model, secrets);
+    this.#db = db;
+    this.#secrets = secrets;
+  }
+
+  override async find(id: string): Promise<AdapterPayload | undefined> {
+    const key = this.#secrets.tokenIds(id);
+    const payload = await takeUnconsumedOidcModel(this.#db, "AuthorizationCode", key, Date.now());
+    if (payload === undefined) return super.find(id);
+    // The oldest is forgotten: its engine's consume, if it ever comes, then finds it consumed.
+    if (this.#taken.size >= maxCodesTaken) this.#taken.delete(this.#taken.values().next().value ?? "");
+    this.#taken.add(key);
+    return revealedPayload(this.#secrets.sealer, payload, id);
+  }
+
+  override async consume(id: string): Promise<void> {
+    if (!this.#taken.delete(this.#secrets.tokenIds(id))) await super.consume(id);
   }
 }
 
@@ -202,6 +252,7 @@ export function adapterFactory(
   const tokens = new TokenLookup(db);
   return (model) => {
     if (model === "Client") return new ClientAdapter(db, issuer);
+    if (model === "AuthorizationCode") return new AuthorizationCodeAdapter(db, model, secrets);
     if (accessTokenModels.has(model)) {
       return new AccessTokenAdapter(db, model, secrets, tokens, jwtAccessTokens);
     }

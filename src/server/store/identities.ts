@@ -338,15 +338,7 @@ export async function identitiesReadBy(
         .select((eb) => [
           "membership.id as membership_id",
           "membership.active as membership_active",
-          eb
-            .exists(
-              eb
-                .selectFrom("identity_applications as used")
-                .select("used.membership_id")
-                .whereRef("used.membership_id", "=", "membership.id")
-                .where("used.application_id", "=", applicationId),
-            )
-            .as("used_with_app"),
+          eb.exists(usedByMembership(db, applicationId)).as("used_with_app"),
           eb
             .exists(
               eb
@@ -415,9 +407,22 @@ export interface IdentityStanding {
   membership: MembershipRow | undefined;
   /** Whether the organization blocks the identity, or the account using it. */
   blocked: boolean;
-  /** The scopes the account agreed to give the application with this membership (findApplicationChoice). */
-  agreedScopes: string[];
+  /**
+   * The scopes the account agreed to give the application with this membership (findApplicationChoice);
+   * undefined when it has not chosen the identity for the application.
+   */
+  agreedScopes: string[] | undefined;
+  /** Whether the identity has signed in to the application as this membership before. */
+  usesApplication: boolean;
 }
+
+/** Whether the query's `membership` has signed in to the application: for an `exists`. */
+const usedByMembership = (db: Database, applicationId: string) =>
+  db
+    .selectFrom("identity_applications as use")
+    .select("use.membership_id")
+    .where("use.membership_id", "=", sql.ref<string>("membership.id"))
+    .where("use.application_id", "=", applicationId);
 
 /**
  * How the account may use one identity with an organization's application, in one query: the roles
@@ -449,6 +454,7 @@ export async function identityStanding(
         .where("choice.application_id", "=", applicationId)
         .whereRef("choice.membership_id", "=", "membership.id")
         .as("agreed_scopes"),
+      eb.exists(usedByMembership(db, applicationId)).as("uses_application"),
     ])
     .where("reach.identity_id", "=", identityId)
     .execute();
@@ -462,7 +468,8 @@ export async function identityStanding(
         : { id: first.id, identityId, organizationId, active: first.active === 1 },
     // SQLite answers 1 or 0, PostgreSQL true or false.
     blocked: Number(first.blocked) === 1,
-    agreedScopes: first.agreed_scopes === null ? [] : splitScopes(first.agreed_scopes),
+    agreedScopes: first.agreed_scopes === null ? undefined : splitScopes(first.agreed_scopes),
+    usesApplication: Number(first.uses_application) === 1,
   };
 }
 
@@ -581,25 +588,24 @@ export async function applicationsUsed(
 
 /**
  * Records that the identity signed in to the application: when it last signed in to the organization,
- * and that it used the application; true when it did so for the first time.
+ * and that it uses the application, unless the identity's standing said so already (`usedBefore`).
  */
 export async function recordApplicationUse(
   db: Database,
-  membershipId: string,
-  applicationId: string,
+  use: { membershipId: string; applicationId: string; usedBefore: boolean },
   now: number,
-): Promise<boolean> {
+): Promise<void> {
   await db
     .updateTable("identity_organizations")
     .set({ last_signed_in_at: now })
-    .where("id", "=", membershipId)
+    .where("id", "=", use.membershipId)
     .execute();
-  const result = await db
+  if (use.usedBefore) return;
+  await db
     .insertInto("identity_applications")
-    .values({ membership_id: membershipId, application_id: applicationId, created_at: now })
+    .values({ membership_id: use.membershipId, application_id: use.applicationId, created_at: now })
     .onConflict((conflict) => conflict.columns(["membership_id", "application_id"]).doNothing())
-    .executeTakeFirst();
-  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    .execute();
 }
 
 export async function membershipsOf(db: Database, identityId: string): Promise<MembershipRow[]> {

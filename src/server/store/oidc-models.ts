@@ -95,11 +95,46 @@ export const findOidcModelByUserCode = (db: Database, model: string, userCode: s
   findWhere(db, model, "user_code", userCode, now);
 
 const consume = preparedQuery((db: Database, model: string, id: string, now: number) =>
-  db.updateTable("oidc_models").set({ consumed_at: now }).where("model", "=", model).where("id", "=", id),
+  db
+    .updateTable("oidc_models")
+    .set({ consumed_at: now })
+    .where("model", "=", model)
+    .where("id", "=", id)
+    .where("consumed_at", "is", null),
 );
 
-export function consumeOidcModel(db: Database, model: string, id: string, now: number): Promise<unknown> {
-  return consume(db, model, id, now);
+/**
+ * Marks an artifact consumed; false when it was consumed already, or is gone: of requests consuming
+ * it at the same moment, to one instance or several, one gets true.
+ */
+export async function consumeOidcModel(db: Database, model: string, id: string, now: number): Promise<boolean> {
+  const { numAffectedRows } = await consume(db, model, id, now);
+  return Number(numAffectedRows ?? 0) > 0;
+}
+
+const takeUnconsumed = preparedQuery((db: Database, model: string, id: string, now: number) =>
+  db
+    .updateTable("oidc_models")
+    .set({ consumed_at: now })
+    .where("model", "=", model)
+    .where("id", "=", id)
+    .where("consumed_at", "is", null)
+    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
+    .returning("payload"),
+);
+
+/**
+ * Marks an unexpired artifact consumed and returns what it held, unless it was consumed already (then
+ * undefined): of requests presenting it at the same moment, to one instance or several, one gets it.
+ */
+export async function takeUnconsumedOidcModel(
+  db: Database,
+  model: string,
+  id: string,
+  now: number,
+): Promise<string | undefined> {
+  const [row] = (await takeUnconsumed(db, model, id, now)).rows;
+  return row?.payload;
 }
 
 const destroy = preparedQuery((db: Database, model: string, id: string) =>
