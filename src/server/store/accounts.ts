@@ -110,8 +110,8 @@ export async function accountStandingByCredential(
   return standingOf(db, { provider, providerId });
 }
 
-async function standingOf(db: Database, account: string | { provider: string; providerId: string }) {
-  const query = db
+const standingColumns = (db: Database) =>
+  db
     .selectFrom("accounts as account")
     .leftJoin("credentials as credential", "credential.account_id", "account.id")
     .select([
@@ -120,19 +120,28 @@ async function standingOf(db: Database, account: string | { provider: string; pr
       ...credentialColumns.map((column) => `credential.${column}` as const),
     ])
     .orderBy("credential.created_at");
-  const rows = await (
-    typeof account === "string"
-      ? query.where("account.id", "=", account)
-      : query.where(
-          "account.id",
-          "=",
-          db
-            .selectFrom("credentials as key")
-            .select("key.account_id")
-            .where("key.provider", "=", account.provider)
-            .where("key.provider_id", "=", account.providerId),
-        )
-  ).execute();
+
+// Read at every sign-in step that names an account: prepared (prepared.ts).
+const standingById = preparedQuery((db: Database, id: string) =>
+  standingColumns(db).where("account.id", "=", id),
+);
+
+const standingByCredential = preparedQuery((db: Database, provider: string, providerId: string) =>
+  standingColumns(db).where(
+    "account.id",
+    "=",
+    db
+      .selectFrom("credentials as key")
+      .select("key.account_id")
+      .where("key.provider", "=", provider)
+      .where("key.provider_id", "=", providerId),
+  ),
+);
+
+async function standingOf(db: Database, account: string | { provider: string; providerId: string }) {
+  const { rows } = await (typeof account === "string"
+    ? standingById(db, account)
+    : standingByCredential(db, account.provider, account.providerId));
   const [first] = rows;
   if (!first) return undefined;
   const standing: AccountStanding = {

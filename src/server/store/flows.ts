@@ -39,15 +39,34 @@ const toFlowRow = (row: {
   expiresAt: row.expires_at,
 });
 
-export async function findFlow(db: Database, id: string, now: number): Promise<FlowRow | undefined> {
-  const row = await db
+// Every step of every sign-in reads its flow and saves it: those queries are prepared (prepared.ts).
+const findFlowQuery = preparedQuery((db: Database, id: string, now: number) =>
+  db
     .selectFrom("flows as flow")
     .select(flowColumns)
     .where("flow.id", "=", id)
-    .where("flow.expires_at", ">", now)
-    .executeTakeFirst();
+    .where("flow.expires_at", ">", now),
+);
+
+export async function findFlow(db: Database, id: string, now: number): Promise<FlowRow | undefined> {
+  const [row] = (await findFlowQuery(db, id, now)).rows;
   return row && toFlowRow(row);
 }
+
+const findFlowWithSessionQuery = preparedQuery((db: Database, id: string, secretHash: string, now: number) =>
+  db
+    .selectFrom("flows as flow")
+    .leftJoin("sessions as session", (join) =>
+      join
+        .onRef("session.flow_id", "=", "flow.id")
+        .on("session.secret_hash", "=", secretHash)
+        .on("session.active", "=", 1)
+        .on("session.expires_at", ">", now),
+    )
+    .select([...flowColumns, "session.id as session_id", "session.account_id as session_account_id"])
+    .where("flow.id", "=", id)
+    .where("flow.expires_at", ">", now),
+);
 
 /**
  * The flow, and with it in the same query the live session of that flow whose secret hashes to
@@ -59,19 +78,7 @@ export async function findFlowWithSession(
   secretHash: string,
   now: number,
 ): Promise<{ flow: FlowRow; session: SessionRow | undefined } | undefined> {
-  const row = await db
-    .selectFrom("flows as flow")
-    .leftJoin("sessions as session", (join) =>
-      join
-        .onRef("session.flow_id", "=", "flow.id")
-        .on("session.secret_hash", "=", secretHash)
-        .on("session.active", "=", 1)
-        .on("session.expires_at", ">", now),
-    )
-    .select([...flowColumns, "session.id as session_id", "session.account_id as session_account_id"])
-    .where("flow.id", "=", id)
-    .where("flow.expires_at", ">", now)
-    .executeTakeFirst();
+  const [row] = (await findFlowWithSessionQuery(db, id, secretHash, now)).rows;
   if (!row) return undefined;
   const { session_id: sessionId, session_account_id: accountId } = row;
   return {
@@ -104,6 +111,15 @@ export async function insertFlow(db: Database, flow: FlowRow, now: number): Prom
   return inserted !== undefined;
 }
 
+const updateFlowQuery = preparedQuery(
+  (db: Database, id: string, version: number, nextVersion: number, state: string) =>
+    db
+      .updateTable("flows")
+      .set({ state, version: nextVersion })
+      .where("id", "=", id)
+      .where("version", "=", version),
+);
+
 /** Saves the state if nobody saved since it was read; false when a concurrent step won. */
 export async function updateFlowState(
   db: Database,
@@ -111,13 +127,8 @@ export async function updateFlowState(
   version: number,
   state: string,
 ): Promise<boolean> {
-  const result = await db
-    .updateTable("flows")
-    .set({ state, version: version + 1 })
-    .where("id", "=", id)
-    .where("version", "=", version)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
+  const { numAffectedRows } = await updateFlowQuery(db, id, version, version + 1, state);
+  return Number(numAffectedRows ?? 0) === 1;
 }
 
 export async function deleteExpiredFlows(db: Database, now: number): Promise<number> {
@@ -193,28 +204,30 @@ export async function deactivateSessionsOfAccount(
   await query.execute();
 }
 
+// Written at every sign-in's finish: prepared (prepared.ts).
+const upsertGrantAccount = preparedQuery(
+  (
+    db: Database,
+    grantId: string,
+    accountId: string,
+    identityId: string,
+    sessionId: string | null,
+    now: number,
+  ) => {
+    const values = { account_id: accountId, identity_id: identityId, session_id: sessionId };
+    return db
+      .insertInto("grant_accounts")
+      .values({ grant_id: grantId, ...values, created_at: now })
+      .onConflict((conflict) => conflict.column("grant_id").doUpdateSet(values));
+  },
+);
+
 export async function insertGrantAccount(
   db: Database,
   grant: { grantId: string; accountId: string; identityId: string; sessionId: string | null },
   now: number,
 ): Promise<void> {
-  await db
-    .insertInto("grant_accounts")
-    .values({
-      grant_id: grant.grantId,
-      account_id: grant.accountId,
-      identity_id: grant.identityId,
-      session_id: grant.sessionId,
-      created_at: now,
-    })
-    .onConflict((conflict) =>
-      conflict.column("grant_id").doUpdateSet({
-        account_id: grant.accountId,
-        identity_id: grant.identityId,
-        session_id: grant.sessionId,
-      }),
-    )
-    .execute();
+  await upsertGrantAccount(db, grant.grantId, grant.accountId, grant.identityId, grant.sessionId, now);
 }
 
 const grantAccount = preparedQuery((db: Database, grantId: string) =>

@@ -4,6 +4,7 @@ import { accountBlocks, bindingBlocks } from "./blocks.ts";
 import { inTransaction, type Database } from "./database.ts";
 import { insertMemberWords, memberWordRows, replaceMemberWords } from "./member-search-words.ts";
 import { searchWordsOf } from "./search-text.ts";
+import { preparedQuery } from "./prepared.ts";
 
 export interface IdentityDocument {
   username?: string;
@@ -424,6 +425,32 @@ const usedByMembership = (db: Database, applicationId: string) =>
     .where("use.membership_id", "=", sql.ref<string>("membership.id"))
     .where("use.application_id", "=", applicationId);
 
+const standingQuery = preparedQuery(
+  (db: Database, accountId: string, identityId: string, organizationId: string, applicationId: string) =>
+    withReach(db, accountId)
+      .selectFrom("reach")
+      .leftJoin("identity_organizations as membership", (join) =>
+        join
+          .onRef("membership.identity_id", "=", "reach.identity_id")
+          .on("membership.organization_id", "=", organizationId),
+      )
+      .select((eb) => [
+        "reach.role",
+        "membership.id",
+        "membership.active",
+        eb.exists(bindingBlocks(db, organizationId, identityId, accountId)).as("blocked"),
+        eb
+          .selectFrom("application_choices as choice")
+          .select("choice.scopes")
+          .where("choice.account_id", "=", accountId)
+          .where("choice.application_id", "=", applicationId)
+          .whereRef("choice.membership_id", "=", "membership.id")
+          .as("agreed_scopes"),
+        eb.exists(usedByMembership(db, applicationId)).as("uses_application"),
+      ])
+      .where("reach.identity_id", "=", identityId),
+);
+
 /**
  * How the account may use one identity with an organization's application, in one query: the roles
  * it reaches the identity with (withReach; none, undefined: it may not use it), the identity's
@@ -435,29 +462,8 @@ export async function identityStanding(
   identityId: string,
   { organizationId, applicationId }: { organizationId: string; applicationId: string },
 ): Promise<IdentityStanding | undefined> {
-  const rows = await withReach(db, accountId)
-    .selectFrom("reach")
-    .leftJoin("identity_organizations as membership", (join) =>
-      join
-        .onRef("membership.identity_id", "=", "reach.identity_id")
-        .on("membership.organization_id", "=", organizationId),
-    )
-    .select((eb) => [
-      "reach.role",
-      "membership.id",
-      "membership.active",
-      eb.exists(bindingBlocks(db, organizationId, identityId, accountId)).as("blocked"),
-      eb
-        .selectFrom("application_choices as choice")
-        .select("choice.scopes")
-        .where("choice.account_id", "=", accountId)
-        .where("choice.application_id", "=", applicationId)
-        .whereRef("choice.membership_id", "=", "membership.id")
-        .as("agreed_scopes"),
-      eb.exists(usedByMembership(db, applicationId)).as("uses_application"),
-    ])
-    .where("reach.identity_id", "=", identityId)
-    .execute();
+  // Asked at every identity choice and finish of a sign-in: prepared (prepared.ts).
+  const { rows } = await standingQuery(db, accountId, identityId, organizationId, applicationId);
   const [first] = rows;
   if (!first) return undefined;
   return {

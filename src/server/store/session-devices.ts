@@ -1,5 +1,6 @@
 import { newId } from "../ids.ts";
 import type { Database } from "./database.ts";
+import { preparedQuery } from "./prepared.ts";
 
 /** A browser where an account is signed in, with its live single sign-on session's payload. */
 export interface SessionDevice {
@@ -13,28 +14,33 @@ export interface SessionDevice {
 }
 
 /** Notes that the session stored under `sessionKey` was used by this browser now (made, if it is new). */
+// Written at every sign-in: prepared (prepared.ts).
+const upsertSessionDevice = preparedQuery(
+  (db: Database, sessionKey: string, id: string, accountId: string, userAgent: string, now: number) =>
+    db
+      .insertInto("session_devices")
+      .values({
+        session_key: sessionKey,
+        id,
+        account_id: accountId,
+        user_agent: userAgent,
+        signed_in_at: now,
+        last_active_at: now,
+      })
+      .onConflict((conflict) =>
+        conflict
+          .column("session_key")
+          .doUpdateSet({ account_id: accountId, user_agent: userAgent, last_active_at: now }),
+      ),
+);
+
 export async function recordSessionDevice(
   db: Database,
   device: { sessionKey: string; accountId: string; userAgent: string },
   now: number,
 ): Promise<void> {
   const { sessionKey, accountId, userAgent } = device;
-  await db
-    .insertInto("session_devices")
-    .values({
-      session_key: sessionKey,
-      id: newId(),
-      account_id: accountId,
-      user_agent: userAgent,
-      signed_in_at: now,
-      last_active_at: now,
-    })
-    .onConflict((conflict) =>
-      conflict
-        .column("session_key")
-        .doUpdateSet({ account_id: accountId, user_agent: userAgent, last_active_at: now }),
-    )
-    .execute();
+  await upsertSessionDevice(db, sessionKey, newId(), accountId, userAgent, now);
 }
 
 /** The account's browsers whose session is still live, most recently used first. */
