@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import zlib from "node:zlib";
 import { build } from "vite";
 
 // Builds the web app into dist/web. `npm start` calls it without --force and it skips the build when
@@ -32,6 +33,25 @@ const aliases: Record<string, { find: RegExp; replacement: string }[]> = {
   ],
 };
 
+/**
+ * Writes a Brotli and a gzip copy beside each built asset, made once here at the strongest setting:
+ * the server sends the one the browser accepts (http/pages.ts) and compresses nothing per request. A
+ * file the copies would not make smaller by a tenth gets none.
+ */
+function compressAssets(folder: string): void {
+  for (const entry of fs.readdirSync(folder, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || /\.(br|gz)$/.test(entry.name)) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const content = fs.readFileSync(file);
+    const brotli = zlib.brotliCompressSync(content, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: zlib.constants.BROTLI_MAX_QUALITY },
+    });
+    if (brotli.length > content.length * 0.9) continue;
+    fs.writeFileSync(`${file}.br`, brotli);
+    fs.writeFileSync(`${file}.gz`, zlib.gzipSync(content, { level: zlib.constants.Z_BEST_COMPRESSION }));
+  }
+}
+
 const builtAt = fs.statSync(stamp, { throwIfNoEntry: false })?.mtimeMs ?? 0;
 const force = process.argv.includes("--force");
 if (force || inputs.some((input) => newestChange(path.join(root, input)) > builtAt)) {
@@ -43,4 +63,5 @@ if (force || inputs.some((input) => newestChange(path.join(root, input)) > built
       build: { emptyOutDir: index === 0, rollupOptions: { input: path.join(root, "src/web", page) } },
     });
   }
+  compressAssets(path.join(root, "dist/web/assets"));
 }

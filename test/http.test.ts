@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import http2 from "node:http2";
 import https from "node:https";
+import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { contextSchema } from "../src/common/api/context.ts";
 import { apiPrefix, routes, type RouteDefinition } from "../src/common/routes.ts";
@@ -101,6 +102,37 @@ describe("route table over HTTP", () => {
       expect(response.status, path).toBe(404);
       expect(await response.json(), path).toMatchObject({ error: "notFound" });
     }
+  });
+
+  it("sends the light page's scripts compressed as the browser accepts, and as they are otherwise", async () => {
+    // The sign-in page's own script, as the browser finds it in the page.
+    const page = await (await get(routes.AuthFlowGet.path.replace(":id", "x"))).text();
+    const script = /<script type="module" crossorigin src="([^"]+)"/.exec(page)?.[1] ?? "";
+    expect(script).toMatch(/^\/assets\/.+\.js$/);
+    const fetchRaw = (acceptEncoding?: string) =>
+      new Promise<{ headers: Record<string, unknown>; body: Buffer }>((resolve, reject) => {
+        const request = https.get(server.url + script, {
+          ca: fs.readFileSync(server.tls?.caFile ?? ""),
+          headers: acceptEncoding ? { "accept-encoding": acceptEncoding } : {},
+        });
+        request.on("response", (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+        });
+        request.on("error", reject);
+      });
+    const plain = await fetchRaw();
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body.toString()).toContain("import");
+    const brotli = await fetchRaw("gzip, deflate, br");
+    expect(brotli.headers["content-encoding"]).toBe("br");
+    expect(String(brotli.headers.vary)).toMatch(/accept-encoding/i);
+    expect(brotli.body.length).toBeLessThan(plain.body.length / 2);
+    expect(zlib.brotliDecompressSync(brotli.body)).toEqual(plain.body);
+    const gzip = await fetchRaw("gzip");
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(zlib.gunzipSync(gzip.body)).toEqual(plain.body);
   });
 
   it("sends security headers with the web app", async () => {

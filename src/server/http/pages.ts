@@ -62,12 +62,14 @@ export const pagesPlugin: FastifyPluginAsync<PagesOptions> = async (
   }
 
   if (serveBuiltAssets) {
-    // One route per built file (no wildcard), so an unknown path still gets a 404.
+    // One route per built file (no wildcard), so an unknown path still gets a 404. An asset goes out
+    // as the Brotli or gzip copy the build made of it (scripts/build-web.ts) when the browser takes one.
     await app.register(fastifyStatic, {
       root: webRoot,
       wildcard: false,
       index: false,
-      globIgnore: ["index.html", "card.html"],
+      preCompressed: true,
+      globIgnore: ["index.html", "card.html", "**/*.br", "**/*.gz"],
       setHeaders: (reply, filePath) => {
         if (filePath.includes("/assets/"))
           reply.header("cache-control", "public, max-age=31536000, immutable");
