@@ -712,3 +712,10 @@ export function helpText(): string {
   ];
   return [...usage, "", "  flag                     environment", ...lines, ""].join("\n");
 }
+
+/**
+ * How many processes serve requests: the workers, or this one alone (--dev keeps Vrata in one, for the
+ * dev server's hot reload).
+ */
+export const servingProcesses = (config: Pick<Config, "workers" | "dev">): number =>
+  config.workers > 1 && !config.dev ? config.workers : 1;

@@ -2,7 +2,7 @@ import cluster from "node:cluster";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { drainMessage, instancePrepared, runPrimary, stopMessage, stopSignals } from "./cluster.ts";
-import { ConfigError, HelpRequested, loadConfig, type Config } from "./config.ts";
+import { ConfigError, HelpRequested, loadConfig, servingProcesses, type Config } from "./config.ts";
 import { describeStartFailure } from "./start-failure.ts";
 import { logCrashes } from "./operations/crash-log.ts";
 
@@ -82,8 +82,7 @@ logCrashes(config);
 /** Requests in flight get this long to finish before the process exits anyway. */
 const shutdownGraceMs = 10_000;
 
-// The dev server's hot reload is one process's: --dev keeps Vrata in one.
-const clustered = config.workers > 1 && !config.dev;
+const clustered = servingProcesses(config) > 1;
 if (clustered && cluster.isPrimary) {
   runPrimary({
     config,
@@ -127,6 +126,8 @@ async function serve(config: Config): Promise<void> {
       cluster.isWorker ? instancePrepared() : "prepared",
     ]);
     if (preparation === "stopped") process.exit(0);
+    const { shareCoresWith } = await import("./accounts/passwords.ts");
+    shareCoresWith(servingProcesses(config));
     vrata = await startVrata(config);
   } catch (error) {
     fail(describeStartFailure(error, config));

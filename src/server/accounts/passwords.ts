@@ -1,3 +1,4 @@
+import os from "node:os";
 import { hash, verify, type Algorithm } from "@node-rs/argon2";
 import { passwordHashesInFlight, passwordHashQueueLength } from "../../common/limits.ts";
 import { TooManyRequestsError } from "../http/errors.ts";
@@ -52,7 +53,21 @@ class WorkLimit {
   }
 }
 
-const hashing = new WorkLimit(passwordHashesInFlight, passwordHashQueueLength);
+/**
+ * How many hashes one of `processes` serving processes computes at once on `cores` cores: each takes a
+ * core while it runs, and more of them than the process has cores to itself would not hash sooner,
+ * only take the event loop's turns and slow every other request (at most passwordHashesInFlight).
+ */
+export function hashesAtOnce(processes: number, cores = os.availableParallelism()): number {
+  return Math.max(1, Math.min(passwordHashesInFlight, Math.floor(cores / processes)));
+}
+
+let hashing = new WorkLimit(hashesAtOnce(1), passwordHashQueueLength);
+
+/** Sets the hashes at once for a process that serves beside `processes - 1` others. */
+export function shareCoresWith(processes: number): void {
+  hashing = new WorkLimit(hashesAtOnce(processes), passwordHashQueueLength);
+}
 
 export function hashPassword(password: string): Promise<string> {
   return hashing.run(() => hash(password, parameters));
