@@ -107,7 +107,12 @@ const consume = preparedQuery((db: Database, model: string, id: string, now: num
  * Marks an artifact consumed; false when it was consumed already, or is gone: of requests consuming
  * it at the same moment, to one instance or several, one gets true.
  */
-export async function consumeOidcModel(db: Database, model: string, id: string, now: number): Promise<boolean> {
+export async function consumeOidcModel(
+  db: Database,
+  model: string,
+  id: string,
+  now: number,
+): Promise<boolean> {
   const { numAffectedRows } = await consume(db, model, id, now);
   return Number(numAffectedRows ?? 0) > 0;
 }
