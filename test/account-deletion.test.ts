@@ -194,6 +194,26 @@ describe.each(storeEngines)("deleting an account on $name", ({ url }) => {
     expect((await deletion(api)).dueAt).toBeUndefined();
   });
 
+  it("gives an app no code for a sign-in under way when the deletion is asked for meanwhile", async () => {
+    const name = `deleted${++people}`;
+    const person = await signUp(name);
+    const { app } = await organizationWithApp(await signUp(), `Archive ${people}`);
+    // A member of the app's organization already…
+    await signInToPublicApp(server.url, app, name);
+    // …signs in to the app in another browser and chooses the identity…
+    const browser = await FlowDriver.start(server.url, app, { scope: "openid profile" });
+    await browser.step("passwordStart", { emailOrUsername: name });
+    await browser.step("passwordComplete", { password: `${name}'s passphrase` });
+    const [identity] = await browser.identities();
+    await browser.step("chooseIdentity", { identity: { id: identity?.id } });
+    // …while the person asks for the deletion in the console.
+    expect((await ask(person, name)).status).toBe(200);
+    await browser.step("redirect");
+    const back = await browser.returnToApp();
+    expect(back.searchParams.get("error")).toBe("access_denied");
+    expect(back.searchParams.has("code")).toBe(false);
+  });
+
   it("gives apps nothing more while the deletion is pending, and again once the account is kept", async () => {
     const name = `deleted${++people}`;
     const person = await signUp(name);

@@ -4,30 +4,15 @@ import { registerTestApp, type TestApp } from "./support/apps.ts";
 import { browserFetch, CookieJar } from "./support/browser.ts";
 import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
-
-/** The token endpoint's answers to requests sent at the same moment, each made by `send`. */
-async function sentTogether(as: oauth.AuthorizationServer, send: () => Promise<Response>) {
-  const attempts = 12;
-  // Connections opened first, so that the requests arrive together rather than one per handshake.
-  await Promise.all(
-    Array.from({ length: attempts }, async () => (await fetch(as.jwks_uri ?? "")).arrayBuffer()),
-  );
-  const responses = await Promise.all(Array.from({ length: attempts }, send));
-  return Promise.all(
-    responses.map(async (response) => ({
-      status: response.status,
-      body: (await response.json()) as Record<string, unknown>,
-    })),
-  );
-}
+import { sentTogether } from "./support/together.ts";
 
 /** Exactly one of the answers gave tokens; every other one is the refusal of a grant used twice. */
-function expectOneGranted(answers: { status: number; body: Record<string, unknown> }[]) {
+function expectOneGranted(answers: { status: number; json: Record<string, unknown> | undefined }[]) {
   const granted = answers.filter((answer) => answer.status === 200);
   expect(granted).toHaveLength(1);
   for (const refused of answers.filter((answer) => answer.status !== 200))
-    expect(refused).toMatchObject({ status: 400, body: { error: "invalid_grant" } });
-  return granted[0]?.body ?? {};
+    expect(refused).toMatchObject({ status: 400, json: { error: "invalid_grant" } });
+  return granted[0]?.json ?? {};
 }
 
 describe.each(storeEngines)("oauth4webapi as a relying party, on $name", ({ url }) => {
@@ -107,8 +92,8 @@ describe.each(storeEngines)("oauth4webapi as a relying party, on $name", ({ url 
   });
 
   it("exchanges a code once, also when the app sends it several times at the same moment", async () => {
-    const { as, exchange } = await authorizationCode("vid", "openid profile");
-    expectOneGranted(await sentTogether(as, exchange));
+    const { exchange } = await authorizationCode("vid", "openid profile");
+    expectOneGranted(await sentTogether(server.issuer, exchange));
   });
 
   it("rotates a refresh token once, also when it is sent several times at the same moment", async () => {
@@ -119,7 +104,7 @@ describe.each(storeEngines)("oauth4webapi as a relying party, on $name", ({ url 
     });
     const refreshToken = tokens.refresh_token ?? "";
     expect(refreshToken).not.toBe("");
-    const answers = await sentTogether(as, () =>
+    const answers = await sentTogether(server.issuer, () =>
       oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshToken),
     );
     const rotated = expectOneGranted(answers);

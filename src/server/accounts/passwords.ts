@@ -54,9 +54,10 @@ class WorkLimit {
 }
 
 /**
- * How many hashes one of `processes` serving processes computes at once on `cores` cores: each takes a
- * core while it runs, and more of them than the process has cores to itself would not hash sooner,
- * only take the event loop's turns and slow every other request (at most passwordHashesInFlight).
+ * How many hashes one of `processes` serving processes computes at once on `cores` cores: each keeps a
+ * core busy while it runs (on the thread pool), and more of them than the process has cores to itself
+ * would not hash sooner, only leave the event loop less of the cores and slow every other request
+ * (at most passwordHashesInFlight).
  */
 export function hashesAtOnce(processes: number, cores = os.availableParallelism()): number {
   return Math.max(1, Math.min(passwordHashesInFlight, Math.floor(cores / processes)));

@@ -102,6 +102,9 @@ async function interactionResult(
   const membership = await joinOnCompletion(deps.db, flow, accountId, identityId);
   if (!membership)
     return { error: "access_denied", error_description: "the identity can no longer be used here" };
+  // Asked for since the sign-in (in another browser, say): read afresh with the identity's standing.
+  if (membership.accountDeletionDueAt !== undefined)
+    return { error: "access_denied", error_description: "the account is pending deletion" };
   const membershipId = membership.id;
   const stillSignedIn = state.singleSignOn === true && interaction.session?.accountId === accountId;
   await endOtherSession(deps, interaction, accountId);

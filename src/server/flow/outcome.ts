@@ -32,14 +32,18 @@ export async function decline(deps: FlowDeps, request: FastifyRequest, flow: Flo
   // person cannot go on to choose an identity with the first factor alone.
 }
 
-interface MembershipForFlow extends Pick<IdentityStanding, "agreedScopes" | "usesApplication"> {
+interface MembershipForFlow extends Pick<
+  IdentityStanding,
+  "agreedScopes" | "usesApplication" | "accountDeletionDueAt"
+> {
   membership: MembershipRow | undefined;
 }
 
 /**
  * The identity's membership of the organization, when the account may use the identity there, with
- * the scopes agreed to with it for the app; it joins the organization if it is not a member yet. Refused with the reason when it may not: checked
- * when the identity is chosen, and again when the flow completes, as either may change in between.
+ * what its standing says of the app and the account; it joins the organization if it is not a member
+ * yet. Refused with the reason when it may not: checked when the identity is chosen, and again when
+ * the flow completes, as either may change in between.
  */
 async function membershipForFlow(
   db: Database,
@@ -60,15 +64,22 @@ async function membershipForFlow(
   if (!existing && !standing.roles.includes("admin")) {
     throw new HttpError(403, "forbidden", "only an admin of the identity can join it to an organization");
   }
-  if (existing || !join)
+  // An account waiting to be deleted joins nothing (the finish refuses it).
+  if (existing || !join || standing.accountDeletionDueAt !== undefined)
     return {
       membership: existing,
       agreedScopes: standing.agreedScopes,
       usesApplication: standing.usesApplication,
+      accountDeletionDueAt: standing.accountDeletionDueAt,
     };
   // Nothing was agreed with a membership that begins now, nor used.
   const joined = await joinOrganization(db, accountId, identityId, organizationId);
-  return { membership: joined.membership, agreedScopes: undefined, usesApplication: false };
+  return {
+    membership: joined.membership,
+    agreedScopes: undefined,
+    usesApplication: false,
+    accountDeletionDueAt: undefined,
+  };
 }
 
 export async function chooseIdentity(

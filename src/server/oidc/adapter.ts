@@ -9,7 +9,7 @@ import {
   findOidcModelByUid,
   findOidcModelByUserCode,
   findTokensById,
-  takeUnconsumedOidcModel,
+  takeOidcModel,
   tokenModels,
   upsertOidcModel,
   type OidcModelRow,
@@ -138,6 +138,9 @@ class StoreAdapter implements Adapter {
     if (await consumeOidcModel(this.#db, this.#model, key, Date.now())) return;
     const grantId = this.#toPayload(await findOidcModel(this.#db, this.#model, key, Date.now()), id)?.grantId;
     if (grantId) await revokeGrant(this.#db, this.#secrets, grantId);
+    // In the engine's words for a second use of each.
+    if (this.#model === "PushedAuthorizationRequest")
+      throw new errors.InvalidRequestUri("request_uri is invalid, expired, or was already used");
     throw new errors.InvalidGrant(`the ${this.#model} was used already`);
   }
 
@@ -178,19 +181,15 @@ class AccessTokenAdapter extends StoreAdapter {
   }
 }
 
-/** How many codes taken at their lookup are remembered until the engine marks them consumed. */
-const maxCodesTaken = 10_000;
-
 /**
- * Authorization codes are consumed as they are looked up: of exchanges presenting one code at the same
- * moment, one finds it unused, and the others find it consumed, which the engine answers as a code
- * used twice (invalid_grant, and its grant revoked). The engine's own consume, after its checks, then
- * has nothing left to do. A code whose exchange fails those checks (PKCE, redirect URI) is spent too.
+ * An interaction is resumed once. The engine reads it at its resume address, then destroys it and
+ * goes on to issue a code: a removal that finds nothing left is a resume another request made
+ * meanwhile, refused as the engine refuses the resume of an interaction that is gone. Of resumes
+ * sent at the same moment, to one instance or several, one gives the app a code.
  */
-class AuthorizationCodeAdapter extends StoreAdapter {
+class InteractionAdapter extends StoreAdapter {
   readonly #db: Database;
   readonly #secrets: AdapterSecrets;
-  readonly #taken = new Set<string>();
 
   constructor(db: Database, model: string, secrets: AdapterSecrets) {
     super(db, model, secrets);
@@ -198,18 +197,9 @@ class AuthorizationCodeAdapter extends StoreAdapter {
     this.#secrets = secrets;
   }
 
-  override async find(id: string): Promise<AdapterPayload | undefined> {
-    const key = this.#secrets.tokenIds(id);
-    const payload = await takeUnconsumedOidcModel(this.#db, "AuthorizationCode", key, Date.now());
-    if (payload === undefined) return super.find(id);
-    // The oldest is forgotten: its engine's consume, if it ever comes, then finds it consumed.
-    if (this.#taken.size >= maxCodesTaken) this.#taken.delete(this.#taken.values().next().value ?? "");
-    this.#taken.add(key);
-    return revealedPayload(this.#secrets.sealer, payload, id);
-  }
-
-  override async consume(id: string): Promise<void> {
-    if (!this.#taken.delete(this.#secrets.tokenIds(id))) await super.consume(id);
+  override async destroy(id: string): Promise<void> {
+    if ((await takeOidcModel(this.#db, "Interaction", this.#secrets.tokenIds(id))) === undefined)
+      throw new errors.SessionNotFound("interaction session not found");
   }
 }
 
@@ -252,7 +242,7 @@ export function adapterFactory(
   const tokens = new TokenLookup(db);
   return (model) => {
     if (model === "Client") return new ClientAdapter(db, issuer);
-    if (model === "AuthorizationCode") return new AuthorizationCodeAdapter(db, model, secrets);
+    if (model === "Interaction") return new InteractionAdapter(db, model, secrets);
     if (accessTokenModels.has(model)) {
       return new AccessTokenAdapter(db, model, secrets, tokens, jwtAccessTokens);
     }

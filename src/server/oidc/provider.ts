@@ -8,7 +8,6 @@ import type { InstanceSecrets } from "../secrets/instance-secrets.ts";
 import { findAccountFor, subjectFor } from "./accounts.ts";
 import { grantAgreedBefore } from "./app-grants.ts";
 import { adapterFactory } from "./adapter.ts";
-import { withInteractionsResumedOnce } from "./resumed-once.ts";
 import { appFetch, type AppAddresses } from "./app-fetch.ts";
 import { enforceClientSecrets } from "./client-secrets.ts";
 import { keepEngineClients } from "./clients.ts";
@@ -61,11 +60,7 @@ export function createProvider({
   appAddresses,
 }: ProviderOptions): Provider {
   const configuration: Configuration = {
-    adapter: withInteractionsResumedOnce(
-      adapterFactory(db, jwtAccessTokens, secrets, issuer),
-      db,
-      secrets.tokenIds,
-    ),
+    adapter: adapterFactory(db, jwtAccessTokens, secrets, issuer),
     jwks: { keys: signingKeys },
     routes: {
       authorization: routes.OIDCAuthorize.path,

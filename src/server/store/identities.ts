@@ -415,6 +415,8 @@ export interface IdentityStanding {
   agreedScopes: string[] | undefined;
   /** Whether the identity has signed in to the application as this membership before. */
   usesApplication: boolean;
+  /** When the account is to be deleted, if its person asked for that. */
+  accountDeletionDueAt: number | undefined;
 }
 
 /** Whether the query's `membership` has signed in to the application: for an `exists`. */
@@ -447,6 +449,11 @@ const standingQuery = preparedQuery(
           .whereRef("choice.membership_id", "=", "membership.id")
           .as("agreed_scopes"),
         eb.exists(usedByMembership(db, applicationId)).as("uses_application"),
+        eb
+          .selectFrom("accounts as account")
+          .select("account.deletion_due_at")
+          .where("account.id", "=", accountId)
+          .as("deletion_due_at"),
       ])
       .where("reach.identity_id", "=", identityId),
 );
@@ -454,7 +461,8 @@ const standingQuery = preparedQuery(
 /**
  * How the account may use one identity with an organization's application, in one query: the roles
  * it reaches the identity with (withReach; none, undefined: it may not use it), the identity's
- * membership there, whether the organization blocks it (isBlocked), and what was agreed with it.
+ * membership there, whether the organization blocks it (isBlocked), what was agreed with it, and
+ * whether the account waits to be deleted.
  */
 export async function identityStanding(
   db: Database,
@@ -476,6 +484,7 @@ export async function identityStanding(
     blocked: Number(first.blocked) === 1,
     agreedScopes: first.agreed_scopes === null ? undefined : splitScopes(first.agreed_scopes),
     usesApplication: Number(first.uses_application) === 1,
+    accountDeletionDueAt: first.deletion_due_at ?? undefined,
   };
 }
 

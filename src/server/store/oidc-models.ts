@@ -117,31 +117,6 @@ export async function consumeOidcModel(
   return Number(numAffectedRows ?? 0) > 0;
 }
 
-const takeUnconsumed = preparedQuery((db: Database, model: string, id: string, now: number) =>
-  db
-    .updateTable("oidc_models")
-    .set({ consumed_at: now })
-    .where("model", "=", model)
-    .where("id", "=", id)
-    .where("consumed_at", "is", null)
-    .where((eb) => eb.or([eb("expires_at", "is", null), eb("expires_at", ">", now)]))
-    .returning("payload"),
-);
-
-/**
- * Marks an unexpired artifact consumed and returns what it held, unless it was consumed already (then
- * undefined): of requests presenting it at the same moment, to one instance or several, one gets it.
- */
-export async function takeUnconsumedOidcModel(
-  db: Database,
-  model: string,
-  id: string,
-  now: number,
-): Promise<string | undefined> {
-  const [row] = (await takeUnconsumed(db, model, id, now)).rows;
-  return row?.payload;
-}
-
 const destroy = preparedQuery((db: Database, model: string, id: string) =>
   db.deleteFrom("oidc_models").where("model", "=", model).where("id", "=", id),
 );

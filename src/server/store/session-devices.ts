@@ -13,7 +13,6 @@ export interface SessionDevice {
   payload: string;
 }
 
-/** Notes that the session stored under `sessionKey` was used by this browser now (made, if it is new). */
 // Written at every sign-in: prepared (prepared.ts).
 const upsertSessionDevice = preparedQuery(
   (db: Database, sessionKey: string, id: string, accountId: string, userAgent: string, now: number) =>
@@ -34,6 +33,7 @@ const upsertSessionDevice = preparedQuery(
       ),
 );
 
+/** Notes that the session stored under `sessionKey` was used by this browser now (made, if it is new). */
 export async function recordSessionDevice(
   db: Database,
   device: { sessionKey: string; accountId: string; userAgent: string },
