@@ -1,6 +1,7 @@
 import { categoryOf, type ActivityCategory } from "../../common/api/activity.ts";
 import type { Database } from "./database.ts";
 import { olderThan, type Position } from "./keyset.ts";
+import { preparedQuery } from "./prepared.ts";
 
 export interface ActivityRow {
   id: string;
@@ -36,32 +37,50 @@ export async function insertActivity(
   organizations: readonly ActivityOrganization[] = [],
 ): Promise<void> {
   const category = categoryOf(activity.type) ?? null;
-  await db
-    .insertInto("activities")
-    .values({
-      id: activity.id,
-      account_id: activity.accountId,
-      type: activity.type,
-      category,
-      document: activity.document,
-      created_at: activity.createdAt,
-    })
-    .execute();
-  if (organizations.length === 0) return;
-  await db
-    .insertInto("activity_organizations")
-    .values(
-      organizations.map(({ organizationId, membershipId }) => ({
-        activity_id: activity.id,
-        organization_id: organizationId,
-        membership_id: membershipId ?? null,
-        category,
-        created_at: activity.createdAt,
-      })),
-    )
-    .onConflict((conflict) => conflict.columns(["activity_id", "organization_id"]).doNothing())
-    .execute();
+  const { id, accountId, type, document, createdAt } = activity;
+  await insertActivityQuery(db, id, accountId, type, category, document, createdAt);
+  // Mostly one organization, or none: a row each.
+  for (const { organizationId, membershipId } of organizations) {
+    await insertActivityOrganizationQuery(db, id, organizationId, membershipId ?? null, category, createdAt);
+  }
 }
+
+// Recorded at every sign-in: prepared (prepared.ts).
+const insertActivityQuery = preparedQuery(
+  (
+    db: Database,
+    id: string,
+    accountId: string | null,
+    type: string,
+    category: string | null,
+    document: string,
+    createdAt: number,
+  ) =>
+    db
+      .insertInto("activities")
+      .values({ id, account_id: accountId, type, category, document, created_at: createdAt }),
+);
+
+const insertActivityOrganizationQuery = preparedQuery(
+  (
+    db: Database,
+    activityId: string,
+    organizationId: string,
+    membershipId: string | null,
+    category: string | null,
+    createdAt: number,
+  ) =>
+    db
+      .insertInto("activity_organizations")
+      .values({
+        activity_id: activityId,
+        organization_id: organizationId,
+        membership_id: membershipId,
+        category,
+        created_at: createdAt,
+      })
+      .onConflict((conflict) => conflict.columns(["activity_id", "organization_id"]).doNothing()),
+);
 
 /**
  * One page of an account's activity, newest first, starting after the `before` cursor, of one category

@@ -93,23 +93,47 @@ export async function findFlowWithSession(
  * gets false (it must read that row).
  */
 export async function insertFlow(db: Database, flow: FlowRow, now: number): Promise<boolean> {
-  const inserted = await db
-    .insertInto("flows")
-    .values({
-      id: flow.id,
-      client_id: flow.clientId,
-      organization_id: flow.organizationId,
-      application_id: flow.applicationId,
-      state: flow.state,
-      version: flow.version,
-      created_at: now,
-      expires_at: flow.expiresAt,
-    })
-    .onConflict((conflict) => conflict.column("id").doNothing())
-    .returning("id")
-    .executeTakeFirst();
-  return inserted !== undefined;
+  const { rows } = await insertFlowQuery(
+    db,
+    flow.id,
+    flow.clientId,
+    flow.organizationId,
+    flow.applicationId,
+    flow.state,
+    flow.version,
+    now,
+    flow.expiresAt,
+  );
+  return rows.length > 0;
 }
+
+const insertFlowQuery = preparedQuery(
+  (
+    db: Database,
+    id: string,
+    clientId: string,
+    organizationId: string,
+    applicationId: string,
+    state: string,
+    version: number,
+    now: number,
+    expiresAt: number,
+  ) =>
+    db
+      .insertInto("flows")
+      .values({
+        id,
+        client_id: clientId,
+        organization_id: organizationId,
+        application_id: applicationId,
+        state,
+        version,
+        created_at: now,
+        expires_at: expiresAt,
+      })
+      .onConflict((conflict) => conflict.column("id").doNothing())
+      .returning("id"),
+);
 
 const updateFlowQuery = preparedQuery(
   (db: Database, id: string, version: number, nextVersion: number, state: string) =>

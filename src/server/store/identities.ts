@@ -312,6 +312,65 @@ export interface IdentityReached {
   blockNotes?: { identity?: string; account?: string };
 }
 
+/** The identities the account reaches, read, newest first (identitiesReadBy). */
+const readIdentities = (db: Database, accountId: string) =>
+  withReach(db, accountId)
+    .selectFrom("reach")
+    .innerJoin("identities", "identities.id", "reach.identity_id")
+    .select(["identities.id", "identities.version", "identities.document", "identities.creator_account_id"])
+    .select("reach.role")
+    .orderBy("identities.created_at", "desc")
+    .orderBy("identities.id");
+
+const identitiesQuery = preparedQuery(readIdentities);
+
+/** The same, each with how it stands with an organization's application (identitiesReadBy). */
+const identitiesForAppQuery = preparedQuery(
+  (db: Database, accountId: string, organizationId: string, applicationId: string) =>
+    readIdentities(db, accountId)
+      .leftJoin("identity_organizations as membership", (join) =>
+        join
+          .onRef("membership.identity_id", "=", "identities.id")
+          .on("membership.organization_id", "=", organizationId),
+      )
+      .select((eb) => [
+        "membership.id as membership_id",
+        "membership.active as membership_active",
+        eb.exists(usedByMembership(db, applicationId)).as("used_with_app"),
+        eb
+          .exists(
+            eb
+              .selectFrom("application_choices as choice")
+              .select("choice.membership_id")
+              .whereRef("choice.membership_id", "=", "membership.id")
+              .where("choice.account_id", "=", accountId)
+              .where("choice.application_id", "=", applicationId),
+          )
+          .as("chosen_for_app"),
+        // The note of the oldest block in force there of the identity, and of the account.
+        eb
+          .selectFrom("blocks")
+          .select("blocks.user_note")
+          .where("blocks.organization_id", "=", organizationId)
+          .where("blocks.lifted_at", "is", null)
+          .whereRef("blocks.identity_id", "=", "identities.id")
+          .orderBy("blocks.created_at")
+          .limit(1)
+          .as("identity_block_note"),
+        accountBlocks(db, organizationId, accountId)
+          .select("blocks.user_note")
+          .limit(1)
+          .as("account_block_note"),
+      ]),
+);
+
+type RowOf<Query extends (...args: never[]) => Promise<{ rows: unknown[] }>> = Awaited<
+  ReturnType<Query>
+>["rows"][number];
+
+/** A row of either: the application's columns only when one was asked for. */
+type ReadIdentityRow = RowOf<typeof identitiesQuery> & Partial<RowOf<typeof identitiesForAppQuery>>;
+
 /**
  * The identities the account reaches (withReach), read, each with its roles and, for an application,
  * its membership of the application's organization and the blocks in force there, newest first, in
@@ -323,52 +382,10 @@ export async function identitiesReadBy(
   reading: IdentityReading = {},
   app?: { organizationId: string; applicationId: string },
 ): Promise<IdentityReached[]> {
-  const rows = await withReach(db, accountId)
-    .selectFrom("reach")
-    .innerJoin("identities", "identities.id", "reach.identity_id")
-    .select(["identities.id", "identities.version", "identities.document", "identities.creator_account_id"])
-    .select("reach.role")
-    .$if(app !== undefined, (query) => {
-      const { organizationId = "", applicationId = "" } = app ?? {};
-      return query
-        .leftJoin("identity_organizations as membership", (join) =>
-          join
-            .onRef("membership.identity_id", "=", "identities.id")
-            .on("membership.organization_id", "=", organizationId),
-        )
-        .select((eb) => [
-          "membership.id as membership_id",
-          "membership.active as membership_active",
-          eb.exists(usedByMembership(db, applicationId)).as("used_with_app"),
-          eb
-            .exists(
-              eb
-                .selectFrom("application_choices as choice")
-                .select("choice.membership_id")
-                .whereRef("choice.membership_id", "=", "membership.id")
-                .where("choice.account_id", "=", accountId)
-                .where("choice.application_id", "=", applicationId),
-            )
-            .as("chosen_for_app"),
-          // The note of the oldest block in force there of the identity, and of the account.
-          eb
-            .selectFrom("blocks")
-            .select("blocks.user_note")
-            .where("blocks.organization_id", "=", organizationId)
-            .where("blocks.lifted_at", "is", null)
-            .whereRef("blocks.identity_id", "=", "identities.id")
-            .orderBy("blocks.created_at")
-            .limit(1)
-            .as("identity_block_note"),
-          accountBlocks(db, organizationId, accountId)
-            .select("blocks.user_note")
-            .limit(1)
-            .as("account_block_note"),
-        ]);
-    })
-    .orderBy("identities.created_at", "desc")
-    .orderBy("identities.id")
-    .execute();
+  // Asked at every sign-in's identity list: prepared (prepared.ts), one query for each shape.
+  const { rows }: { rows: ReadIdentityRow[] } = app
+    ? await identitiesForAppQuery(db, accountId, app.organizationId, app.applicationId)
+    : await identitiesQuery(db, accountId);
   const roles = new Map<string, IdentityRole[]>();
   for (const row of rows) roles.set(row.id, [...(roles.get(row.id) ?? []), row.role]);
   const distinct = rows.filter((row, index) => index === 0 || rows[index - 1]?.id !== row.id);
@@ -610,18 +627,23 @@ export async function recordApplicationUse(
   use: { membershipId: string; applicationId: string; usedBefore: boolean },
   now: number,
 ): Promise<void> {
-  await db
-    .updateTable("identity_organizations")
-    .set({ last_signed_in_at: now })
-    .where("id", "=", use.membershipId)
-    .execute();
+  await lastSignedInQuery(db, use.membershipId, now);
   if (use.usedBefore) return;
-  await db
-    .insertInto("identity_applications")
-    .values({ membership_id: use.membershipId, application_id: use.applicationId, created_at: now })
-    .onConflict((conflict) => conflict.columns(["membership_id", "application_id"]).doNothing())
-    .execute();
+  await firstUseQuery(db, use.membershipId, use.applicationId, now);
 }
+
+// Written at every sign-in's finish: prepared (prepared.ts).
+const lastSignedInQuery = preparedQuery((db: Database, membershipId: string, now: number) =>
+  db.updateTable("identity_organizations").set({ last_signed_in_at: now }).where("id", "=", membershipId),
+);
+
+const firstUseQuery = preparedQuery(
+  (db: Database, membershipId: string, applicationId: string, now: number) =>
+    db
+      .insertInto("identity_applications")
+      .values({ membership_id: membershipId, application_id: applicationId, created_at: now })
+      .onConflict((conflict) => conflict.columns(["membership_id", "application_id"]).doNothing()),
+);
 
 export async function membershipsOf(db: Database, identityId: string): Promise<MembershipRow[]> {
   const rows = await db

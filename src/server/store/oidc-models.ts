@@ -179,14 +179,14 @@ export async function sessionsOf(db: Database, accountIds: readonly string[]): P
  * that of two requests removing it at once only one goes on.
  */
 export async function takeOidcModel(db: Database, model: string, key: string): Promise<string | undefined> {
-  const ended = await db
-    .deleteFrom("oidc_models")
-    .where("model", "=", model)
-    .where("id", "=", key)
-    .returning("payload")
-    .executeTakeFirst();
+  const [ended] = (await take(db, model, key)).rows;
   return ended?.payload;
 }
+
+// Every sign-in's resume takes its interaction: prepared (prepared.ts).
+const take = preparedQuery((db: Database, model: string, key: string) =>
+  db.deleteFrom("oidc_models").where("model", "=", model).where("id", "=", key).returning("payload"),
+);
 
 /** The single sign-on sessions of the account, with the key each is stored under. */
 export async function sessionsWithKeysOf(
