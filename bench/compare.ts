@@ -211,14 +211,19 @@ export async function runComparison(options: BenchOptions): Promise<boolean> {
       });
     }
 
-    const vrataSides = contenders.filter(({ role }) => role === "vrata" || role === "all");
+    // The baseline's flows right after this checkout's, for an A/B of the same moment's machine.
+    const flowOrder: Role[] = ["vrata", "baseline", "all"];
+    const vrataSides = flowOrder.flatMap((role) => contenders.filter((contender) => contender.role === role));
     const flows = selected("sign-in flow")
       ? await (async () => {
           // Measured first, while the servers are idle, so nothing else competes for the cores.
           const argon2 = await measureArgon2Capacity(Math.min(options.durationSeconds, 3), pinning);
           const measured = [];
-          for (const { side } of vrataSides) {
-            measured.push(await runFlowWorkload(side, signIn, argon2, options.durationSeconds));
+          for (const { side, role } of vrataSides) {
+            measured.push({
+              role,
+              ...(await runFlowWorkload(side, signIn, argon2, options.durationSeconds)),
+            });
           }
           const cost = await measureFlowCost(oneWorker, metricsToken, () =>
             codeFlow(oneWorker.url, current.clients.person, "openid profile email", signIn),

@@ -36,7 +36,7 @@ export async function runFlowWorkload(
   signIn: SignIn,
   argon2: Argon2Capacity,
   seconds: number,
-): Promise<FlowResult> {
+): Promise<Omit<FlowResult, "role">> {
   const flow = () => codeFlow(side.server.url, side.clients.person, "openid profile email", signIn);
   await flowLoad(flow, flowsInFlight, 1); // warm-up
   const running = startProbe(clientCredentials(side), probe.perSecond);

@@ -31,6 +31,7 @@ export interface HttpResult {
 
 export interface FlowResult {
   server: string;
+  role: Role;
   flowsInFlight: number;
   flow: FlowMeasurement;
   argon2: Argon2Capacity;
@@ -297,6 +298,16 @@ function printFlows(results: FlowResult[]) {
         `${fixed(argon2.cpuMsPerHash, 1)} ms; the bench's own client ${fixed(cpuMsPerFlow.benchClient, 1)} ms`,
     );
     if (flow.firstError) console.log(`${server}: first flow error: ${flow.firstError}`);
+  }
+  const nonHashCpuMs = (role: Role) => {
+    const result = results.find((candidate) => candidate.role === role);
+    return result && result.cpuMsPerFlow.vrata - result.argon2.cpuMsPerHash;
+  };
+  const [current, baseline] = [nonHashCpuMs("vrata"), nonHashCpuMs("baseline")];
+  if (current !== undefined && baseline !== undefined) {
+    console.log(
+      `Non-hash CPU per flow, this checkout vs the baseline (1 worker each): ${fixed(current / baseline, 2)}`,
+    );
   }
   return rows;
 }
