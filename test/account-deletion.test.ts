@@ -20,7 +20,11 @@ import { FlowDriver } from "./support/flow-driver.ts";
 import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 import { LogoutReceiver } from "./support/logout-receiver.ts";
-import { organizationWithApp, signInToApp as signInToPublicApp } from "./support/organization-admin.ts";
+import {
+  organizationWithApp,
+  organizationWithAppToldOfLogouts,
+  signInToApp as signInToPublicApp,
+} from "./support/organization-admin.ts";
 import { CookieJar } from "./support/browser.ts";
 import type { TestApp } from "./support/apps.ts";
 import * as client from "openid-client";
@@ -46,29 +50,6 @@ describe.each(storeEngines)("deleting an account on $name", ({ url }) => {
     await server.dispose();
     await receiver.close();
   });
-
-  /** An organization of `owner` with an app whose backend client is told of sign-outs (back-channel logout). */
-  async function appTellingOfLogouts(owner: Person, name: string) {
-    const { organization } = await organizationWithApp(
-      owner,
-      name,
-      {
-        clientsBackend: [
-          { redirectUriTemplates: ["{uriBase}/callback"], backchannelLogoutUriTemplate: "{backchannel}" },
-        ],
-      },
-      { backchannel: receiver.url },
-    );
-    const clientId = organization.applications?.[0]?.clientsBackend[0]?.id ?? "";
-    const secret = organization.secrets?.find((candidate) => candidate.clientId === clientId)?.secret ?? "";
-    const app: TestApp = {
-      organizationId: organization.id,
-      applicationId: organization.applications?.[0]?.id ?? "",
-      clientId,
-      redirectUri: "https://members.example/callback",
-    };
-    return { app, auth: client.ClientSecretBasic(secret) };
-  }
 
   let people = 0;
   const signUp = (name = `deleted${++people}`) => consoleSignUp(server.url, name);
@@ -154,7 +135,7 @@ describe.each(storeEngines)("deleting an account on $name", ({ url }) => {
     const name = `deleted${++people}`;
     const person = await signUp(name);
     // The person signed in to an app of another organization in this browser before.
-    const club = await appTellingOfLogouts(await signUp(), `Club ${people}`);
+    const club = await organizationWithAppToldOfLogouts(await signUp(), `Club ${people}`, receiver.url);
     const jar = person.driver.jar;
     await signInToApp(name, club, jar);
     expect((await ask(person, name)).status).toBe(200);
@@ -247,7 +228,7 @@ describe.each(storeEngines)("deleting an account on $name", ({ url }) => {
     const person = await signUp(name);
     const keeperName = `keeper${people}`;
     const keeper = await signUp(keeperName);
-    const club = await appTellingOfLogouts(keeper, `Club ${people}`);
+    const club = await organizationWithAppToldOfLogouts(keeper, `Club ${people}`, receiver.url);
     const accountId = (await findAccountIdByCredential(server.db, "username", name)) ?? "";
     const address = `Zorba.Quill${people}@deleted.example`;
     await insertCredential(

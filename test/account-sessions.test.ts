@@ -7,14 +7,14 @@ import {
   type AccountSessions,
 } from "../src/common/api/account-sessions.ts";
 import { activityPageSchema } from "../src/common/api/activity.ts";
-import { organizationSchema, type Organization } from "../src/common/api/organization.ts";
 import { deviceOf } from "../src/server/accounts/user-agent.ts";
 import { ssoSessionCookie } from "../src/server/oidc/provider.ts";
 import type { TestApp } from "./support/apps.ts";
 import { browserFetch, CookieJar } from "./support/browser.ts";
-import { consoleSignUp, postJson } from "./support/console.ts";
+import { consoleSignUp } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
 import { LogoutReceiver } from "./support/logout-receiver.ts";
+import { organizationWithAppToldOfLogouts } from "./support/organization-admin.ts";
 import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -23,7 +23,6 @@ import { startTestServer, type TestServer } from "./support/server.ts";
 // refresh token, disconnected. openid-client plays the app; a receiver on loopback is its back-channel
 // logout endpoint.
 
-const uriBase = "https://notebook.example";
 type Person = Awaited<ReturnType<typeof consoleSignUp>>;
 
 describe("the device named by a user agent", () => {
@@ -59,8 +58,8 @@ describe.each(storeEngines)("the account's browsers and apps on $name", ({ url }
   /** Another instance of the same deployment: same store, its own process state. */
   let second: TestServer;
   let receiver: LogoutReceiver;
-  let organization: Organization;
-  let app: TestApp & { secret: string };
+  let app: TestApp;
+  let auth: client.ClientAuth;
 
   beforeAll(async () => {
     const store = url ? { postgresUrl: url } : {};
@@ -72,49 +71,16 @@ describe.each(storeEngines)("the account's browsers and apps on $name", ({ url }
       args: ["--backchannel-logout-private", "--issuer", server.issuer],
     });
     receiver = await LogoutReceiver.start();
-    const owner = await consoleSignUp(server.url, "olga");
-    const created = await postJson(owner.api, "/api/a/create", {
-      name: "Notebook",
-      idScopes: ["openid", "profile", "email"],
-      variables: [{ name: "uriBase" }, { name: "backchannel" }],
-      clientsBackend: [
-        {
-          description: "web",
-          additionalScopes: ["offline_access"],
-          redirectUriTemplates: ["{uriBase}/callback"],
-          backchannelLogoutUriTemplate: "{backchannel}",
-        },
-      ],
-    });
-    expect(created.status).toBe(201);
-    const { id: templateId } = (await created.json()) as { id: string };
-    const made = await postJson(owner.api, "/api/o/create", { name: "Paper Mill" });
-    const { id } = (await made.json()) as { id: string };
-    const added = await postJson(owner.api, `/api/o/update/${id}`, {
-      version: 1,
-      name: "Paper Mill",
-      admins: [],
-      applications: [
-        {
-          templateId,
-          active: true,
-          values: [
-            { name: "uriBase", value: uriBase },
-            { name: "backchannel", value: receiver.url },
-          ],
-        },
-      ],
-    });
-    organization = organizationSchema.parse(await added.json());
-    const application = organization.applications?.[0];
-    const clientId = application?.clientsBackend[0]?.id ?? "";
-    app = {
-      organizationId: organization.id,
-      applicationId: application?.id ?? "",
-      clientId,
-      redirectUri: `${uriBase}/callback`,
-      secret: organization.secrets?.find((secret) => secret.clientId === clientId)?.secret ?? "",
-    };
+    ({ app, auth } = await organizationWithAppToldOfLogouts(
+      await consoleSignUp(server.url, "olga"),
+      "Paper Mill",
+      receiver.url,
+      {
+        appName: "Notebook",
+        idScopes: ["openid", "profile", "email"],
+        backendClient: { additionalScopes: ["offline_access"] },
+      },
+    ));
   });
   afterAll(async () => {
     await second.dispose();
@@ -161,12 +127,7 @@ describe.each(storeEngines)("the account's browsers and apps on $name", ({ url }
 
   /** The app's configuration, its calls going to the second instance. */
   async function appAtSecond(): Promise<client.Configuration> {
-    const config = await client.discovery(
-      new URL(server.issuer),
-      app.clientId,
-      undefined,
-      client.ClientSecretBasic(app.secret),
-    );
+    const config = await client.discovery(new URL(server.issuer), app.clientId, undefined, auth);
     config[client.customFetch] = (target, options) =>
       fetch(target.replace(server.url, second.url), options as RequestInit);
     return config;
@@ -178,7 +139,7 @@ describe.each(storeEngines)("the account's browsers and apps on $name", ({ url }
       server.url,
       app,
       { scope: "openid profile email offline_access", prompt: "consent" },
-      client.ClientSecretBasic(app.secret),
+      auth,
       jar,
     );
     const [identity] = await driver.identities();
@@ -289,7 +250,7 @@ describe.each(storeEngines)("the account's browsers and apps on $name", ({ url }
         server.url,
         app,
         { scope: "openid profile" },
-        client.ClientSecretBasic(app.secret),
+        auth,
         person.driver.jar,
       );
       expect((await flow.get()).singleSignOn).toBe(true);
@@ -348,13 +309,7 @@ describe.each(storeEngines)("the account's browsers and apps on $name", ({ url }
     );
 
     // The next sign-in to it asks again which identity it gets, though the browser is signed in.
-    const again = await FlowDriver.start(
-      server.url,
-      app,
-      {},
-      client.ClientSecretBasic(app.secret),
-      person.driver.jar,
-    );
+    const again = await FlowDriver.start(server.url, app, {}, auth, person.driver.jar);
     expect(again.flowId).not.toBe("");
     expect(await activityTypes(person)).toContain("appDisconnect");
 

@@ -1,6 +1,5 @@
 import tls from "node:tls";
 import { decodeJwt } from "jose";
-import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { activityPageSchema } from "../src/common/api/activity.ts";
 import { createCa, createServerCertificate } from "../src/server/http/tls-generate.ts";
@@ -9,7 +8,7 @@ import { CookieJar } from "./support/browser.ts";
 import { consoleSignUp, type ConsoleApi } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
 import { LogoutReceiver } from "./support/logout-receiver.ts";
-import { organizationWithApp, signInThrough } from "./support/organization-admin.ts";
+import { organizationWithAppToldOfLogouts, signInThrough } from "./support/organization-admin.ts";
 import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 
@@ -69,33 +68,14 @@ describe.each(storeEngines)("back-channel logout addresses on $name", ({ url }) 
     await allowing.dispose();
   });
 
-  /** An organization whose app's backend client is told of logouts at `backchannel`. */
-  async function appTold(name: string, backchannel: string) {
-    const clients = {
-      clientsBackend: [
-        { redirectUriTemplates: ["{uriBase}/callback"], backchannelLogoutUriTemplate: "{backchannel}" },
-      ],
-    };
-    const { organization, app } = await organizationWithApp(owner, name, clients, { backchannel });
-    const clientId = organization.applications?.[0]?.clientsBackend[0]?.id ?? "";
-    const secret = organization.secrets?.find((made) => made.clientId === clientId)?.secret ?? "";
-    return { app: { ...app, clientId }, secret };
-  }
-
   /** Signs a person in to the app through `server`, then out of Vrata: the app's session ends. */
   async function signInAndOut(
     server: TestServer,
-    told: Awaited<ReturnType<typeof appTold>>,
+    told: Awaited<ReturnType<typeof organizationWithAppToldOfLogouts>>,
     username: string,
   ) {
     const jar = new CookieJar();
-    const driver = await FlowDriver.start(
-      server.issuer,
-      told.app,
-      { scope: "openid" },
-      client.ClientSecretBasic(told.secret),
-      jar,
-    );
+    const driver = await FlowDriver.start(server.issuer, told.app, { scope: "openid" }, told.auth, jar);
     const { tokens } = await signInThrough(driver, username);
     const signOut = await driver.fetch(`${server.url}/auth/signout`, {
       method: "POST",
@@ -122,7 +102,11 @@ describe.each(storeEngines)("back-channel logout addresses on $name", ({ url }) 
     const receiver = await LogoutReceiver.start();
     try {
       // Saved while internal addresses were allowed; `localhost` resolves to 127.0.0.1 on any system.
-      const told = await appTold("Loopback app", `http://localhost:${receiver.port}/backchannel-logout`);
+      const told = await organizationWithAppToldOfLogouts(
+        owner,
+        "Loopback app",
+        `http://localhost:${receiver.port}/backchannel-logout`,
+      );
 
       await signInAndOut(refusing, told, "lovro");
       await failureRecorded(owner.api, told.app.organizationId);
@@ -147,7 +131,11 @@ describe.each(storeEngines)("back-channel logout addresses on $name", ({ url }) 
     const app = await LogoutReceiver.start({ certificate });
     const elsewhere = await LogoutReceiver.start({ host: "127.0.0.2", port: app.port, certificate });
     try {
-      const told = await appTold("Rebinding app", `https://${name}:${app.port}/backchannel-logout`);
+      const told = await organizationWithAppToldOfLogouts(
+        owner,
+        "Rebinding app",
+        `https://${name}:${app.port}/backchannel-logout`,
+      );
       answers.set(name, ["127.0.0.1"], ["127.0.0.2"]);
 
       const sid = await signInAndOut(allowing, told, "rebeka");

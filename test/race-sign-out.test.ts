@@ -1,11 +1,9 @@
-import * as client from "openid-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { activityPageSchema } from "../src/common/api/activity.ts";
-import type { TestApp } from "./support/apps.ts";
 import { consoleSignUp } from "./support/console.ts";
 import { FlowDriver } from "./support/flow-driver.ts";
 import { LogoutReceiver } from "./support/logout-receiver.ts";
-import { organizationWithApp } from "./support/organization-admin.ts";
+import { organizationWithAppToldOfLogouts } from "./support/organization-admin.ts";
 import { storeEngines } from "./support/postgres.ts";
 import { startTestServer, type TestServer } from "./support/server.ts";
 import { sentTogether, statusCounts } from "./support/together.ts";
@@ -25,32 +23,12 @@ describe.each(storeEngines)("signing out at the same moment, on $name", ({ url }
     await receiver.close();
   });
 
-  /** An app of another person's organization whose backend client is told of sign-outs. */
-  async function appTellingOfLogouts() {
-    const owner = await consoleSignUp(server.url, "club-owner");
-    const { organization } = await organizationWithApp(
-      owner,
-      "Club",
-      {
-        clientsBackend: [
-          { redirectUriTemplates: ["{uriBase}/callback"], backchannelLogoutUriTemplate: "{backchannel}" },
-        ],
-      },
-      { backchannel: receiver.url },
-    );
-    const clientId = organization.applications?.[0]?.clientsBackend[0]?.id ?? "";
-    const secret = organization.secrets?.find((candidate) => candidate.clientId === clientId)?.secret ?? "";
-    const app: TestApp = {
-      organizationId: organization.id,
-      applicationId: organization.applications?.[0]?.id ?? "",
-      clientId,
-      redirectUri: "https://members.example/callback",
-    };
-    return { app, auth: client.ClientSecretBasic(secret) };
-  }
-
   it("records one sign-out and tells the apps once", async () => {
-    const club = await appTellingOfLogouts();
+    const club = await organizationWithAppToldOfLogouts(
+      await consoleSignUp(server.url, "club-owner"),
+      "Club",
+      receiver.url,
+    );
     const leaving = await consoleSignUp(server.url, "leaving");
     // The same browser signs in to the club's app too: its single sign-on session is in both.
     const browser = await FlowDriver.start(

@@ -1,3 +1,4 @@
+import * as client from "openid-client";
 import { organizationSchema, type Organization } from "../../src/common/api/organization.ts";
 import type { Template } from "../../src/common/api/template.ts";
 import type { TestApp } from "./apps.ts";
@@ -10,13 +11,14 @@ const uriBase = "https://members.example";
 
 /**
  * An organization the owner creates at the console, with one app whose public client people sign in
- * to; `clients` replaces the template's clients (its first public client redirects to `{uriBase}/callback`),
- * and `values` gives the template variables besides `uriBase` and their values.
+ * to. `templateFields` gives the template's clients (by default one public client redirecting to
+ * `{uriBase}/callback`) and, where a test needs others, its name (else `${name} app`) and ID scopes (else
+ * openid and profile); `values` gives the template variables besides `uriBase` and their values.
  */
 export async function organizationWithApp(
   owner: ConsoleUser,
   name: string,
-  clients: Record<string, unknown> = {
+  templateFields: Record<string, unknown> = {
     clientsPublic: [{ redirectUriTemplates: ["{uriBase}/callback"], additionalScopes: ["offline_access"] }],
   },
   values: Record<string, string> = {},
@@ -26,7 +28,7 @@ export async function organizationWithApp(
     name: `${name} app`,
     idScopes: ["openid", "profile"],
     variables: [{ name: "uriBase" }, ...others.map((other) => ({ name: other.name }))],
-    ...clients,
+    ...templateFields,
   });
   const { id: templateId } = (await template.json()) as { id: string };
   const created = await postJson(owner.api, "/api/o/create", { name });
@@ -46,6 +48,39 @@ export async function organizationWithApp(
     redirectUri: `${uriBase}/callback`,
   };
   return { organization, app };
+}
+
+/**
+ * An organization of `owner` whose app has one backend client, told at `backchannel` when people sign
+ * out (back-channel logout); returns the app with that client, and the client's authentication with its
+ * secret. `appName` and `idScopes` replace the template defaults of `organizationWithApp`;
+ * `backendClient` adds settings to the client.
+ */
+export async function organizationWithAppToldOfLogouts(
+  owner: ConsoleUser,
+  name: string,
+  backchannel: string,
+  {
+    appName,
+    idScopes,
+    backendClient = {},
+  }: { appName?: string; idScopes?: string[]; backendClient?: Record<string, unknown> } = {},
+): Promise<{ app: TestApp; auth: client.ClientAuth }> {
+  const templateFields = {
+    ...(appName === undefined ? {} : { name: appName }),
+    ...(idScopes === undefined ? {} : { idScopes }),
+    clientsBackend: [
+      {
+        ...backendClient,
+        redirectUriTemplates: ["{uriBase}/callback"],
+        backchannelLogoutUriTemplate: "{backchannel}",
+      },
+    ],
+  };
+  const { organization, app } = await organizationWithApp(owner, name, templateFields, { backchannel });
+  const clientId = organization.applications?.[0]?.clientsBackend[0]?.id ?? "";
+  const secret = organization.secrets?.find((made) => made.clientId === clientId)?.secret ?? "";
+  return { app: { ...app, clientId }, auth: client.ClientSecretBasic(secret) };
 }
 
 /** A person signs up (or in again) to the app with a password and their first identity; returns its tokens. */
