@@ -299,9 +299,11 @@ function printFlows(results: FlowResult[]) {
     );
     if (flow.firstError) console.log(`${server}: first flow error: ${flow.firstError}`);
   }
+  // Failed flows cost CPU but count for nothing: a side with any has no CPU per flow to compare.
   const nonHashCpuMs = (role: Role) => {
     const result = results.find((candidate) => candidate.role === role);
-    return result && result.cpuMsPerFlow.vrata - result.argon2.cpuMsPerHash;
+    if (!result || result.flow.errors + result.probe.errors > 0) return undefined;
+    return result.cpuMsPerFlow.vrata - result.argon2.cpuMsPerHash;
   };
   const [current, baseline] = [nonHashCpuMs("vrata"), nonHashCpuMs("baseline")];
   if (current !== undefined && baseline !== undefined) {
