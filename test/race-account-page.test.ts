@@ -64,9 +64,12 @@ describe.each(storeEngines)("the account page's single uses at the same moment, 
     const answers = await sentTogether(server.url, () =>
       postJson(someone.api, `/api/account/emailVerify/${id}`, { code }),
     );
-    expect(statusCounts(answers)).toEqual({ 200: 1, 400: attempts - 1 });
+    const counts = statusCounts(answers);
+    expect(counts[200]).toBe(1);
+    // The others find the code used, or reach the address's ceiling of guesses while the first is stored.
+    expect((counts[400] ?? 0) + (counts[429] ?? 0)).toBe(attempts - 1);
     expect(answers.filter(({ status }) => status === 400).map(({ json }) => json?.error)).toEqual(
-      Array.from({ length: attempts - 1 }, () => "emailCodeExpired"),
+      Array.from({ length: counts[400] ?? 0 }, () => "emailCodeExpired"),
     );
     expect(await credentialsOf(server.db, someone.accountId, "email")).toHaveLength(1);
   });
