@@ -30,6 +30,8 @@ export async function organizationWithApp(
     variables: [{ name: "uriBase" }, ...others.map((other) => ({ name: other.name }))],
     ...templateFields,
   });
+  // A refused template would leave the test without an app and failing far from the cause.
+  if (template.status !== 201) throw new Error(`the template was refused: ${await template.text()}`);
   const { id: templateId } = (await template.json()) as { id: string };
   const created = await postJson(owner.api, "/api/o/create", { name });
   const { id } = (await created.json()) as { id: string };
