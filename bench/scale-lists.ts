@@ -15,6 +15,8 @@ export const listConnections = 2;
 export interface ListWorkload {
   name: string;
   workload: Workload;
+  /** A member search for words many members have, which has a tighter target of its own. */
+  commonWords?: true;
 }
 
 /** Whom the lists are read as, and about what. */
@@ -89,8 +91,11 @@ export async function listWorkloads(databaseUrl: string, subjects: ListSubjects)
   return [
     get("organization users, first page", "OrganizationUsers"),
     get("organization users, middle page", "OrganizationUsers", { cursor: members }),
-    get("organization users, search 'novak'", "OrganizationUsers", { q: "novak" }),
-    get("organization users, search 'ana kos'", "OrganizationUsers", { q: "ana kos" }),
+    { ...get("organization users, search 'novak'", "OrganizationUsers", { q: "novak" }), commonWords: true },
+    {
+      ...get("organization users, search 'ana kos'", "OrganizationUsers", { q: "ana kos" }),
+      commonWords: true,
+    },
     // A rare word beside one every member has: the search starts from the few identities with it.
     get("organization users, search 'person-12345'", "OrganizationUsers", { q: "person-12345" }, () => true),
     get("organization activity, first page", "OrganizationActivity"),

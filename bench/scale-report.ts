@@ -2,7 +2,8 @@ import { verdict } from "./targets.ts";
 import type { ScaleResult } from "./scale.ts";
 
 // The figures of a scale run as tables: what seeding took, the sign-in flow's median at both sizes,
-// and each console list page at both sizes, each with the target and whether it was met.
+// and each console list page at both sizes, each with the target and whether it was met (a member
+// search for common words has a tighter one).
 
 /** The issue's targets for many people on PostgreSQL. */
 export const scaleTargets = {
@@ -10,6 +11,8 @@ export const scaleTargets = {
   flowP50Ratio: 1.2,
   /** Every console list page, at the large size. */
   listP99Ms: 50,
+  /** A member search for words many members have, at the large size. */
+  commonWordSearchP99Ms: 20,
 };
 
 const fixed = (value: number, digits = 0) => (Number.isFinite(value) ? value.toFixed(digits) : "-");
@@ -52,9 +55,10 @@ export function printScaleResult(result: ScaleResult): boolean {
   if (baseline.flow.firstError ?? scaled.flow.firstError)
     console.log(`first flow error: ${baseline.flow.firstError ?? scaled.flow.firstError}`);
 
-  const listRows = scaled.lists.map(({ name, measurement }) => {
+  const listRows = scaled.lists.map(({ name, measurement, commonWords }) => {
     const before = baseline.lists.find((list) => list.name === name)?.measurement;
     const errors = measurement.errors + (before?.errors ?? 0);
+    const p99TargetMs = commonWords ? targets.commonWordSearchP99Ms : targets.listP99Ms;
     return {
       page: name,
       [`p50 at ${small}`]: before?.p50Ms ?? "-",
@@ -63,8 +67,8 @@ export function printScaleResult(result: ScaleResult): boolean {
       [`p99 at ${large}`]: measurement.p99Ms,
       "p50 ratio": before ? fixed(measurement.p50Ms / before.p50Ms, 2) : "-",
       "req/s": fixed(measurement.requestsPerSecond),
-      target: `p99 < ${targets.listP99Ms} ms`,
-      verdict: verdict(errors > 0, measurement.p99Ms < targets.listP99Ms),
+      target: `p99 < ${p99TargetMs} ms`,
+      verdict: verdict(errors > 0, measurement.p99Ms < p99TargetMs),
     };
   });
   console.table(listRows);

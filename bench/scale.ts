@@ -37,8 +37,7 @@ const rounds = 4;
 
 const person = { username: "bench-person", password: "a long benchmark passphrase" };
 
-export interface ListResult {
-  name: string;
+export interface ListResult extends Pick<ListWorkload, "name" | "commonWords"> {
   measurement: Measurement;
 }
 
@@ -242,14 +241,14 @@ export async function runScaleBench(options: {
     for (const size of sizes) await flowLoad(size.flow, flowWorkers, 1); // warm-up
     const flows = await alternating(sizes, (size) => flowLoad(size.flow, flowWorkers, roundSeconds));
     const lists = sizes.map((): ListResult[] => []);
-    for (const [position, { name }] of (sizes[0]?.lists ?? []).entries()) {
+    for (const [position, { name, commonWords }] of (sizes[0]?.lists ?? []).entries()) {
       const workloadOf = (size: SizeUnderTest) => (size.lists[position] as ListWorkload).workload;
       for (const size of sizes) await load(size.server.url, workloadOf(size), 1); // warm-up
       const measured = await alternating(sizes, (size) =>
         load(size.server.url, workloadOf(size), roundSeconds),
       );
       for (const [index, slices] of measured.entries())
-        lists[index]?.push({ name, measurement: combined(slices) });
+        lists[index]?.push({ name, measurement: combined(slices), ...(commonWords ? { commonWords } : {}) });
     }
     const results = sizes.map((size, index): SizeResult => ({
       identities: size.identities,

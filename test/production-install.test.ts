@@ -19,8 +19,9 @@ import { trustCa } from "./support/server.ts";
 // a clean copy of the tracked sources. The build stage builds the web app with the development
 // dependencies this checkout has installed (the `npm ci` CI ran); the dependencies stage runs its
 // `npm ci --omit=dev` from npm's cache; the runtime stage's COPY, ENV, CMD and HEALTHCHECK are taken
-// as written. So a production start that needs a development dependency, or a file the image does
-// not copy, fails here. Its user and folders (RUN in the runtime stage) are temporary folders instead.
+// as written, and so is its RUN of a command of Vrata's (exec form), before the first start. So a
+// production start that needs a development dependency, or a file the image does not copy, fails here.
+// Its user and folders (the runtime stage's other RUN) are temporary folders instead.
 
 const checkout = fileURLToPath(new URL("../", import.meta.url));
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-production-"));
@@ -65,6 +66,8 @@ function replayRun(stage: string, command: string): void {
 }
 
 const imageEnvironment: Record<string, string> = {};
+/** The runtime stage's RUN of Vrata's own commands, run as its user before the image is started. */
+const imageSteps: string[][] = [];
 let command: string[] = [];
 let healthCheck: string[] = [];
 let app = "";
@@ -76,6 +79,7 @@ function replayStages(): void {
       if (keyword === "WORKDIR") workdirs.set(stage.name, args);
       else if (keyword === "COPY") replayCopy(stage.name, args);
       else if (keyword === "RUN" && stage !== runtime) replayRun(stage.name, args);
+      else if (keyword === "RUN" && args.startsWith("[")) imageSteps.push(execForm(args));
       else if (keyword === "ENV" && stage === runtime)
         Object.assign(imageEnvironment, environmentArguments(args));
       else if (keyword === "CMD") command = execForm(args);
@@ -161,6 +165,8 @@ describe("the production install the Containerfile makes", () => {
       VRATA_WORKERS: "2",
       NODE_COMPILE_CACHE: path.join(root, "compile-cache"),
     };
+    expect(imageSteps).toContainEqual(["node", "--expose-gc", "bin/vrata.js", "precompile"]);
+    for (const step of imageSteps) expect(await exitCode(step, settings)).toBe(0);
     const child = run(command, settings);
     const errors = errorsOf(child);
     vrata = new RunningCommand(child);

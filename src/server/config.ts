@@ -709,6 +709,7 @@ export function helpText(): string {
     "Usage: vrata [options]                  serve",
     "       vrata keys rotate [options]      publish new signing keys, signing after --key-lead-minutes",
     "       vrata backup <file> [options]    copy the SQLite store while Vrata serves",
+    "       vrata precompile                 compile every module into Node's compile cache",
   ];
   return [...usage, "", "  flag                     environment", ...lines, ""].join("\n");
 }

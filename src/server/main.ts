@@ -1,4 +1,5 @@
 import cluster from "node:cluster";
+import module from "node:module";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { drainMessage, instancePrepared, runPrimary, stopMessage, stopSignals } from "./cluster.ts";
@@ -22,6 +23,10 @@ if (command === "backup") {
 }
 if (command === "keys") {
   await keys(rest);
+  process.exit(0);
+}
+if (command === "precompile") {
+  await precompileModules(rest);
   process.exit(0);
 }
 
@@ -63,6 +68,18 @@ async function keys([action, ...options]: string[]): Promise<void> {
     process.stdout.write(`vrata: ${await rotateKeysNow(settings)}\n`);
   } catch (error) {
     fail(describeStartFailure(error, settings));
+  }
+}
+
+/** `vrata precompile`: every module in Node's compile cache, before the first start (precompile.ts). */
+async function precompileModules(options: string[]): Promise<void> {
+  if (options.length > 0) fail("usage: vrata precompile");
+  const { precompile } = await import("./precompile.ts");
+  try {
+    const count = await precompile();
+    process.stdout.write(`vrata: ${count} modules compiled into ${module.getCompileCacheDir()}\n`);
+  } catch (error) {
+    fail(`precompiling failed: ${(error as Error).message}`);
   }
 }
 

@@ -1,0 +1,43 @@
+import fs from "node:fs";
+import module from "node:module";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+// `vrata precompile`: loads every module of the server once, so that Node's compile cache holds each
+// one stripped of its types and compiled. A process that finds a module there never loads Node's
+// TypeScript stripper, which it would otherwise hold for as long as it runs (about 17 MB), nor spends
+// the start stripping and compiling. A start fills the cache only with what it loads, and a new
+// container starts with an empty cache: an image made with this command starts every time as a
+// restart does, and a feature loaded when first used (SAML, passkeys, ...) finds its modules there too.
+
+const serverFolder = fileURLToPath(new URL(".", import.meta.url));
+
+/**
+ * Not loaded here: the command itself, the development server's (it needs Vite), and a worker
+ * thread's entry, which does its work as it loads.
+ */
+const skipped = new Set([
+  "main.ts",
+  path.join("http", "dev.ts"),
+  path.join("providers", "saml", "idp-metadata-thread.ts"),
+]);
+
+/** The server's own modules, tests aside. */
+export function serverModules(): string[] {
+  return fs
+    .readdirSync(serverFolder, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && !skipped.has(file))
+    .sort()
+    .map((file) => path.join(serverFolder, file));
+}
+
+/** Loads the server's modules and writes what Node made of them to its compile cache; how many. */
+export async function precompile(): Promise<number> {
+  if (module.getCompileCacheDir() === undefined) {
+    throw new Error("Node's compile cache is off (its folder cannot be written)");
+  }
+  const modules = serverModules();
+  for (const file of modules) await import(pathToFileURL(file).href);
+  module.flushCompileCache();
+  return modules.length;
+}
