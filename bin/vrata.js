@@ -17,8 +17,11 @@ if (major < 24) {
 // and never loads the type stripper, 20 MB it would otherwise hold. The folder is in Vrata's own
 // node_modules rather than the shared temporary folder, so that only those who can already change
 // Vrata's code can write what it runs; NODE_COMPILE_CACHE chooses another. A folder that cannot be
-// written only turns the cache off.
-module.enableCompileCache(
-  process.env.NODE_COMPILE_CACHE || fileURLToPath(new URL("../node_modules/.cache/vrata", import.meta.url)),
-);
+// written only turns the cache off. A worker thread (reading SAML metadata) takes the cache from the
+// environment only, so the folder is put there for the threads to come.
+const compileCache =
+  process.env.NODE_COMPILE_CACHE || fileURLToPath(new URL("../node_modules/.cache/vrata", import.meta.url));
+if (module.enableCompileCache(compileCache).status === module.constants.compileCacheStatus.ENABLED) {
+  process.env.NODE_COMPILE_CACHE = compileCache;
+}
 await import("../src/server/main.ts");

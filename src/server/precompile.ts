@@ -5,22 +5,15 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 // `vrata precompile`: loads every module of the server once, so that Node's compile cache holds each
 // one stripped of its types and compiled. A process that finds a module there never loads Node's
-// TypeScript stripper, which it would otherwise hold for as long as it runs (about 17 MB), nor spends
+// TypeScript stripper, which it would otherwise hold for as long as it runs (about 20 MB), nor spends
 // the start stripping and compiling. A start fills the cache only with what it loads, and a new
 // container starts with an empty cache: an image made with this command starts every time as a
 // restart does, and a feature loaded when first used (SAML, passkeys, ...) finds its modules there too.
 
 const serverFolder = fileURLToPath(new URL(".", import.meta.url));
 
-/**
- * Not loaded here: the command itself, the development server's (it needs Vite), and a worker
- * thread's entry, which does its work as it loads.
- */
-const skipped = new Set([
-  "main.ts",
-  path.join("http", "dev.ts"),
-  path.join("providers", "saml", "idp-metadata-thread.ts"),
-]);
+/** Not loaded here: the command itself, and the development server's (it needs Vite). */
+const skipped = new Set(["main.ts", path.join("http", "dev.ts")]);
 
 /** The server's own modules, tests aside. */
 export function serverModules(): string[] {
@@ -34,10 +27,20 @@ export function serverModules(): string[] {
 /** Loads the server's modules and writes what Node made of them to its compile cache; how many. */
 export async function precompile(): Promise<number> {
   if (module.getCompileCacheDir() === undefined) {
-    throw new Error("Node's compile cache is off (its folder cannot be written)");
+    throw new Error(
+      "Node's compile cache is off: its folder cannot be written, or NODE_DISABLE_COMPILE_CACHE is set",
+    );
   }
   const modules = serverModules();
-  for (const file of modules) await import(pathToFileURL(file).href);
+  for (const file of modules) {
+    try {
+      await import(pathToFileURL(file).href);
+    } catch (error) {
+      throw new Error(`${path.relative(serverFolder, file)} cannot be loaded: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  }
   module.flushCompileCache();
   return modules.length;
 }
