@@ -248,7 +248,7 @@ export async function runScaleBench(options: {
         load(size.server.url, workloadOf(size), roundSeconds),
       );
       for (const [index, slices] of measured.entries())
-        lists[index]?.push({ name, measurement: combined(slices), ...(commonWords ? { commonWords } : {}) });
+        lists[index]?.push({ name, measurement: combined(slices), ...(commonWords && { commonWords }) });
     }
     const results = sizes.map((size, index): SizeResult => ({
       identities: size.identities,

@@ -16,7 +16,7 @@ const serverFolder = fileURLToPath(new URL(".", import.meta.url));
 const skipped = new Set(["main.ts", path.join("http", "dev.ts")]);
 
 /** The server's own modules, tests aside. */
-export function serverModules(): string[] {
+function serverModules(): string[] {
   return fs
     .readdirSync(serverFolder, { recursive: true, encoding: "utf8" })
     .filter((file) => file.endsWith(".ts") && !file.endsWith(".test.ts") && !skipped.has(file))
