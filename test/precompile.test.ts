@@ -14,11 +14,10 @@ const folders = fs.mkdtempSync(path.join(os.tmpdir(), "vrata-precompile-"));
 
 afterAll(() => fs.rmSync(folders, { recursive: true, force: true }));
 
-/** This process's environment without its own compile cache settings, which would override the test's. */
+/** Node's own compile cache settings: a caller's would override the folders the test gives. */
+const cacheSettings = new Set(["NODE_COMPILE_CACHE", "NODE_DISABLE_COMPILE_CACHE"]);
 const environment = Object.fromEntries(
-  Object.entries(process.env).filter(
-    ([name]) => !name.startsWith("NODE_") || !name.includes("COMPILE_CACHE"),
-  ),
+  Object.entries(process.env).filter(([name]) => !cacheSettings.has(name)),
 );
 
 /**
